@@ -1,0 +1,42 @@
+// main.cpp — `tagproof VERB ...`.
+#include <cstring>
+#include <iostream>
+
+#include "error.hpp"
+#include "verbs.hpp"
+
+using namespace tagproof;
+
+static const char* kUsage =
+    "usage: tagproof VERB [options]\n"
+    "\n"
+    "  run FILE...          run scenario files, one verdict line per file and mode\n"
+    "  variants             list the built-in variants (--mutants: the negative controls too)\n"
+    "  gfp STRING|NUMBER    parse and print GFP flags as the kernel prints them\n"
+    "  boot CMDLINE         parse a kernel command line and show the KASAN state it gives\n"
+    "\n"
+    "`tagproof VERB --help` describes a verb. Exit status: 0 all verdicts as expected,\n"
+    "1 counterexample (an unexpected verdict), 2 bad input, 3 unknown.\n";
+
+int main(int argc, char** argv) {
+    if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
+        std::cout << kUsage;
+        return argc < 2 ? cli::EXIT_BAD_INPUT : 0;
+    }
+    std::string verb = argv[1];
+    cli::Args args(argv + 2, argv + argc);
+    try {
+        if (verb == "run") return cli::verb_run(args);
+        if (verb == "variants") return cli::verb_variants(args);
+        if (verb == "gfp") return cli::verb_gfp(args);
+        if (verb == "boot") return cli::verb_boot(args);
+        std::cerr << "tagproof: unknown verb '" << verb << "'\n" << kUsage;
+        return cli::EXIT_BAD_INPUT;
+    } catch (const InputError& e) {
+        std::cerr << "tagproof: error: " << e.what() << "\n";
+        return cli::EXIT_BAD_INPUT;
+    } catch (const std::exception& e) {
+        std::cerr << "tagproof: internal error: " << e.what() << "\n";
+        return cli::EXIT_UNKNOWN;
+    }
+}

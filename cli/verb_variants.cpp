@@ -1,0 +1,30 @@
+// verb_variants.cpp — `tagproof variants`: the built-in variants, a line each.
+#include <cstdio>
+#include <iostream>
+
+#include "variant.hpp"
+#include "verbs.hpp"
+
+namespace tagproof::cli {
+
+int verb_variants(const Args& args) {
+    Options o = parse_options(args, {}, {"--mutants", "--help"});
+    if (o.has("--help")) {
+        std::cout << "usage: tagproof variants [--mutants]\n\nLists the built-in variants: name, baseline, "
+                     "what it models.\n--mutants also lists the deliberately broken variants used as negative "
+                     "controls.\n";
+        return 0;
+    }
+    auto show = [](const kernel::Variant* v) {
+        std::printf("%-28s base %-10s %s\n", v->name().c_str(), v->baseline().empty() ? "-" : v->baseline().c_str(),
+                    v->summary().c_str());
+    };
+    for (const auto* v : kernel::all_variants()) show(v);
+    if (o.has("--mutants")) {
+        std::printf("\nmutants (negative controls):\n");
+        for (const auto* v : kernel::all_mutants()) show(v);
+    }
+    return 0;
+}
+
+}  // namespace tagproof::cli

@@ -1,0 +1,33 @@
+// verbs.hpp — one function per `tagproof` verb.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace tagproof::cli {
+
+using Args = std::vector<std::string>;
+
+int verb_run(const Args& args);
+int verb_variants(const Args& args);
+int verb_gfp(const Args& args);
+int verb_boot(const Args& args);
+
+// Exit statuses.
+inline constexpr int EXIT_HOLDS = 0;
+inline constexpr int EXIT_COUNTEREXAMPLE = 1;
+inline constexpr int EXIT_BAD_INPUT = 2;
+inline constexpr int EXIT_UNKNOWN = 3;
+
+// "--variant X" style option parsing shared by the verbs.
+struct Options {
+    std::vector<std::string> positional;
+    std::vector<std::pair<std::string, std::string>> named;  // --key value
+    std::vector<std::string> flags;                          // --flag
+    bool has(const std::string& f) const;
+    std::string get(const std::string& k, const std::string& dflt = "") const;
+};
+// Throws InputError for an option not in value_opts / flag_opts.
+Options parse_options(const Args& args, const std::vector<std::string>& value_opts,
+                      const std::vector<std::string>& flag_opts);
+
+}  // namespace tagproof::cli

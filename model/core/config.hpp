@@ -1,0 +1,49 @@
+// config.hpp — build configuration, the machine, and runtime state, kept apart.
+//
+// Several real bugs live in "HW_TAGS compiled in but inactive" (kasan=off, or
+// no MTE on the CPU), so what the kernel was built with, what the hardware
+// offers and what the command line asked for are three separate inputs; the
+// runtime predicates kasan_enabled() / kasan_hw_tags_enabled() are derived.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "boot_params.hpp"
+
+namespace tagproof {
+
+// Which KASAN flavour is compiled in (CONFIG_KASAN_GENERIC / _SW_TAGS / _HW_TAGS).
+enum class Mode { none, generic, sw_tags, hw_tags };
+
+const char* mode_name(Mode m);
+Mode parse_mode(const std::string& s, const std::string& where);  // "none|generic|sw_tags|hw_tags"
+
+struct BuildConfig {
+    Mode mode = Mode::hw_tags;
+    bool kasan_vmalloc = true;  // CONFIG_KASAN_VMALLOC
+    bool vmap_stack = true;     // CONFIG_VMAP_STACK
+    bool lockdep = false;       // CONFIG_LOCKDEP: gives __GFP_NOLOCKDEP a bit
+};
+
+// What the CPU offers (arm64 cpufeatures).
+struct Machine {
+    bool mte = true;             // system_supports_mte()
+    bool mte_asymm = true;       // ARM64_MTE_ASYMM: without it asymm falls back to sync
+    bool mte_store_only = true;  // ARM64_MTE_STORE_ONLY: needed by kasan.write_only=on
+    int cpus = 2;
+};
+
+// Runtime state derived at boot (kasan_init_hw_tags and friends).
+struct RuntimeState {
+    bool kasan_enabled = false;  // kasan_enabled(): HW: static key; SW/Generic: IS_ENABLED(CONFIG_KASAN)
+    bool hw_tags_enabled = false;  // kasan_hw_tags_enabled()
+    TagCheckMode check_mode = TagCheckMode::sync;  // after asymm fallback
+    bool vmalloc_on = false;     // kasan_vmalloc_enabled()
+    bool write_only = false;     // kasan_flag_write_only after the CPU check
+    std::vector<std::string> boot_log;  // lines the kernel would print
+};
+
+RuntimeState derive_runtime(const BuildConfig& b, const Machine& m, const BootParams& p);
+
+}  // namespace tagproof

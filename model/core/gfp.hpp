@@ -1,0 +1,77 @@
+// gfp.hpp — GFP flags with the kernel's names and bit values, per era and build.
+//
+// A GfpLayout is include/linux/gfp_types.h of one kernel era compiled for one
+// build configuration: flags that the era defines only under
+// CONFIG_KASAN_HW_TAGS (__GFP_SKIP_ZERO, __GFP_SKIP_KASAN, ...) exist as names
+// everywhere but have mask 0 outside HW_TAGS, exactly as in the kernel, so
+// "gfp & __GFP_SKIP_KASAN" is statically false in Generic and SW_TAGS builds.
+// Composite names (GFP_KERNEL, GFP_HIGHUSER_MOVABLE, ...) are defined as data
+// in the same syntax the parser reads, and printing follows the kernel's
+// %pGg / show_gfp_flags(): composite names first, each taken when all its bits
+// are present, leftover bits in hex, "none" for zero.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "config.hpp"
+
+namespace tagproof {
+
+using gfp_t = std::uint64_t;
+
+// Bit layouts of gfp_types.h (before 6.2 the flags lived in gfp.h).
+enum class GfpEra {
+    v6_1,     // hex constants; __GFP_ATOMIC; SKIP_ZERO / SKIP_KASAN_UNPOISON / SKIP_KASAN_POISON
+    v6_3,     // as v6.1 without __GFP_ATOMIC (0x200 unused)
+    v6_4,     // hex constants; one __GFP_SKIP_KASAN; NOLOCKDEP 0x4000000
+    current,  // enum of bit numbers (v6.10+): bits absent from the build take no number, so
+              // NOLOCKDEP / NO_OBJ_EXT move; names printed in bit order (v6.15+)
+};
+
+const char* gfp_era_name(GfpEra e);
+
+struct GfpName {
+    std::string name;
+    gfp_t mask = 0;
+};
+
+// Extra flags a patch series adds (e.g. sample-v2's __GFP_KASAN_SAMPLE).
+struct GfpExtraFlag {
+    std::string name;
+    bool hw_tags_only = true;  // defined as 0 outside CONFIG_KASAN_HW_TAGS
+    bool bump_bits_shift = true;  // whether the patch also grew __GFP_BITS_SHIFT
+};
+
+class GfpLayout {
+public:
+    GfpLayout(GfpEra era, const BuildConfig& build, const std::vector<GfpExtraFlag>& extra = {});
+
+    GfpEra era() const { return era_; }
+    // Mask of a single or composite name; throws InputError if this era does
+    // not define the name at all. A name defined as 0 in this build returns 0.
+    gfp_t mask(const std::string& name) const;
+    bool defines(const std::string& name) const;
+    gfp_t bits_mask() const { return bits_mask_; }  // __GFP_BITS_MASK
+    int bits_shift() const { return bits_shift_; }   // __GFP_BITS_SHIFT
+
+    // "GFP_KERNEL|__GFP_ZERO", numbers ("0x400"), spaces around '|'.
+    gfp_t parse(const std::string& text, const std::string& where) const;
+    // show_gfp_flags() (ftrace) / %pGg: "GFP_KERNEL|__GFP_ZERO", leftover bits as
+    // "0x...". Zero prints "none" as ftrace does (%pGg would print nothing).
+    std::string print(gfp_t gfp) const;
+
+    const std::vector<GfpName>& single_flags() const { return singles_; }
+    const std::vector<GfpName>& composites() const { return composites_; }
+
+private:
+    GfpEra era_;
+    std::vector<GfpName> singles_;     // every ___GFP_* bit of this era (mask 0 if absent in build)
+    std::vector<GfpName> composites_;  // composite names, defined from singles
+    std::vector<std::string> print_order_;  // __def_gfpflag_names order
+    gfp_t bits_mask_ = 0;
+    int bits_shift_ = 0;
+    const GfpName* find(const std::string& name) const;
+};
+
+}  // namespace tagproof

@@ -1,0 +1,28 @@
+// domain.hpp — the value domain decisions are written over.
+//
+// A decision uses only: the Bool operators && || !, the Word operators & | ~ ==,
+// and the static helpers below (lit, any, ite, slt, ult, add, sub). Concrete
+// instantiates them with bool / uint64_t; solver/z3_domain.hpp instantiates
+// them with z3::expr (Bool sort and 64-bit bit-vectors). Nothing else may be
+// used in a decision: no `if` on a Bool, no early return on data.
+#pragma once
+#include <cstdint>
+
+namespace tagproof::kernel {
+
+struct Concrete {
+    using Bool = bool;
+    using Word = std::uint64_t;  // gfp masks, orders, tags, counters (two's complement)
+
+    static Bool boolean(bool b) { return b; }
+    static Word lit(std::uint64_t v) { return v; }
+    static Bool any(Word w, Word mask) { return (w & mask) != 0; }  // gfp & __GFP_X
+    template <class T>
+    static T ite(Bool c, T a, T b) { return c ? a : b; }
+    static Bool slt(Word a, Word b) { return std::int64_t(a) < std::int64_t(b); }
+    static Bool ult(Word a, Word b) { return a < b; }
+    static Word add(Word a, Word b) { return a + b; }
+    static Word sub(Word a, Word b) { return a - b; }
+};
+
+}  // namespace tagproof::kernel

@@ -1,0 +1,48 @@
+// env.hpp — the inputs every decision reads: build configuration, runtime
+// state and the GFP masks of the variant's era, in the value domain D.
+#pragma once
+#include "domain.hpp"
+
+namespace tagproof::kernel {
+
+// GFP masks a decision may test. A mask the era or build does not define is 0,
+// as in gfp_types.h (e.g. SKIP_KASAN outside CONFIG_KASAN_HW_TAGS, or in v6.1).
+template <class D>
+struct GfpMasks {
+    using Word = typename D::Word;
+    Word ZERO{}, ZEROTAGS{}, COMP{}, ACCOUNT{}, MOVABLE{}, HIGHMEM{};
+    Word SKIP_ZERO{};
+    Word SKIP_KASAN_UNPOISON{}, SKIP_KASAN_POISON{};  // v6.0 .. v6.3
+    Word SKIP_KASAN{};                                 // v6.4+
+    Word KASAN_SAMPLE{};                               // sample-v2 only
+    Word GFP_KERNEL{}, GFP_KERNEL_ACCOUNT{}, GFP_HIGHUSER_MOVABLE{}, GFP_ATOMIC{}, GFP_NOWAIT{};
+    Word NOWARN{}, NORETRY{}, DIRECT_RECLAIM{};
+};
+
+template <class D>
+struct KasanEnv {
+    using Bool = typename D::Bool;
+    using Word = typename D::Word;
+
+    // Build configuration (at most one of the three modes is true).
+    Bool generic{}, sw_tags{}, hw_tags{};
+    Bool config_kasan_vmalloc{};  // CONFIG_KASAN_VMALLOC
+    // Machine and runtime state.
+    Bool mte{};            // system_supports_mte()
+    Bool kasan_enabled{};  // kasan_enabled()
+    Bool vmalloc_on{};     // kasan_vmalloc_enabled()
+    Bool init_on_alloc{}, init_on_free{};
+    Bool deferred_pages{};  // deferred_pages_enabled(): false after boot
+    Word sample{}, sample_order{};  // kasan.page_alloc.sample[.order]
+
+    GfpMasks<D> gfp;
+
+    // include/linux/kasan-enabled.h
+    Bool kasan_hw_tags_enabled() const { return hw_tags && kasan_enabled; }
+    // include/linux/kasan.h: init is integrated into tagging only with HW_TAGS.
+    Bool kasan_has_integrated_init() const { return kasan_hw_tags_enabled(); }
+    Bool software_kasan() const { return generic || sw_tags; }
+    Bool tag_based() const { return sw_tags || hw_tags; }
+};
+
+}  // namespace tagproof::kernel

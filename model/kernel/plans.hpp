@@ -1,0 +1,75 @@
+// plans.hpp — what a decision tells the model to do. Every field is a value
+// in D, so the same plan is a concrete action or a formula.
+#pragma once
+#include "env.hpp"
+
+namespace tagproof::kernel {
+
+// post_alloc_hook (mm/page_alloc.c) for one 2^order block.
+template <class D>
+struct PostAllocPlan {
+    using Bool = typename D::Bool;
+    using Word = typename D::Word;
+    Bool tag_clear{};            // tag_clear_highpage(s): MTE tags of the block := 0
+    Bool tag_clear_data{};       // ... and the data zeroed by the same loop
+    Bool unpoison{};             // kasan_unpoison_pages() returned true: fresh random tag on
+                                 // memory (HW) or shadow (SW), page tags := that tag
+    Bool unpoison_init{};        // ... with init: data zeroed by STZG / DC GZVA (HW only)
+    Bool sampled_out{};          // kasan_unpoison_pages() declined because of sampling
+    Word sample_skip_next{};     // per-CPU kasan_page_alloc_skip afterwards
+    Bool reset_page_tag{};       // page_kasan_tag_reset() on every subpage
+    Bool kernel_init{};          // kernel_init_pages / clear_highpages_kasan_tagged: data := 0
+    Bool set_skip_poison_flag{};  // SetPageSkipKASanPoison (v6.0 .. v6.3)
+};
+
+// free_pages_prepare / __free_pages_prepare for one 2^order block.
+template <class D>
+struct FreePlan {
+    using Bool = typename D::Bool;
+    Bool skip_poison{};   // should_skip_kasan_poison() as the era evaluates it
+    Bool poison{};        // kasan_poison_pages(): memory tags := KASAN_TAG_INVALID / shadow := PAGE_FREE
+    Bool poison_init{};   // ... zeroing data on the way (integrated init)
+    Bool kernel_init{};   // data := 0 by clearing through a match-all pointer
+};
+
+// Inputs of free_pages_prepare that come from page state.
+template <class D>
+struct FreeInput {
+    using Bool = typename D::Bool;
+    using Word = typename D::Word;
+    Word page_tag{};        // page_kasan_tag(head): stored tag, 0xFF when KASAN is off
+    Bool pg_skip_kasan_poison{};  // PG_skip_kasan_poison on the head (v6.0 .. v6.3)
+    Bool fpi_skip_kasan_poison{};  // FPI_SKIP_KASAN_POISON: boot/hotplug release (<= v6.3)
+};
+
+// The KASAN part of __vmalloc_node_range for a VM_ALLOC area.
+template <class D>
+struct VmallocPlan {
+    using Bool = typename D::Bool;
+    using Word = typename D::Word;
+    Word page_gfp{};        // gfp for the backing pages (__vmalloc_area_node)
+    Word meta_gfp{};        // gfp for the vm_struct / vmap_area metadata
+    Bool tagged_mapping{};  // arch_vmap_pgprot_tagged(): Normal-Tagged PTEs
+    Bool call_unpoison{};   // kasan_unpoison_vmalloc() is called at all
+    Bool flag_init{}, flag_vm_alloc{}, flag_prot_normal{};  // KASAN_VMALLOC_* flags passed
+};
+
+// __kasan_unpoison_vmalloc (HW: hw_tags.c; SW/Generic: shadow.c) behind its wrapper.
+template <class D>
+struct VmallocUnpoison {
+    using Bool = typename D::Bool;
+    Bool retag{};       // random tag on [start, round_up(size, G)), redzone to the page end,
+                        // page tags of the backing pages := tag (HW); shadow (SW/Generic)
+    Bool retag_init{};  // ... zeroing data (HW integrated init)
+    Bool random_tag{};  // the tag is random (tag modes) rather than 0/none (Generic)
+    Bool clear_pages{};  // kasan.vmalloc=off with INIT: clear_highpage_kasan_tagged each page
+};
+
+// kasan_sample_page_alloc (mm/kasan/kasan.h).
+template <class D>
+struct SampleDecision {
+    typename D::Bool tag{};        // this allocation gets tagged
+    typename D::Word skip_next{};  // kasan_page_alloc_skip afterwards
+};
+
+}  // namespace tagproof::kernel

@@ -1,0 +1,210 @@
+// rules_6_1.hpp — KASAN decisions as shipped in v6.1 (kernel-semantics §2(a)).
+//
+// The base of every era: each later era re-defines only what changed. Rules
+// call each other through Self:: so that a derived era's rule is the one used.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "boot_params.hpp"
+#include "gfp.hpp"
+#include "plans.hpp"
+#include "tag.hpp"
+
+namespace tagproof::kernel {
+
+template <class Self>
+struct rules_6_1 {
+    static constexpr GfpEra gfp_era = GfpEra::v6_1;
+    static constexpr bool mutant = false;
+    static std::vector<GfpExtraFlag> extra_gfp_flags() { return {}; }
+    static BootParamSyntax boot_syntax() {
+        BootParamSyntax s;
+        s.page_alloc_sample = false;  // v6.3+
+        s.page_alloc_sample_order = false;
+        s.write_only = false;         // 2025+
+        s.fault_panic_on_write = false;
+        s.vmalloc_needs_config = false;
+        return s;
+    }
+
+    // ---- GFP constants of the callers ------------------------------------
+    // include/linux/thread_info.h
+    template <class D>
+    static typename D::Word THREADINFO_GFP(const KasanEnv<D>& e) { return e.gfp.GFP_KERNEL_ACCOUNT | e.gfp.ZERO; }
+    // kernel/fork.c (older kernels: THREADINFO_GFP & ~__GFP_ACCOUNT to __vmalloc_node_range)
+    template <class D>
+    static typename D::Word GFP_VMAP_STACK(const KasanEnv<D>& e) { return e.gfp.GFP_KERNEL | e.gfp.ZERO; }
+    // include/asm-generic/pgalloc.h
+    template <class D>
+    static typename D::Word GFP_PGTABLE_KERNEL(const KasanEnv<D>& e) { return e.gfp.GFP_KERNEL | e.gfp.ZERO; }
+    template <class D>
+    static typename D::Word GFP_PGTABLE_USER(const KasanEnv<D>& e) {
+        return Self::GFP_PGTABLE_KERNEL(e) | e.gfp.ACCOUNT;
+    }
+    // arch/arm64/mm/fault.c vma_alloc_zeroed_movable_folio: ZEROTAGS for VM_MTE vmas.
+    template <class D>
+    static typename D::Word user_page_gfp(const KasanEnv<D>& e, typename D::Bool vm_mte) {
+        return e.gfp.GFP_HIGHUSER_MOVABLE | e.gfp.ZERO | D::ite(vm_mte, e.gfp.ZEROTAGS, D::lit(0));
+    }
+    // net/core/sock.c skb_page_frag_refill (sk_allocation = GFP_KERNEL):
+    // (gfp & ~__GFP_DIRECT_RECLAIM) | __GFP_COMP | __GFP_NOWARN | __GFP_NORETRY, order 3.
+    template <class D>
+    static typename D::Word skb_frag_gfp(const KasanEnv<D>& e) {
+        return (e.gfp.GFP_KERNEL & ~e.gfp.DIRECT_RECLAIM) | e.gfp.COMP | e.gfp.NOWARN | e.gfp.NORETRY;
+    }
+    // The free-time skip flags vmalloc adds for its backing pages.
+    template <class D>
+    static typename D::Word vmalloc_page_skip_flags(const KasanEnv<D>& e) {
+        return e.gfp.SKIP_KASAN_UNPOISON | e.gfp.SKIP_ZERO;
+    }
+
+    // ---- mm/page_alloc.c ----------------------------------------------------
+    // include/linux/mm.h want_init_on_alloc()
+    template <class D>
+    static typename D::Bool want_init_on_alloc(const KasanEnv<D>& e, typename D::Word gfp) {
+        return e.init_on_alloc || D::any(gfp, e.gfp.ZERO);
+    }
+    // should_skip_init(): __GFP_SKIP_ZERO only means something with HW tags on.
+    template <class D>
+    static typename D::Bool should_skip_init(const KasanEnv<D>& e, typename D::Word gfp) {
+        return e.kasan_hw_tags_enabled() && D::any(gfp, e.gfp.SKIP_ZERO);
+    }
+    // should_skip_kasan_unpoison(): software modes never skip; HW skips when
+    // disabled or when asked to.
+    template <class D>
+    static typename D::Bool skip_unpoison_flag(const KasanEnv<D>& e, typename D::Word gfp) {
+        return D::any(gfp, e.gfp.SKIP_KASAN_UNPOISON);
+    }
+    template <class D>
+    static typename D::Bool should_skip_kasan_unpoison(const KasanEnv<D>& e, typename D::Word gfp) {
+        return !e.software_kasan() && (!e.kasan_hw_tags_enabled() || Self::skip_unpoison_flag(e, gfp));
+    }
+    // No sampling before v6.3: every allocation that reaches unpoisoning is tagged.
+    template <class D>
+    static SampleDecision<D> kasan_sample_page_alloc(const KasanEnv<D>& e, typename D::Word order,
+                                                     typename D::Word gfp, typename D::Word skip) {
+        return {D::boolean(true), skip};
+    }
+    // kasan_unpoison_pages(): the wrapper does nothing unless kasan_enabled();
+    // __kasan_unpoison_pages asks the sampler first (v6.3+; always yes before).
+    template <class D>
+    static SampleDecision<D> kasan_unpoison_pages(const KasanEnv<D>& e, typename D::Word order,
+                                                  typename D::Word gfp, typename D::Word skip) {
+        SampleDecision<D> s = Self::kasan_sample_page_alloc(e, order, gfp, skip);
+        return {e.kasan_enabled && s.tag, D::ite(e.kasan_enabled, s.skip_next, skip)};
+    }
+    // post_alloc_hook, v6.1 shape: ZEROTAGS only when initialising; the skip
+    // path resets page tags "to ensure page_address() does not fault"; the
+    // integrated-init note is taken whenever unpoisoning was attempted.
+    template <class D>
+    static PostAllocPlan<D> post_alloc_hook(const KasanEnv<D>& e, typename D::Word gfp, typename D::Word order,
+                                            typename D::Word skip) {
+        using Bool = typename D::Bool;
+        PostAllocPlan<D> p;
+        Bool init = !e.init_on_free && Self::want_init_on_alloc(e, gfp) && !Self::should_skip_init(e, gfp);
+        Bool init_tags = init && D::any(gfp, e.gfp.ZEROTAGS);
+        p.tag_clear = init_tags;  // tag_clear_highpage: data and tags
+        p.tag_clear_data = init_tags;
+        init = init && !init_tags;
+        Bool called = !Self::should_skip_kasan_unpoison(e, gfp);
+        SampleDecision<D> u = Self::kasan_unpoison_pages(e, order, gfp, skip);
+        p.unpoison = called && u.tag;
+        p.sampled_out = D::boolean(false);
+        p.unpoison_init = p.unpoison && init && e.kasan_has_integrated_init();
+        p.sample_skip_next = D::ite(called, u.skip_next, skip);
+        p.kernel_init = init && !(called && e.kasan_has_integrated_init());
+        p.reset_page_tag = !called;
+        p.set_skip_poison_flag = e.kasan_hw_tags_enabled() && D::any(gfp, e.gfp.SKIP_KASAN_POISON);
+        return p;
+    }
+    // v6.1 as shipped: commit 487a32ec24be moved the check after the page flags
+    // are cleared, so PG_skip_kasan_poison is never seen (kernel-semantics §2(a)).
+    template <class D>
+    static typename D::Bool page_skip_flag_seen(const KasanEnv<D>& e, const FreeInput<D>& in) {
+        return D::boolean(false);
+    }
+    template <class D>
+    static typename D::Bool should_skip_kasan_poison(const KasanEnv<D>& e, const FreeInput<D>& in) {
+        return e.deferred_pages || (!e.generic && in.fpi_skip_kasan_poison) || Self::page_skip_flag_seen(e, in);
+    }
+    template <class D>
+    static FreePlan<D> free_pages_prepare(const KasanEnv<D>& e, const FreeInput<D>& in) {
+        FreePlan<D> f;
+        f.skip_poison = Self::should_skip_kasan_poison(e, in);
+        f.poison = !f.skip_poison && e.kasan_enabled;
+        f.poison_init = f.poison && e.init_on_free && e.kasan_has_integrated_init();
+        f.kernel_init = e.init_on_free && !(!f.skip_poison && e.kasan_has_integrated_init());
+        return f;
+    }
+
+    // ---- mm/vmalloc.c __vmalloc_node_range ------------------------------------
+    template <class D>
+    static VmallocPlan<D> vmalloc_node_range(const KasanEnv<D>& e, typename D::Word gfp,
+                                             typename D::Bool prot_kernel) {
+        VmallocPlan<D> v;
+        v.meta_gfp = gfp;
+        v.tagged_mapping = prot_kernel && e.kasan_hw_tags_enabled();
+        v.page_gfp = gfp | D::ite(v.tagged_mapping, Self::vmalloc_page_skip_flags(e), D::lit(0));
+        v.flag_prot_normal = prot_kernel;
+        v.flag_vm_alloc = D::boolean(true);
+        v.flag_init = !e.init_on_free && Self::want_init_on_alloc(e, v.page_gfp) && D::any(v.page_gfp, e.gfp.SKIP_ZERO);
+        v.call_unpoison = D::boolean(true);
+        return v;
+    }
+    // kasan_unpoison_vmalloc(): a no-op unless kasan_enabled(), and only built
+    // with CONFIG_KASAN_VMALLOC. HW (hw_tags.c): kasan.vmalloc=off clears pages
+    // if INIT; else tags only VM_ALLOC + PROT_NORMAL areas. Software
+    // (shadow.c): Generic always; SW_TAGS only PROT_NORMAL.
+    template <class D>
+    static VmallocUnpoison<D> kasan_unpoison_vmalloc(const KasanEnv<D>& e, const VmallocPlan<D>& v) {
+        VmallocUnpoison<D> r;
+        auto on = e.kasan_enabled && e.config_kasan_vmalloc && v.call_unpoison;
+        auto hw_retag = on && e.hw_tags && e.vmalloc_on && v.flag_vm_alloc && v.flag_prot_normal;
+        auto sw_retag = on && (e.generic || (e.sw_tags && v.flag_prot_normal));
+        r.retag = hw_retag || sw_retag;
+        r.retag_init = hw_retag && v.flag_init;
+        r.random_tag = r.retag && e.tag_based();
+        r.clear_pages = on && e.hw_tags && !e.vmalloc_on && v.flag_init;
+        return r;
+    }
+
+    // ---- kernel/fork.c ----------------------------------------------------------
+    // A stack taken from the per-CPU cache gets kasan_unpoison_range(vm->addr, THREAD_SIZE).
+    template <class D>
+    static typename D::Bool cached_stack_unpoison(const KasanEnv<D>& e) { return D::boolean(true); }
+
+    // ---- random tags and the tag check ----------------------------------------
+    // kasan_random_tag(): HW: IRG with GCR_EL1 excluding nibbles 0xE and 0xF ->
+    // 0xF0..0xFD; SW_TAGS: per-CPU LCG modulo KASAN_TAG_MAX + 1 -> 0x00..0xFD.
+    template <class D>
+    static typename D::Word random_tag_min(const KasanEnv<D>& e) {
+        return D::ite(e.hw_tags, D::lit(KASAN_TAG_MIN_HW), D::lit(KASAN_TAG_MIN_SW));
+    }
+    template <class D>
+    static typename D::Word random_tag_max(const KasanEnv<D>& e) { return D::lit(KASAN_TAG_MAX); }
+    // TCR_EL1.TCMA1 (HW) / the compiler's match-all (SW_TAGS): a pointer with
+    // top byte 0xFF is never checked.
+    template <class D>
+    static typename D::Bool ptr_tag_match_all(const KasanEnv<D>& e, typename D::Word ptr_tag) {
+        return ptr_tag == D::lit(KASAN_TAG_KERNEL);
+    }
+    // HW compares pointer bits 59..56 with the granule's 4-bit allocation tag;
+    // SW_TAGS compares the whole top byte with the shadow byte. No memory tag is
+    // match-all (KUnit match_all_mem_tag).
+    template <class D>
+    static typename D::Bool tag_mismatch(const KasanEnv<D>& e, typename D::Word ptr_tag, typename D::Word mem_tag) {
+        return D::ite(e.hw_tags, (ptr_tag & D::lit(0xF)) != (mem_tag & D::lit(0xF)), ptr_tag != mem_tag);
+    }
+
+    // ---- mm/kasan/common.c slab ---------------------------------------------------
+    // assign_tag(): caches without a constructor and not SLAB_TYPESAFE_BY_RCU get a
+    // fresh random tag at every allocation; the others keep the tag chosen when
+    // the slab was created. Generic: no tags.
+    template <class D>
+    static typename D::Bool slab_tag_per_alloc(const KasanEnv<D>& e, typename D::Bool ctor_or_rcu) {
+        return e.tag_based() && !ctor_or_rcu;
+    }
+};
+
+}  // namespace tagproof::kernel

@@ -1,0 +1,73 @@
+// rules_6_3.hpp — v6.3: page_alloc sampling as merged (kernel-semantics §2(b),
+// §3.2), with "kasan: reset page tags properly with sampling", and the revert
+// that computes should_skip_kasan_poison before the page flags are cleared.
+#pragma once
+#include "rules_6_1.hpp"
+
+namespace tagproof::kernel {
+
+template <class Self>
+struct rules_6_3 : rules_6_1<Self> {
+    static constexpr GfpEra gfp_era = GfpEra::v6_3;
+    static BootParamSyntax boot_syntax() {
+        BootParamSyntax s = rules_6_1<Self>::boot_syntax();
+        s.page_alloc_sample = true;
+        s.page_alloc_sample_order = true;
+        return s;
+    }
+
+    // mm/kasan/kasan.h kasan_sample_page_alloc(): per CPU, of the allocations
+    // with order >= sample.order the 1st, (N+1)th, ... are tagged. HW_TAGS only.
+    template <class D>
+    static typename D::Bool sample_eligible(const KasanEnv<D>& e, typename D::Word order, typename D::Word gfp) {
+        return !D::ult(order, e.sample_order);
+    }
+    template <class D>
+    static SampleDecision<D> kasan_sample_page_alloc(const KasanEnv<D>& e, typename D::Word order,
+                                                     typename D::Word gfp, typename D::Word skip) {
+        auto off = !e.hw_tags || e.sample == D::lit(1) || !Self::sample_eligible(e, order, gfp);
+        auto v = D::sub(skip, D::lit(1));  // this_cpu_dec_return
+        auto wrapped = D::slt(v, D::lit(0));
+        SampleDecision<D> s;
+        s.tag = off || wrapped;
+        s.skip_next = D::ite(off, skip, D::ite(wrapped, D::sub(e.sample, D::lit(1)), v));
+        return s;
+    }
+
+    // The fix "reset page tags properly with sampling" sets reset_tags = true;
+    // sample-v3 as posted had reset_tags = !zero_tags.
+    template <class D>
+    static typename D::Bool reset_tags_initially(typename D::Bool zero_tags) { return D::boolean(true); }
+
+    template <class D>
+    static PostAllocPlan<D> post_alloc_hook(const KasanEnv<D>& e, typename D::Word gfp, typename D::Word order,
+                                            typename D::Word skip) {
+        using Bool = typename D::Bool;
+        PostAllocPlan<D> p;
+        Bool init = !e.init_on_free && Self::want_init_on_alloc(e, gfp) && !Self::should_skip_init(e, gfp);
+        Bool zero_tags = init && D::any(gfp, e.gfp.ZEROTAGS);
+        p.tag_clear = zero_tags;
+        p.tag_clear_data = zero_tags;
+        init = init && !zero_tags;
+        Bool called = !Self::should_skip_kasan_unpoison(e, gfp);
+        SampleDecision<D> u = Self::kasan_unpoison_pages(e, order, gfp, skip);
+        p.unpoison = called && u.tag;
+        p.sampled_out = called && !u.tag;
+        p.unpoison_init = p.unpoison && init && e.kasan_has_integrated_init();
+        p.sample_skip_next = D::ite(called, u.skip_next, skip);
+        p.kernel_init = init && !(p.unpoison && e.kasan_has_integrated_init());
+        p.reset_page_tag = Self::template reset_tags_initially<D>(zero_tags) && !p.unpoison;
+        // Sampled out -> skip poisoning at free as well (PAGEFLAG_FALSE outside HW_TAGS).
+        p.set_skip_poison_flag =
+            (p.sampled_out && e.hw_tags) || (e.kasan_hw_tags_enabled() && D::any(gfp, e.gfp.SKIP_KASAN_POISON));
+        return p;
+    }
+
+    // The revert (Cc stable 6.1): skip_kasan_poison computed first, so the flag is seen.
+    template <class D>
+    static typename D::Bool page_skip_flag_seen(const KasanEnv<D>& e, const FreeInput<D>& in) {
+        return in.pg_skip_kasan_poison;
+    }
+};
+
+}  // namespace tagproof::kernel

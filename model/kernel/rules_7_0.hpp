@@ -1,0 +1,26 @@
+// rules_7_0.hpp — mainline v7.0-rc1, the base the Anjum series applies on
+// (kernel-semantics §2(d) "intermediate mainline state"): the enum GFP layout,
+// GFP_VMAP_STACK in kernel/fork.c, and ZEROTAGS through tag_clear_highpages(),
+// which returns false without MTE so the caller still clears the pages.
+#pragma once
+#include "rules_6_4.hpp"
+
+namespace tagproof::kernel {
+
+template <class Self>
+struct rules_7_0 : rules_6_4<Self> {
+    static constexpr GfpEra gfp_era = GfpEra::current;
+    static BootParamSyntax boot_syntax() { return BootParamSyntax{}; }  // write_only, panic_on_write
+
+    template <class D>
+    static void zero_tags_step(const KasanEnv<D>& e, typename D::Word gfp, typename D::Bool& init,
+                               PostAllocPlan<D>& p) {
+        // zero_tags = init && ZEROTAGS; init = !tag_clear_highpages(page, n)
+        auto zero_tags = init && D::any(gfp, e.gfp.ZEROTAGS);
+        p.tag_clear = zero_tags && e.mte;
+        p.tag_clear_data = p.tag_clear;
+        init = init && !p.tag_clear;
+    }
+};
+
+}  // namespace tagproof::kernel

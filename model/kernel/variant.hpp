@@ -1,0 +1,115 @@
+// variant.hpp — a variant behind a run-time interface, for the concrete domain.
+//
+// The rules are templates (rules_*.hpp, variants/*.hpp); VariantOf<V>
+// instantiates every rule of V with the Concrete domain so the model, the
+// reference implementation and the fuzzers can pick a variant by name. The
+// solver instantiates the same templates with its own domain.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "boot_params.hpp"
+#include "config.hpp"
+#include "domain.hpp"
+#include "gfp.hpp"
+#include "plans.hpp"
+#include "tag.hpp"
+
+namespace tagproof::kernel {
+
+using CEnv = KasanEnv<Concrete>;
+
+class Variant {
+public:
+    virtual ~Variant() = default;
+    virtual std::string name() const = 0;
+    virtual std::string baseline() const = 0;  // the variant a review compares against ("" for none)
+    virtual std::string summary() const = 0;
+    virtual GfpEra gfp_era() const = 0;
+    virtual std::vector<GfpExtraFlag> extra_gfp_flags() const = 0;
+    virtual BootParamSyntax boot_syntax() const = 0;
+
+    virtual gfp_t THREADINFO_GFP(const CEnv&) const = 0;
+    virtual gfp_t GFP_VMAP_STACK(const CEnv&) const = 0;
+    virtual gfp_t GFP_PGTABLE_KERNEL(const CEnv&) const = 0;
+    virtual gfp_t GFP_PGTABLE_USER(const CEnv&) const = 0;
+    virtual gfp_t user_page_gfp(const CEnv&, bool vm_mte) const = 0;
+    virtual gfp_t skb_frag_gfp(const CEnv&) const = 0;
+
+    virtual bool want_init_on_alloc(const CEnv&, gfp_t) const = 0;
+    virtual PostAllocPlan<Concrete> post_alloc_hook(const CEnv&, gfp_t gfp, unsigned order,
+                                                    std::int64_t sample_skip) const = 0;
+    // kasan_unpoison_pages()'s decision alone (mempool pages re-tagging).
+    virtual SampleDecision<Concrete> kasan_unpoison_pages(const CEnv&, unsigned order, std::int64_t skip) const = 0;
+    virtual FreePlan<Concrete> free_pages_prepare(const CEnv&, const FreeInput<Concrete>&) const = 0;
+    virtual VmallocPlan<Concrete> vmalloc_node_range(const CEnv&, gfp_t gfp, bool prot_kernel) const = 0;
+    virtual VmallocUnpoison<Concrete> kasan_unpoison_vmalloc(const CEnv&, const VmallocPlan<Concrete>&) const = 0;
+    virtual bool cached_stack_unpoison(const CEnv&) const = 0;
+    virtual bool slab_tag_per_alloc(const CEnv&, bool ctor_or_rcu) const = 0;
+    virtual Tag random_tag_min(const CEnv&) const = 0;
+    virtual Tag random_tag_max(const CEnv&) const = 0;
+    virtual bool ptr_tag_match_all(const CEnv&, Tag ptr) const = 0;
+    virtual bool tag_mismatch(const CEnv&, Tag ptr, Tag mem) const = 0;
+    virtual bool is_mutant() const { return false; }
+
+    // The GFP layout this variant's era has in a build.
+    GfpLayout gfp_layout(const BuildConfig& b) const { return GfpLayout(gfp_era(), b, extra_gfp_flags()); }
+    // The decision inputs for a build, machine and boot.
+    CEnv make_env(const BuildConfig& b, const Machine& m, const BootParams& p, const RuntimeState& r) const;
+};
+
+template <class V>
+class VariantOf final : public Variant {
+    using C = Concrete;
+
+public:
+    std::string name() const override { return V::name; }
+    std::string baseline() const override { return V::baseline; }
+    std::string summary() const override { return V::summary; }
+    GfpEra gfp_era() const override { return V::gfp_era; }
+    std::vector<GfpExtraFlag> extra_gfp_flags() const override { return V::extra_gfp_flags(); }
+    BootParamSyntax boot_syntax() const override { return V::boot_syntax(); }
+
+    gfp_t THREADINFO_GFP(const CEnv& e) const override { return V::template THREADINFO_GFP<C>(e); }
+    gfp_t GFP_VMAP_STACK(const CEnv& e) const override { return V::template GFP_VMAP_STACK<C>(e); }
+    gfp_t GFP_PGTABLE_KERNEL(const CEnv& e) const override { return V::template GFP_PGTABLE_KERNEL<C>(e); }
+    gfp_t GFP_PGTABLE_USER(const CEnv& e) const override { return V::template GFP_PGTABLE_USER<C>(e); }
+    gfp_t user_page_gfp(const CEnv& e, bool vm_mte) const override { return V::template user_page_gfp<C>(e, vm_mte); }
+    gfp_t skb_frag_gfp(const CEnv& e) const override { return V::template skb_frag_gfp<C>(e); }
+
+    bool want_init_on_alloc(const CEnv& e, gfp_t g) const override { return V::template want_init_on_alloc<C>(e, g); }
+    PostAllocPlan<C> post_alloc_hook(const CEnv& e, gfp_t gfp, unsigned order, std::int64_t skip) const override {
+        return V::template post_alloc_hook<C>(e, gfp, order, std::uint64_t(skip));
+    }
+    SampleDecision<C> kasan_unpoison_pages(const CEnv& e, unsigned order, std::int64_t skip) const override {
+        return V::template kasan_unpoison_pages<C>(e, order, 0, std::uint64_t(skip));
+    }
+    FreePlan<C> free_pages_prepare(const CEnv& e, const FreeInput<C>& in) const override {
+        return V::template free_pages_prepare<C>(e, in);
+    }
+    VmallocPlan<C> vmalloc_node_range(const CEnv& e, gfp_t gfp, bool prot_kernel) const override {
+        return V::template vmalloc_node_range<C>(e, gfp, prot_kernel);
+    }
+    VmallocUnpoison<C> kasan_unpoison_vmalloc(const CEnv& e, const VmallocPlan<C>& v) const override {
+        return V::template kasan_unpoison_vmalloc<C>(e, v);
+    }
+    bool cached_stack_unpoison(const CEnv& e) const override { return V::template cached_stack_unpoison<C>(e); }
+    bool slab_tag_per_alloc(const CEnv& e, bool ctor_or_rcu) const override {
+        return V::template slab_tag_per_alloc<C>(e, ctor_or_rcu);
+    }
+    Tag random_tag_min(const CEnv& e) const override { return Tag(V::template random_tag_min<C>(e)); }
+    Tag random_tag_max(const CEnv& e) const override { return Tag(V::template random_tag_max<C>(e)); }
+    bool ptr_tag_match_all(const CEnv& e, Tag p) const override { return V::template ptr_tag_match_all<C>(e, p); }
+    bool tag_mismatch(const CEnv& e, Tag p, Tag m) const override { return V::template tag_mismatch<C>(e, p, m); }
+    bool is_mutant() const override { return V::mutant; }
+};
+
+// Every built-in variant, in the order `tagproof variants` lists them.
+const std::vector<const Variant*>& all_variants();
+// Deliberately broken variants: the negative controls every property must fail on.
+const std::vector<const Variant*>& all_mutants();
+// Throws InputError naming the known variants.
+const Variant& find_variant(const std::string& name, const std::string& where = "");
+
+}  // namespace tagproof::kernel

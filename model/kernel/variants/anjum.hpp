@@ -1,0 +1,134 @@
+// variants/anjum.hpp — "KASAN: HW_TAGS: Disable tagging for stack and
+// page-tables" (Muhammad Usama Anjum), on v7.0-rc1. Seeds 000 (v2) and 001 (v4).
+//
+//   1/3 vmalloc: add __GFP_SKIP_KASAN support        -> vmalloc_node_range()
+//   2/3 kasan: skip HW tagging for all kernel stacks -> THREADINFO_GFP, GFP_VMAP_STACK,
+//                                                        cached_stack_unpoison()
+//   3/3 mm: skip KASAN tagging for page-allocated page tables -> GFP_PGTABLE_KERNEL
+#pragma once
+#include "linux.hpp"
+
+namespace tagproof::kernel {
+
+// v2, exactly as seed 000.
+template <class Self>
+struct anjum_v2_rules : rules_7_0<Self> {
+    // 2/3: THREADINFO_GFP and GFP_VMAP_STACK gain __GFP_SKIP_KASAN.
+    template <class D>
+    static typename D::Word THREADINFO_GFP(const KasanEnv<D>& e) {
+        return e.gfp.GFP_KERNEL_ACCOUNT | e.gfp.ZERO | e.gfp.SKIP_KASAN;
+    }
+    template <class D>
+    static typename D::Word GFP_VMAP_STACK(const KasanEnv<D>& e) {
+        return e.gfp.GFP_KERNEL | e.gfp.ZERO | e.gfp.SKIP_KASAN;
+    }
+    // 2/3: "When reusing cached vmap stacks, skip kasan_unpoison_range() if HW tags are enabled."
+    template <class D>
+    static typename D::Bool cached_stack_unpoison(const KasanEnv<D>& e) { return !e.kasan_hw_tags_enabled(); }
+    // 3/3: GFP_PGTABLE_KERNEL (and so GFP_PGTABLE_USER) gain __GFP_SKIP_KASAN.
+    template <class D>
+    static typename D::Word GFP_PGTABLE_KERNEL(const KasanEnv<D>& e) {
+        return e.gfp.GFP_KERNEL | e.gfp.ZERO | e.gfp.SKIP_KASAN;
+    }
+    // 1/3 (v2): skip_kasan = gfp & __GFP_SKIP_KASAN; no tagged prot, no
+    // SKIP_KASAN|SKIP_ZERO for the pages, and no KASAN_VMALLOC_PROT_NORMAL, so
+    // kasan_unpoison_vmalloc() returns early. Metadata gets the caller's gfp.
+    template <class D>
+    static typename D::Bool vmalloc_skip(const KasanEnv<D>& e, typename D::Word gfp) {
+        return D::any(gfp, e.gfp.SKIP_KASAN);
+    }
+    template <class D>
+    static VmallocPlan<D> vmalloc_node_range(const KasanEnv<D>& e, typename D::Word gfp,
+                                             typename D::Bool prot_kernel) {
+        VmallocPlan<D> v;
+        auto skip = Self::vmalloc_skip(e, gfp);
+        v.meta_gfp = gfp;
+        v.tagged_mapping = prot_kernel && e.kasan_hw_tags_enabled() && !skip;
+        v.page_gfp = gfp | D::ite(v.tagged_mapping, Self::vmalloc_page_skip_flags(e), D::lit(0));
+        v.flag_prot_normal = prot_kernel && !skip;
+        v.flag_vm_alloc = D::boolean(true);
+        v.flag_init = !e.init_on_free && Self::want_init_on_alloc(e, v.page_gfp) && D::any(v.page_gfp, e.gfp.SKIP_ZERO);
+        v.call_unpoison = D::boolean(true);
+        return v;
+    }
+};
+
+// v3 (seed 001's changelog): "Directly skip kasan_unpoison_vmalloc() for
+// GFP_SKIP_KASAN in patch 1" — PROT_NORMAL is noted as before, the call is skipped.
+template <class Self>
+struct anjum_v3_rules : anjum_v2_rules<Self> {
+    template <class D>
+    static VmallocPlan<D> vmalloc_node_range(const KasanEnv<D>& e, typename D::Word gfp,
+                                             typename D::Bool prot_kernel) {
+        VmallocPlan<D> v;
+        auto skip = Self::vmalloc_skip(e, gfp);
+        v.meta_gfp = Self::vmalloc_meta_gfp(e, gfp);
+        v.tagged_mapping = prot_kernel && e.kasan_hw_tags_enabled() && !skip;
+        v.page_gfp = gfp | D::ite(v.tagged_mapping, Self::vmalloc_page_skip_flags(e), D::lit(0));
+        v.flag_prot_normal = prot_kernel;
+        v.flag_vm_alloc = D::boolean(true);
+        v.flag_init = !e.init_on_free && Self::want_init_on_alloc(e, v.page_gfp) && D::any(v.page_gfp, e.gfp.SKIP_ZERO);
+        v.call_unpoison = !skip;
+        return v;
+    }
+    template <class D>
+    static typename D::Word vmalloc_meta_gfp(const KasanEnv<D>& e, typename D::Word gfp) { return gfp; }
+};
+
+// v4 (seed 001): the skip is honoured only when HW tags are active, and the
+// vm area metadata is allocated without the flag.
+template <class Self>
+struct anjum_v4_rules : anjum_v3_rules<Self> {
+    template <class D>
+    static typename D::Bool vmalloc_skip(const KasanEnv<D>& e, typename D::Word gfp) {
+        return e.kasan_hw_tags_enabled() && D::any(gfp, e.gfp.SKIP_KASAN);
+    }
+    template <class D>
+    static typename D::Word vmalloc_meta_gfp(const KasanEnv<D>& e, typename D::Word gfp) {
+        return gfp & ~e.gfp.SKIP_KASAN;
+    }
+};
+
+struct anjum_v2 final : anjum_v2_rules<anjum_v2> {
+    static constexpr const char* name = "anjum-v2";
+    static constexpr const char* baseline = "linux-7.0";
+    static constexpr const char* summary =
+        "linux-7.0 + seed 000: stacks and page-allocated page tables skip HW tagging (v2)";
+};
+struct anjum_v3 final : anjum_v3_rules<anjum_v3> {
+    static constexpr const char* name = "anjum-v3";
+    static constexpr const char* baseline = "linux-7.0";
+    static constexpr const char* summary =
+        "linux-7.0 + v3: vmalloc skips kasan_unpoison_vmalloc() directly on __GFP_SKIP_KASAN";
+};
+struct anjum_v4 final : anjum_v4_rules<anjum_v4> {
+    static constexpr const char* name = "anjum-v4";
+    static constexpr const char* baseline = "linux-7.0";
+    static constexpr const char* summary =
+        "linux-7.0 + v4 (seed 001): skip honoured only with HW tags active; metadata without the flag";
+};
+
+// The 2026 mm tree: linux-7.0 + the Anjum series (v4) + Hildenbrand's
+// "fix initialization of tags of the huge zero folio with init_on_free":
+// ZEROTAGS no longer gated on init; tag_clear_highpages(page, n, clear_pages).
+template <class Self>
+struct mm_2026_rules : anjum_v4_rules<Self> {
+    template <class D>
+    static void zero_tags_step(const KasanEnv<D>& e, typename D::Word gfp, typename D::Bool& init,
+                               PostAllocPlan<D>& p) {
+        auto zero_tags = D::any(gfp, e.gfp.ZEROTAGS);
+        // arm64: without MTE return clear_pages (the caller clears); with MTE zero
+        // the tags, the data too iff clear_pages, and return false.
+        p.tag_clear = zero_tags && e.mte;
+        p.tag_clear_data = p.tag_clear && init;
+        init = init && !p.tag_clear;
+    }
+};
+struct mm_2026 final : mm_2026_rules<mm_2026> {
+    static constexpr const char* name = "mm-2026";
+    static constexpr const char* baseline = "linux-7.0";
+    static constexpr const char* summary =
+        "2026 mm tree: linux-7.0 + anjum-v4 + ZEROTAGS fix (tags zeroed even with init_on_free)";
+};
+
+}  // namespace tagproof::kernel

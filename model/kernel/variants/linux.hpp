@@ -1,0 +1,35 @@
+// variants/linux.hpp — the kernel releases, as they shipped.
+#pragma once
+#include "../rules_7_0.hpp"
+
+namespace tagproof::kernel {
+
+struct linux_6_1 final : rules_6_1<linux_6_1> {
+    static constexpr const char* name = "linux-6.1";
+    static constexpr const char* baseline = "";
+    static constexpr const char* summary =
+        "v6.1: two skip flags + PG_skip_kasan_poison (never seen at free: 487a32ec24be ordering), no sampling";
+};
+
+struct linux_6_3 final : rules_6_3<linux_6_3> {
+    static constexpr const char* name = "linux-6.3";
+    static constexpr const char* baseline = "linux-6.1";
+    static constexpr const char* summary =
+        "v6.3: page_alloc sampling as merged (page-tag reset fix), skip-poison ordering reverted";
+};
+
+struct linux_6_4 final : rules_6_4<linux_6_4> {
+    static constexpr const char* name = "linux-6.4";
+    static constexpr const char* baseline = "linux-6.3";
+    static constexpr const char* summary =
+        "v6.4: one __GFP_SKIP_KASAN; free-time skip iff page tag is match-all (PG_skip_kasan_poison gone)";
+};
+
+struct linux_7_0 final : rules_7_0<linux_7_0> {
+    static constexpr const char* name = "linux-7.0";
+    static constexpr const char* baseline = "linux-6.4";
+    static constexpr const char* summary =
+        "v7.0-rc1 mainline: base of the Anjum series; ZEROTAGS via tag_clear_highpages() gated on init";
+};
+
+}  // namespace tagproof::kernel

@@ -1,0 +1,53 @@
+// variants/sample.hpp — Konovalov's page_alloc sampling series before merge.
+#pragma once
+#include "linux.hpp"
+
+namespace tagproof::kernel {
+
+// sample-v3 (seed 002) as posted: post_alloc_hook starts with
+// reset_tags = !zero_tags, so a ZEROTAGS page keeps whatever page tag it had
+// (tag_clear_highpage no longer resets it since 70c248aca9e7). Fixed before
+// merge by "kasan: reset page tags properly with sampling" (linux-6.3).
+template <class Self>
+struct sample_v3_rules : rules_6_3<Self> {
+    template <class D>
+    static typename D::Bool reset_tags_initially(typename D::Bool zero_tags) { return !zero_tags; }
+};
+
+// sample-v2 (seed 003): sampling applies only to allocations that carry the
+// new __GFP_KASAN_SAMPLE flag (skb page allocations are marked), whatever
+// their order; there is no kasan.page_alloc.sample.order. The flag is a
+// HW_TAGS-only bit placed after the KASAN bits; the posted patch 1/2 was not
+// in the corpus, so its bit value is our assumption (see docs/variants.md).
+template <class Self>
+struct sample_v2_rules : sample_v3_rules<Self> {
+    static std::vector<GfpExtraFlag> extra_gfp_flags() { return {{"__GFP_KASAN_SAMPLE", true, true}}; }
+    static BootParamSyntax boot_syntax() {
+        BootParamSyntax s = sample_v3_rules<Self>::boot_syntax();
+        s.page_alloc_sample_order = false;
+        return s;
+    }
+    template <class D>
+    static typename D::Bool sample_eligible(const KasanEnv<D>& e, typename D::Word order, typename D::Word gfp) {
+        return D::any(gfp, e.gfp.KASAN_SAMPLE);
+    }
+    template <class D>
+    static typename D::Word skb_frag_gfp(const KasanEnv<D>& e) {
+        return rules_6_1<Self>::skb_frag_gfp(e) | e.gfp.KASAN_SAMPLE;
+    }
+};
+
+struct sample_v3 final : sample_v3_rules<sample_v3> {
+    static constexpr const char* name = "sample-v3";
+    static constexpr const char* baseline = "linux-6.3";
+    static constexpr const char* summary =
+        "seed 002 as posted: sampling by order, before the page-tag reset fix (reset_tags = !zero_tags)";
+};
+struct sample_v2 final : sample_v2_rules<sample_v2> {
+    static constexpr const char* name = "sample-v2";
+    static constexpr const char* baseline = "linux-6.3";
+    static constexpr const char* summary =
+        "seed 003: sampling only for allocations marked __GFP_KASAN_SAMPLE (skb pages)";
+};
+
+}  // namespace tagproof::kernel

@@ -1,0 +1,234 @@
+// access.cpp — the tag check of a load or store, and KASAN reports.
+//
+// HW_TAGS (arm64 MTE, arch/arm64/mm/fault.c, mm/kasan/report*.c): an access
+// is unchecked when the pointer's top byte is match-all (TCR_EL1.TCMA1), when
+// tag checks are off on the CPU (SCTLR_EL1.TCF = NONE after an earlier sync
+// fault), when the mapping is not Normal-Tagged, or a load under
+// kasan.write_only. Otherwise each 16-byte granule's 4-bit tag is compared
+// with pointer bits 59..56. Sync (and asymm loads): report with size 0 at the
+// first bad granule, then TCF := NONE on this CPU only; the access completes.
+// Async (and asymm stores): TFSR_EL1.TF1 is set; reported at the next check.
+// SW_TAGS: compiler check against the shadow byte, 0xFF pointers skipped,
+// reports with the access size, checking stays on. Generic: shadow bytes,
+// byte precise, pointer tags ignored.
+#include <algorithm>
+#include <cstdio>
+
+#include "error.hpp"
+#include "model.hpp"
+
+namespace tagproof::spec {
+
+Ptr Model::set_tag(const Ptr& p, Tag t) const {
+    Ptr q = p;
+    // set_tag is a no-op in Generic builds (pointers carry no KASAN tag)
+    if (cfg_.build.mode != Mode::generic) q.tag = t;
+    return q;
+}
+
+Ptr Model::reset_tag(const Ptr& p) const {
+    Ptr q = p;
+    q.tag = KASAN_TAG_KERNEL;  // kasan_reset_tag(): sign-extend from bit 55 -> 0xFF for TTBR1
+    return q;
+}
+
+Ptr Model::offset(const Ptr& p, std::int64_t off) const {
+    Ptr q = p;
+    q.addr = std::uint64_t(std::int64_t(p.addr) + off) | ~ADDR_MASK;
+    return q;
+}
+
+void Model::set_mem_tag(const Ptr& p, std::uint64_t len, Tag t) {
+    if (p.addr % G_ || len % G_) throw InputError("", "set_mem_tag needs a granule-aligned address and length");
+    set_tags(p.addr, len, t, TAG_BY_TEST);
+}
+
+std::string Model::bug_type_for(const Ptr& p, std::uint64_t bad_addr, std::uint8_t mem) const {
+    if (cfg_.build.mode == Mode::generic) {
+        switch (mem) {
+            case KASAN_SLAB_FREE_GENERIC: return "slab-use-after-free";
+            case KASAN_SLAB_REDZONE_GENERIC: return "slab-out-of-bounds";
+            case KASAN_PAGE_FREE_GENERIC: return "use-after-free";
+            case KASAN_VMALLOC_INVALID_GENERIC: return "vmalloc-out-of-bounds";
+            case 0xF1: case 0xF2: case 0xF3: return "stack-out-of-bounds";
+            default: return "out-of-bounds";
+        }
+    }
+    // report_tags.c: look for the slab object at the address and a stack-ring
+    // entry with the pointer's tag: a free entry -> use-after-free, an alloc
+    // entry -> out-of-bounds; otherwise invalid-access.
+    Where w = translate(bad_addr);
+    if (w.mapped && w.area < 0) {
+        for (const Cache& c : caches_)
+            for (const Slab& s : c.slabs) {
+                std::uint64_t start = linear(s.pfn), a = bad_addr | ~ADDR_MASK;
+                if (a < start || a >= start + (PAGE_SIZE << s.order)) continue;
+                std::uint64_t slot = (a - start) / c.slot_size;
+                if (slot >= s.ring.size()) continue;
+                const auto& ring = s.ring[slot];
+                for (auto it = ring.rbegin(); it != ring.rend(); ++it)
+                    if (it->first == p.tag) return it->second ? "slab-use-after-free" : "slab-out-of-bounds";
+            }
+    }
+    return "invalid-access";
+}
+
+void Model::report(Report r) {
+    r.event = event_;
+    r.where = label_;
+    bool multi = cfg_.boot.multi_shot || cfg_.kunit_harness;
+    if (!multi && reported_once_ && r.kasan) {
+        notes_.push_back(label_ + ": a KASAN report was suppressed (only the first one is printed without kasan_multi_shot)");
+        return;
+    }
+    if (r.kasan) reported_once_ = true;
+    reports_.push_back(r);
+    if (r.kasan && (cfg_.boot.fault == FaultPolicy::panic ||
+                    (cfg_.boot.fault == FaultPolicy::panic_on_write && r.is_write))) {
+        panicked_ = true;
+        notes_.push_back(label_ + ": Kernel panic - not syncing: kasan.fault=" + fault_policy_name(cfg_.boot.fault) +
+                         " set ...");
+    }
+}
+
+void Model::report_free(const Ptr& p, const char* bug_type) {
+    Report r;
+    r.bug_type = bug_type;
+    r.addr = p.value();
+    r.free_report = true;
+    r.ptr_tag = p.tag;
+    r.mem_tag = mem_tag(p).value_or(0);
+    report(r);
+}
+
+void Model::kasan_check_async(int cpu) {
+    CpuState& c = cpus_.at(cpu);
+    if (!c.tfsr_pending) return;
+    c.tfsr_pending = false;
+    Report r;
+    r.bug_type = "invalid-access";
+    r.async = true;
+    r.is_write = true;
+    r.has_tags = false;
+    r.cpu = cpu;
+    report(r);
+}
+
+void Model::access(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu) {
+    if (cpu < 0 || cpu >= (int)cpus_.size()) throw InputError("", "cpu " + std::to_string(cpu) + " does not exist");
+    if (len == 0) throw InputError("", "an access needs a length of at least 1");
+    if (panicked_) return;
+    bool is_write = kind != AccessKind::read;
+    // 1. translation: an unmapped byte is an MMU fault, not a tag check fault
+    for (std::uint64_t a = p.addr; a < p.addr + len; a = (a / PAGE_SIZE + 1) * PAGE_SIZE) {
+        if (!translate(a).mapped) {
+            Report r;
+            r.kasan = false;
+            r.bug_type = "page-fault";
+            r.addr = offset(p, std::int64_t(a - p.addr)).value();
+            r.is_write = is_write;
+            r.cpu = cpu;
+            report(r);
+            notes_.push_back(label_ + ": Unable to handle kernel paging request at virtual address " +
+                             ptr_str(offset(p, std::int64_t(a - p.addr))));
+            return;
+        }
+    }
+    CpuState& c = cpus_[cpu];
+    const Mode mode = cfg_.build.mode;
+    bool checked = false;
+    bool faulted = false;  // a report (or a pending async fault) came from this access
+    std::vector<std::uint64_t> bad;
+    std::uint64_t first_bad = 0;
+    std::uint8_t first_mem = 0;
+    if (rt_.kasan_enabled && mode != Mode::none) {
+        if (mode == Mode::hw_tags) {
+            checked = c.tag_checks_on && !v_.ptr_tag_match_all(env_, p.tag) && !(rt_.write_only && !is_write);
+        } else if (mode == Mode::sw_tags) {
+            checked = !v_.ptr_tag_match_all(env_, p.tag);
+        } else {
+            checked = true;
+        }
+        for (std::uint64_t a = p.addr - p.addr % G_; a < p.addr + len; a += G_) {
+            Where w = translate(a);
+            auto m = *mem_tag(Ptr{a, p.tag, -1});
+            bool mismatch;
+            if (mode == Mode::generic) {
+                // byte precise: the bytes of this granule the access touches
+                std::uint64_t lo = std::max(a, p.addr), hi = std::min(a + G_, p.addr + len);
+                mismatch = m >= 0x80 || (m != 0 && (hi - a) > m);
+                (void)lo;
+            } else {
+                if (mode == Mode::hw_tags && !w.tagged_mapping) continue;  // Normal, untagged mapping
+                mismatch = v_.tag_mismatch(env_, p.tag, m);
+            }
+            if (mismatch) {
+                if (bad.empty()) {
+                    first_bad = std::max(a, p.addr);
+                    first_mem = m;
+                }
+                bad.push_back(a);
+            }
+        }
+        if (checked && !bad.empty()) {
+            faulted = true;
+            Report r;
+            r.addr = offset(p, std::int64_t(first_bad - p.addr)).value();
+            r.is_write = is_write;
+            r.ptr_tag = p.tag;
+            r.mem_tag = first_mem;
+            r.cpu = cpu;
+            r.bug_type = bug_type_for(p, first_bad, first_mem);
+            if (mode == Mode::hw_tags) {
+                TagCheckMode cm = rt_.check_mode;
+                bool async = cm == TagCheckMode::async || (cm == TagCheckMode::asymm && is_write);
+                if (async) {
+                    c.tfsr_pending = true;
+                } else {
+                    r.size = 0;  // do_tag_recovery: size unknown at EL1
+                    report(r);
+                    c.tag_checks_on = false;  // SCTLR_EL1.TCF := NONE on this CPU
+                }
+            } else {
+                r.size = len;
+                r.has_tags = mode == Mode::sw_tags;
+                report(r);
+            }
+        }
+    }
+    // 2. the data effect (the access completes in every case but a panic)
+    if (is_write && !panicked_) set_data(p.addr, len, p.obj >= 0 ? data_secret(p.obj) : DATA_STALE);
+    oracle_on_access(p, len, kind, cpu, faulted, checked, bad);
+}
+
+std::string Model::format_report(const Report& r) const {
+    char buf[96];
+    std::string s;
+    if (!r.kasan) {
+        if (r.bug_type == "page-fault") {
+            std::snprintf(buf, sizeof buf, "Unable to handle kernel paging request at virtual address %016llx",
+                          (unsigned long long)r.addr);
+            return buf;
+        }
+        return "BUG: Bad page state (" + r.where + ")";
+    }
+    s = "BUG: KASAN: " + r.bug_type + (r.async ? "" : " in " + r.where) + "\n";
+    if (r.async) return s + "Asynchronous fault: no details available\n";
+    if (r.free_report) {
+        std::snprintf(buf, sizeof buf, "Free of addr %016llx by task tagproof/%d\n", (unsigned long long)r.addr, r.cpu);
+    } else if (r.size == 0) {
+        std::snprintf(buf, sizeof buf, "%s at addr %016llx by task tagproof/%d\n", r.is_write ? "Write" : "Read",
+                      (unsigned long long)r.addr, r.cpu);
+    } else {
+        std::snprintf(buf, sizeof buf, "%s of size %llu at addr %016llx by task tagproof/%d\n",
+                      r.is_write ? "Write" : "Read", (unsigned long long)r.size, (unsigned long long)r.addr, r.cpu);
+    }
+    s += buf;
+    if (r.has_tags && cfg_.build.mode != Mode::generic) {
+        std::snprintf(buf, sizeof buf, "Pointer tag: [%02x], memory tag: [%02x]\n", r.ptr_tag, r.mem_tag);
+        s += buf;
+    }
+    return s;
+}
+
+}  // namespace tagproof::spec

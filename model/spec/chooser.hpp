@@ -1,0 +1,72 @@
+// chooser.hpp — nondeterministic choices (random tags, sampling phases).
+//
+// The model never calls a PRNG: whenever the kernel would draw a random tag it
+// asks the Chooser for an index into a list of weighted options. An
+// Enumerator walks every combination depth-first (a run is one path), a
+// Sampler draws paths at random from a seed. Weights are exact fractions
+// while they fit, so a verdict can say "in 13/14 of tag choices".
+#pragma once
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace tagproof::spec {
+
+// An exact probability p/q (q > 0), or an approximation once it overflows.
+struct Prob {
+    std::uint64_t num = 1, den = 1;
+    bool exact = true;
+    double approx = 1.0;
+    Prob times(std::uint64_t n, std::uint64_t d) const;
+    Prob plus(const Prob& o) const;
+    std::string str() const;  // "13/14" or "~0.9286"
+};
+
+struct Option {
+    std::uint64_t num = 1, den = 1;  // its weight as a fraction
+};
+
+class Chooser {
+public:
+    virtual ~Chooser() = default;
+    // Returns an index into options (options.size() >= 1).
+    virtual std::size_t choose(const std::vector<Option>& options, const char* what) = 0;
+};
+
+// Always the first option: one deterministic run (used by replay and fuzzers).
+class FirstChooser final : public Chooser {
+public:
+    std::size_t choose(const std::vector<Option>&, const char*) override { return 0; }
+};
+
+// Depth-first enumeration of every path. Use: do { run(e); } while (e.next());
+class Enumerator final : public Chooser {
+public:
+    std::size_t choose(const std::vector<Option>& options, const char* what) override;
+    bool next();              // advance to the next path; false when all were run
+    Prob weight() const;      // probability of the path just run
+    std::size_t depth() const { return trail_.size(); }
+    std::string describe() const;  // "tag#0=2/14 ..." for a report
+
+private:
+    struct Step {
+        std::size_t index, count;
+        Option weight;
+        std::string what;
+    };
+    std::vector<Step> trail_;
+    std::size_t pos_ = 0;
+};
+
+// Random paths from a seed (for scenarios too big to enumerate).
+class Sampler final : public Chooser {
+public:
+    explicit Sampler(std::uint64_t seed) : rng_(seed) {}
+    std::size_t choose(const std::vector<Option>& options, const char* what) override;
+
+private:
+    std::mt19937_64 rng_;
+};
+
+}  // namespace tagproof::spec

@@ -1,0 +1,163 @@
+// fork.cpp — thread stacks (kernel/fork.c), page tables
+// (include/asm-generic/pgalloc.h, arch/arm64/mm/pgd.c), user pages
+// (arch/arm64/mm/fault.c vma_alloc_zeroed_movable_folio, the huge zero folio)
+// and skb frag pages (net/core/sock.c): callers whose GFP constants the
+// variants define.
+#include "error.hpp"
+#include "model.hpp"
+
+namespace tagproof::spec {
+
+namespace {
+// arm64: THREAD_SHIFT = 14 + KASAN_THREAD_SHIFT (1 for Generic / SW_TAGS only).
+unsigned thread_size_order(Mode m) { return m == Mode::generic || m == Mode::sw_tags ? 3 : 2; }
+}  // namespace
+
+Ptr Model::stack_alloc(int cpu) {
+    if (cpu < 0 || cpu >= (int)cpus_.size()) throw InputError("", "cpu " + std::to_string(cpu) + " does not exist");
+    unsigned order = thread_size_order(cfg_.build.mode);
+    std::uint64_t thread_size = PAGE_SIZE << order;
+    if (!cfg_.build.vmap_stack) {
+        int id = alloc_pages(order, v_.THREADINFO_GFP(env_), cpu, ObjKind::stack,
+                             "thread stack (alloc_pages, THREADINFO_GFP)");
+        if (id < 0) return Ptr{0, KASAN_TAG_KERNEL, -1, true};
+        return reset_tag(page_address(id));  // tsk->stack = kasan_reset_tag(page_address(page))
+    }
+    // alloc_thread_stack_node_from_cache(): this CPU's cached_stacks[]
+    for (int& slot : cpus_[cpu].cached_stacks) {
+        if (slot < 0) continue;
+        int ai = slot;
+        slot = -1;
+        VmArea& a = areas_[ai];
+        if (v_.cached_stack_unpoison(env_) && rt_.kasan_enabled) {
+            // kasan_unpoison_range(vm->addr, THREAD_SIZE): the area's own tag
+            kasan_unpoison(Ptr{a.start, a.tag, a.obj}, thread_size, false, a.obj);
+        }
+        set_data(a.start, thread_size, DATA_ZERO);  // clear the stack
+        int id = new_object(ObjKind::stack, "thread stack (from the per-CPU cache)");
+        Object& o = objects_[id];
+        o.base = a.start;
+        o.size = thread_size;
+        o.tag = KASAN_TAG_KERNEL;
+        o.area = ai;
+        o.cpu = cpu;
+        o.promised_zero = true;
+        objects_[a.obj].live = false;
+        a.obj = id;
+        oracle_after_alloc(id);
+        return Ptr{a.start, KASAN_TAG_KERNEL, id};
+    }
+    Ptr p = vmalloc(thread_size, v_.GFP_VMAP_STACK(env_), true, cpu, ObjKind::stack);
+    if (p.null) return p;
+    areas_[objects_[p.obj].area].is_stack = true;
+    return reset_tag(p);  // tsk->stack = kasan_reset_tag(stack)
+}
+
+void Model::stack_free(const Ptr& p, int cpu) {
+    if (!cfg_.build.vmap_stack) {
+        int id = page_object(p);
+        if (id < 0) throw InputError("", "stack_free of a pointer that is no thread stack");
+        free_pages(id);
+        return;
+    }
+    int ai = area_of(p.addr);
+    if (ai < 0) throw InputError("", "stack_free of a pointer that is no vmap stack");
+    // try_release_thread_stack_to_cache(): an empty slot of this CPU, else vfree (after RCU).
+    for (int& slot : cpus_.at(cpu).cached_stacks)
+        if (slot < 0) {
+            slot = ai;
+            objects_[areas_[ai].obj].live = false;  // the task is gone; the memory stays mapped
+            return;
+        }
+    vfree(Ptr{areas_[ai].start, areas_[ai].tag, areas_[ai].obj});
+}
+
+// A dying task's frame left KASAN_STACK redzones poisoned in the shadow (Generic /
+// SW_TAGS instrumentation); HW_TAGS has no stack instrumentation.
+void Model::stack_poison_leftover(const Ptr& stack, std::uint64_t off, std::uint64_t len) {
+    if (cfg_.build.mode != Mode::generic && cfg_.build.mode != Mode::sw_tags) return;
+    if (!rt_.kasan_enabled) return;
+    std::uint64_t a = (stack.addr + off) / G_ * G_;
+    set_tags(a, (len + G_ - 1) / G_ * G_, cfg_.build.mode == Mode::generic ? 0xF2 : KASAN_TAG_INVALID, TAG_BY_POISON);
+}
+
+Ptr Model::pgtable_alloc(bool user, bool slab_backed, int cpu) {
+    if (slab_backed) {
+        // arm64 pgd_alloc with PGD_SIZE < PAGE_SIZE: kmem_cache_alloc(pgd_cache, GFP_PGTABLE_USER)
+        if (pgd_cache_ < 0) pgd_cache_ = kmem_cache_create("pgd_cache", 512, false);
+        return slab_alloc(pgd_cache_, 512, v_.GFP_PGTABLE_USER(env_), cpu, "pgd (pgd_cache)");
+    }
+    gfp_t g = user ? v_.GFP_PGTABLE_USER(env_) : v_.GFP_PGTABLE_KERNEL(env_);
+    int id = alloc_pages(0, g, cpu, ObjKind::pgtable,
+                         std::string("page table (") + (user ? "GFP_PGTABLE_USER" : "GFP_PGTABLE_KERNEL") + ")");
+    if (id < 0) return Ptr{0, KASAN_TAG_KERNEL, -1, true};
+    return page_address(id);  // ptdesc_address(); walkers use __va(phys), i.e. reset_tag
+}
+
+void Model::pgtable_free(const Ptr& p) {
+    int id = page_object(p);
+    if (id >= 0 && objects_[id].kind == ObjKind::pgtable) {
+        free_pages(id);
+        return;
+    }
+    kfree(p);
+}
+
+int Model::user_fault(bool vm_mte, int cpu) {
+    int id = alloc_pages(0, v_.user_page_gfp(env_, vm_mte), cpu, ObjKind::user_page,
+                         std::string("user page (vma_alloc_zeroed_movable_folio") + (vm_mte ? ", VM_MTE)" : ")"));
+    if (id < 0) return id;
+    std::uint64_t pfn = objects_[id].pfn;
+    if (vm_mte && cfg_.machine.mte && cfg_.build.mode == Mode::hw_tags) {
+        // set_pte_at() -> mte_sync_tags(): a page not yet PG_mte_tagged gets its tags cleared.
+        if (!pages_[pfn].pg_mte_tagged) {
+            set_page_tags_pfn(pfn, 1, 0xF0, TAG_BY_TAG_CLEAR);
+            pages_[pfn].pg_mte_tagged = true;
+        }
+        for (std::size_t g = gidx(pfn, 0); g < gidx(pfn + 1, 0); ++g)
+            if (mte_nibble(tag_[g]) != 0) {
+                violation("zeroing", "PROT_MTE user page handed out with memory tag " + tag_hex(tag_[g]) +
+                                         " (__GFP_ZEROTAGS promises zero tags)");
+                break;
+            }
+    }
+    return id;
+}
+
+int Model::huge_zero_folio(unsigned order, int cpu) {
+    // get_huge_zero_folio(): (GFP_TRANSHUGE | __GFP_ZERO | __GFP_ZEROTAGS) & ~__GFP_MOVABLE.
+    // It is mapped into MTE vmas without mte_sync_tags clearing its tags, so
+    // the allocation itself must leave tags zero.
+    gfp_t g = (gfp_.mask("GFP_TRANSHUGE") | gfp_.mask("__GFP_ZERO") | gfp_.mask("__GFP_ZEROTAGS")) &
+              ~gfp_.mask("__GFP_MOVABLE");
+    int id = alloc_pages(order, g, cpu, ObjKind::user_page, "huge zero folio (order " + std::to_string(order) + ")");
+    if (id < 0) return id;
+    std::uint64_t pfn = objects_[id].pfn, n = std::uint64_t(1) << order;
+    if (cfg_.machine.mte && cfg_.build.mode == Mode::hw_tags)
+        for (std::size_t g2 = gidx(pfn, 0); g2 < gidx(pfn + n, 0); ++g2)
+            if (mte_nibble(tag_[g2]) != 0) {
+                violation("zeroing", "huge zero folio has memory tag " + tag_hex(tag_[g2]) +
+                                         " at allocation: user space with PROT_MTE sees stale tags (__GFP_ZEROTAGS)");
+                break;
+            }
+    return id;
+}
+
+void Model::user_set_tag(int id, std::uint64_t off, std::uint8_t nibble) {
+    const Object& o = objects_.at(id);
+    if (cfg_.build.mode != Mode::hw_tags || !cfg_.machine.mte) {
+        notes_.push_back(label_ + ": user tag write ignored: no MTE tags in this build/machine");
+        return;
+    }
+    if (off >= (PAGE_SIZE << o.order)) throw InputError("", "user_set_tag: offset past the page");
+    set_tags(o.base + off / 16 * 16, 16, mte_tag_from_nibble(nibble), TAG_BY_USER);
+}
+
+void Model::munmap(int id) { free_pages(id); }
+
+int Model::skb_alloc(int cpu) {
+    // skb_page_frag_refill(): SKB_FRAG_PAGE_ORDER = 3
+    return alloc_pages(3, v_.skb_frag_gfp(env_), cpu, ObjKind::pages, "skb frag page (order 3)");
+}
+
+}  // namespace tagproof::spec

@@ -1,0 +1,240 @@
+// memory.cpp — construction, address translation, and the granule-level
+// primitives kasan_poison / kasan_unpoison / kasan_byte_accessible.
+#include <algorithm>
+#include <set>
+
+#include "error.hpp"
+#include "model.hpp"
+
+namespace tagproof::spec {
+
+const char* obj_kind_name(ObjKind k) {
+    switch (k) {
+        case ObjKind::pages: return "pages";
+        case ObjKind::slab: return "slab";
+        case ObjKind::slab_page: return "slab_page";
+        case ObjKind::vmalloc_page: return "vmalloc_page";
+        case ObjKind::kmalloc_large: return "kmalloc_large";
+        case ObjKind::vmalloc: return "vmalloc";
+        case ObjKind::stack: return "stack";
+        case ObjKind::pgtable: return "pgtable";
+        case ObjKind::user_page: return "user_page";
+        case ObjKind::mempool_page: return "mempool_page";
+    }
+    return "?";
+}
+
+const char* access_kind_name(AccessKind k) {
+    switch (k) {
+        case AccessKind::read: return "read";
+        case AccessKind::write: return "write";
+        case AccessKind::rmw: return "rmw";
+    }
+    return "?";
+}
+
+Model::Model(const kernel::Variant& v, const ModelConfig& cfg, Chooser& chooser)
+    : v_(v), cfg_(cfg), ch_(chooser), rt_(derive_runtime(cfg.build, cfg.machine, cfg.boot)),
+      env_(v.make_env(cfg.build, cfg.machine, cfg.boot, rt_)), gfp_(v.gfp_layout(cfg.build)),
+      G_(cfg.build.mode == Mode::generic ? 8 : 16) {
+    if (cfg_.pages < 4) throw InputError("", "the model needs at least 4 pages of RAM");
+    if (cfg_.machine.cpus < 1 || cfg_.machine.cpus > 64) throw InputError("", "cpus must be 1..64");
+    pages_.resize(cfg_.pages);
+    pages_[0].reserved = true;  // pfn 0: firmware / kernel image, never handed out
+    std::size_t n = cfg_.pages * gran_per_page();
+    std::uint8_t init;
+    switch (cfg_.build.mode) {
+        case Mode::hw_tags: init = mte_tag_from_nibble(cfg_.initial_mem_tag); break;
+        case Mode::sw_tags: init = KASAN_TAG_KERNEL; break;  // arm64 KASAN_SHADOW_INIT for SW_TAGS
+        case Mode::generic: init = KASAN_PAGE_FREE_GENERIC; break;  // boot memory freed and poisoned
+        default: init = KASAN_TAG_KERNEL; break;
+    }
+    tag_.assign(n, init);
+    data_.assign(n, cfg_.boot.init_on_free ? DATA_ZERO : DATA_STALE);
+    tag_by_.assign(n, TAG_BY_BOOT);
+    cpus_.resize(cfg_.machine.cpus);
+    for (const auto& l : rt_.boot_log) notes_.push_back(l);
+    for (const auto& t : cfg_.boot.not_modelled) notes_.push_back("boot parameter '" + t + "' is not modelled");
+    if (cfg_.sample_phase_any && rt_.hw_tags_enabled && cfg_.boot.page_alloc_sample > 1) {
+        std::uint64_t N = cfg_.boot.page_alloc_sample;
+        if (N > 64) throw InputError("", "sample_phase=any needs kasan.page_alloc.sample <= 64");
+        for (auto& c : cpus_) {
+            std::vector<Option> opts(N, Option{1, N});
+            c.sample_skip = std::int64_t(ch_.choose(opts, "sample_phase"));
+            c.sample_phase = std::uint64_t(c.sample_skip);
+        }
+    }
+    oracle_boot();
+}
+
+Model::Where Model::translate(std::uint64_t addr) const {
+    addr |= ~ADDR_MASK;  // compare untagged
+    if (addr >= LINEAR_BASE && addr < LINEAR_BASE + pages_.size() * PAGE_SIZE) {
+        std::uint64_t pfn = (addr - LINEAR_BASE) / PAGE_SIZE;
+        return {true, pfn, addr % PAGE_SIZE, true, -1};
+    }
+    int a = area_of(addr);
+    if (a >= 0) {
+        const VmArea& va = areas_[a];
+        std::uint64_t idx = (addr - va.start) / PAGE_SIZE;
+        if (idx < va.pfns.size()) return {true, va.pfns[idx], addr % PAGE_SIZE, va.tagged_mapping, a};
+    }
+    return {false, 0, 0, false, -1};
+}
+
+namespace {
+struct Slot {
+    std::uint8_t* tag;
+    int* by;
+};
+}  // namespace
+
+// The tag/shadow slot for one granule of a virtual address.
+static Slot slot_of(std::vector<std::uint8_t>& tag, std::vector<int>& by, std::vector<VmArea>& areas, bool software,
+                    std::size_t G, std::size_t phys_idx, int area, std::uint64_t vaddr) {
+    if (software && area >= 0) {
+        VmArea& va = areas[area];
+        std::size_t i = ((vaddr | ~ADDR_MASK) - va.start) / G;
+        return {&va.vshadow[i], &va.vshadow_by[i]};
+    }
+    return {&tag[phys_idx], &by[phys_idx]};
+}
+
+void Model::set_tags(std::uint64_t addr, std::uint64_t len, std::uint8_t t, int by) {
+    bool software = cfg_.build.mode == Mode::generic || cfg_.build.mode == Mode::sw_tags;
+    std::uint8_t stored = cfg_.build.mode == Mode::hw_tags ? mte_tag_from_nibble(t) : t;
+    for (std::uint64_t a = addr; a < addr + len; a += G_) {
+        Where w = translate(a);
+        if (!w.mapped) continue;
+        Slot s = slot_of(tag_, tag_by_, areas_, software, G_, gidx(w.pfn, w.off), w.area, a);
+        *s.tag = stored;
+        *s.by = by;
+    }
+}
+
+void Model::set_data(std::uint64_t addr, std::uint64_t len, std::uint32_t d) {
+    if (len == 0) return;
+    std::uint64_t first = addr - (addr % G_);
+    for (std::uint64_t a = first; a < addr + len; a += G_) {
+        Where w = translate(a);
+        if (w.mapped) data_[gidx(w.pfn, w.off)] = d;
+    }
+}
+
+void Model::set_page_tags_pfn(std::uint64_t pfn, std::uint64_t npages, std::uint8_t t, int by) {
+    set_tags(linear(pfn), npages * PAGE_SIZE, t, by);
+}
+
+void Model::set_page_data_pfn(std::uint64_t pfn, std::uint64_t npages, std::uint32_t d) {
+    std::fill(data_.begin() + gidx(pfn, 0), data_.begin() + gidx(pfn + npages, 0), d);
+}
+
+std::uint8_t Model::shadow_poison(std::uint8_t generic_code) const {
+    return cfg_.build.mode == Mode::generic ? generic_code : KASAN_TAG_INVALID;
+}
+
+// kasan_poison(): HW: tags := value (+ data zeroed if init, integrated init);
+// SW/Generic: shadow := value, init ignored. Callers check kasan_enabled().
+void Model::kasan_poison(std::uint64_t addr, std::uint64_t len, std::uint8_t value, bool init) {
+    if (cfg_.build.mode == Mode::none) return;
+    set_tags(addr, len, value, TAG_BY_POISON);
+    if (init && cfg_.build.mode == Mode::hw_tags) set_data(addr, len, DATA_ZERO);
+}
+
+// kasan_unpoison(): the pointer's own tag over round_up(len, G). Generic marks
+// the last partial granule with the number of accessible bytes.
+void Model::kasan_unpoison(const Ptr& p, std::uint64_t len, bool init, int by) {
+    if (cfg_.build.mode == Mode::none || len == 0) return;
+    std::uint64_t rounded = (len + G_ - 1) / G_ * G_;
+    if (cfg_.build.mode == Mode::generic) {
+        set_tags(p.addr, rounded, 0, by);
+        if (len % G_) set_tags(p.addr + rounded - G_, G_, std::uint8_t(len % G_), by);
+        return;
+    }
+    set_tags(p.addr, rounded, p.tag, by);
+    if (init && cfg_.build.mode == Mode::hw_tags) set_data(p.addr, rounded, DATA_ZERO);
+}
+
+// kasan_byte_accessible() (mm/kasan/kasan.h, current two-clause form for tag
+// modes): pointer tag match-all, or equal to the first granule's memory tag.
+// Generic: the shadow byte of the first byte is not a poison code.
+bool Model::kasan_byte_accessible(const Ptr& p) const {
+    if (!rt_.kasan_enabled) return true;
+    Where w = translate(p.addr);
+    if (!w.mapped) return false;
+    bool software = cfg_.build.mode == Mode::generic || cfg_.build.mode == Mode::sw_tags;
+    std::uint8_t m;
+    if (software && w.area >= 0) {
+        const VmArea& va = areas_[w.area];
+        m = va.vshadow[((p.addr | ~ADDR_MASK) - va.start) / G_];
+    } else {
+        m = tag_[gidx(w.pfn, w.off)];
+    }
+    if (cfg_.build.mode == Mode::generic) return m < 0x80 && (m == 0 || (p.addr % G_) < m);
+    if (cfg_.build.mode == Mode::hw_tags) return p.tag == KASAN_TAG_KERNEL || mte_nibble(p.tag) == mte_nibble(m);
+    return p.tag == KASAN_TAG_KERNEL || p.tag == m;
+}
+
+// kasan_random_tag(), as a nondeterministic choice. Tags are compared only for
+// equality with each other and with the values already in the state, so the
+// options are: each tag already present (weight 1/R each) and one fresh tag
+// standing for all the others (weight (R-k)/R). This is exact, and keeps
+// SW_TAGS' 254 tags enumerable.
+Tag Model::random_tag(const char* what) {
+    if (cfg_.build.mode == Mode::generic || cfg_.build.mode == Mode::none) return KASAN_TAG_KERNEL;
+    unsigned lo = v_.random_tag_min(env_), hi = v_.random_tag_max(env_);
+    unsigned R = hi - lo + 1;
+    std::set<unsigned> present = {KASAN_TAG_KERNEL, KASAN_TAG_INVALID};
+    bool hw = cfg_.build.mode == Mode::hw_tags;
+    auto norm = [&](unsigned t) { return hw ? unsigned(mte_tag_from_nibble(std::uint8_t(t))) : t; };
+    for (std::uint8_t t : tag_) present.insert(norm(t));
+    for (const auto& va : areas_)
+        for (std::uint8_t t : va.vshadow) present.insert(t);
+    for (const auto& pg : pages_) present.insert(pg.page_tag);
+    for (const auto& o : objects_) present.insert(o.tag);
+    for (Tag t : chosen_tags_) present.insert(t);
+    std::vector<unsigned> cands;
+    std::vector<Option> opts;
+    for (unsigned t : present)
+        if (t >= lo && t <= hi) {
+            cands.push_back(t);
+            opts.push_back({1, R});
+        }
+    if (cands.size() < R) {
+        unsigned fresh = lo;
+        while (present.count(fresh)) ++fresh;
+        cands.push_back(fresh);
+        opts.push_back({R - (unsigned)(cands.size() - 1), R});
+    }
+    Tag t = Tag(cands[ch_.choose(opts, what)]);
+    chosen_tags_.push_back(t);
+    oracle_tag_chosen(t);
+    return t;
+}
+
+std::optional<Tag> Model::mem_tag(const Ptr& p) const {
+    Where w = translate(p.addr);
+    if (!w.mapped) return std::nullopt;
+    bool software = cfg_.build.mode == Mode::generic || cfg_.build.mode == Mode::sw_tags;
+    if (software && w.area >= 0) {
+        const VmArea& va = areas_[w.area];
+        return va.vshadow[((p.addr | ~ADDR_MASK) - va.start) / G_];
+    }
+    return tag_[gidx(w.pfn, w.off)];
+}
+
+bool Model::data_zero(const Ptr& p, std::uint64_t len) const {
+    for (std::uint64_t a = p.addr - p.addr % G_; a < p.addr + len; a += G_) {
+        Where w = translate(a);
+        if (!w.mapped || data_[gidx(w.pfn, w.off)] != DATA_ZERO) return false;
+    }
+    return true;
+}
+
+std::string Model::ptr_str(const Ptr& p) const {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%016llx", (unsigned long long)p.value());
+    return buf;
+}
+
+}  // namespace tagproof::spec

@@ -1,0 +1,132 @@
+// mempool.cpp — mm/mempool.c reserves and their KASAN hooks
+// (mm/kasan/common.c __kasan_mempool_{poison,unpoison}_{object,pages}).
+//
+// mempool_alloc here is mempool_alloc_preallocated (what the KUnit cases use):
+// it takes an element from the reserve. mempool_free puts the element back
+// while the reserve is below min_nr, and frees it otherwise.
+#include "error.hpp"
+#include "model.hpp"
+
+namespace tagproof::spec {
+
+namespace {
+std::uint64_t round_up(std::uint64_t x, std::uint64_t g) { return (x + g - 1) / g * g; }
+}  // namespace
+
+int Model::mempool_create(Mempool::Kind kind, std::uint64_t size_or_order, unsigned min_nr, int cpu) {
+    Mempool pl;
+    pl.id = (int)pools_.size();
+    pl.kind = kind;
+    if (kind == Mempool::pages) pl.order = unsigned(size_or_order);
+    else pl.elem_size = size_or_order;
+    if (kind == Mempool::slab) pl.cache = kmem_cache_create("mempool_cache", size_or_order, false);
+    pools_.push_back(pl);
+    int id = pl.id;
+    gfp_t g = gfp_.mask("GFP_KERNEL");
+    for (unsigned i = 0; i < min_nr; ++i) {
+        Ptr e;
+        if (kind == Mempool::kmalloc) e = kmalloc(size_or_order, g, cpu);
+        else if (kind == Mempool::slab) e = kmem_cache_alloc(pools_[id].cache, g, cpu);
+        else {
+            int pg = alloc_pages(pools_[id].order, g, cpu, ObjKind::mempool_page,
+                                 "mempool page (order " + std::to_string(pools_[id].order) + ")");
+            if (pg < 0) throw InputError("", "mempool_create: out of model memory");
+            e = page_address(pg);
+        }
+        pools_[id].min_nr = min_nr;
+        mempool_free(id, e);  // add_element() of the pre-fill
+    }
+    pools_[id].min_nr = min_nr;
+    return id;
+}
+
+Ptr Model::mempool_alloc(int pool, int cpu) {
+    Mempool& pl = pools_.at(pool);
+    if (pl.reserve.empty()) throw InputError("", "mempool_alloc_preallocated: the reserve is empty");
+    Ptr e = pl.reserve.back();
+    pl.reserve.pop_back();
+    Object& o = objects_[e.obj];
+    o.live = true;
+    if (!rt_.kasan_enabled) return e;
+    if (pl.kind == Mempool::pages) {
+        // __kasan_mempool_unpoison_pages = __kasan_unpoison_pages(page, order, false):
+        // a new random tag, subject to sampling.
+        auto s = v_.kasan_unpoison_pages(env_, pl.order, cpus_[cpu].sample_skip);
+        cpus_[cpu].sample_skip = std::int64_t(s.skip_next);
+        if (s.tag && cfg_.build.mode != Mode::generic && rt_.kasan_enabled) {
+            Tag t = random_tag("mempool page tag");
+            std::uint64_t n = std::uint64_t(1) << pl.order;
+            kasan_unpoison(Ptr{o.base, t, o.id}, n * PAGE_SIZE, false, o.id);
+            for (std::uint64_t i = 0; i < n; ++i) pages_[o.pfn + i].page_tag = t;
+            objects_[e.obj].tag = t;
+        } else if (s.tag) {
+            kasan_unpoison(Ptr{o.base, KASAN_TAG_KERNEL, o.id}, (PAGE_SIZE << pl.order), false, o.id);
+        }
+        return page_address(e.obj);
+    }
+    if (o.kind == ObjKind::kmalloc_large) {
+        kasan_unpoison(e, pl.elem_size, false, o.id);
+        std::uint64_t rz = round_up(o.base + pl.elem_size, G_), end = o.base + (PAGE_SIZE << o.order);
+        if (end > rz) kasan_poison(rz, end - rz, shadow_poison(KASAN_PAGE_REDZONE_GENERIC), false);
+        o.size = pl.elem_size;
+        return e;
+    }
+    // slab: kasan_unpoison(ptr, object_size) with the old tag; kmalloc redzone for kmalloc pools
+    const Cache& c = caches_[o.cache];
+    kasan_unpoison(e, c.object_size, false, o.id);
+    if (pl.kind == Mempool::kmalloc) {
+        std::uint64_t rz = round_up(o.base + pl.elem_size, G_), end = round_up(o.base + c.object_size, G_);
+        if (end > rz) kasan_poison(rz, end - rz, shadow_poison(KASAN_SLAB_REDZONE_GENERIC), false);
+    }
+    return e;
+}
+
+void Model::mempool_free(int pool, const Ptr& p) {
+    Mempool& pl = pools_.at(pool);
+    if (pl.reserve.size() >= pl.min_nr) {
+        // the reserve is full: give it back to the allocator
+        if (pl.kind == Mempool::pages) {
+            int id = page_object(p);
+            if (id >= 0) free_pages(id);
+        } else {
+            kfree(p);
+        }
+        return;
+    }
+    // add_element() -> kasan_poison_element(); a failed check leaks the element on purpose.
+    if (!rt_.kasan_enabled) {
+        int id = pl.kind == Mempool::pages ? page_object(p) : p.obj;
+        if (id >= 0) objects_[id].live = false;
+        pools_[pool].reserve.push_back(Ptr{p.addr, p.tag, id});
+        return;
+    }
+    if (pl.kind == Mempool::pages) {
+        int id = page_object(p);
+        if (id < 0) throw InputError("", "mempool_free of a pointer that is no page of the pool");
+        Object& o = objects_[id];
+        std::uint64_t pfn = o.pfn;
+        if (pages_[pfn].page_tag != KASAN_TAG_KERNEL || cfg_.build.mode == Mode::generic) {
+            Ptr tagged = page_address(id);
+            if ((p.addr | ~ADDR_MASK) != o.base) { report_free(p, "invalid-free"); return; }
+            if (!kasan_byte_accessible(tagged)) { report_free(p, "double-free"); return; }
+            kasan_poison(o.base, PAGE_SIZE << o.order, shadow_poison(KASAN_PAGE_FREE_GENERIC), false);
+        }
+        o.live = false;
+        pools_[pool].reserve.push_back(page_address(id));
+        return;
+    }
+    int obj;
+    if (!slab_free_checks(p, obj, "mempool_free")) return;
+    Object& o = objects_[obj];
+    if (o.kind == ObjKind::kmalloc_large) {
+        kasan_poison(o.base, PAGE_SIZE << o.order, shadow_poison(KASAN_PAGE_FREE_GENERIC), false);
+    } else {
+        const Cache& c = caches_[o.cache];
+        kasan_poison(o.base, round_up(c.object_size, G_), shadow_poison(KASAN_SLAB_FREE_GENERIC), false);
+        caches_[o.cache].slabs[o.slab].ring[o.slot].push_back({o.tag, true});
+    }
+    o.live = false;
+    pools_[pool].reserve.push_back(Ptr{o.base, o.tag, obj});
+}
+
+}  // namespace tagproof::spec

@@ -1,0 +1,181 @@
+// model.hpp — the executable model: events over the state of state.hpp.
+//
+// Each event is one kernel entry point (alloc_pages, kmalloc, vmalloc, thread
+// stack allocation, an access through a pointer, ...). It asks the variant for
+// its decision, asks the Chooser for random tags, applies the plan, records
+// KASAN reports as the kernel would print them, and runs the oracle.
+#pragma once
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "chooser.hpp"
+#include "config.hpp"
+#include "state.hpp"
+#include "variant.hpp"
+
+namespace tagproof::spec {
+
+struct ModelConfig {
+    BuildConfig build;
+    Machine machine;
+    BootParams boot;
+    unsigned pages = 64;             // physical RAM in 4 KiB pages (pfn 0 is reserved)
+    Tag initial_mem_tag = KASAN_TAG_INVALID;  // MTE tags of never-tagged RAM (architecturally UNKNOWN)
+    bool kunit_harness = false;      // KUNIT_EXPECT_KASAN_FAIL semantics: multi-shot, force async
+                                     // checks and re-enable tag checking after every event
+    bool sample_phase_any = false;   // start each CPU's sampling counter at a chosen phase
+};
+
+enum class AccessKind { read, write, rmw };
+const char* access_kind_name(AccessKind k);
+
+class Model {
+public:
+    Model(const kernel::Variant& v, const ModelConfig& cfg, Chooser& chooser);
+
+    // ---- events ---------------------------------------------------------
+    void begin_event(const std::string& label);  // labels reports and violations
+    void end_event();                            // KUnit harness step 4/6, oracle checks
+
+    int alloc_pages(unsigned order, gfp_t gfp, int cpu, ObjKind kind = ObjKind::pages, const std::string& what = "");
+    void free_pages(int obj);
+    Ptr page_address(int obj) const;
+    int page_object(const Ptr& p) const;  // the page_alloc object whose head page p points at
+
+    Ptr kmalloc(std::uint64_t size, gfp_t gfp, int cpu);
+    void kfree(const Ptr& p);
+    Ptr krealloc(const Ptr& p, std::uint64_t size, gfp_t gfp, int cpu);
+    std::uint64_t ksize(const Ptr& p);
+    int kmem_cache_create(const std::string& name, std::uint64_t size, bool ctor_or_rcu);
+    Ptr kmem_cache_alloc(int cache, gfp_t gfp, int cpu);
+    void kmem_cache_free(int cache, const Ptr& p);
+
+    Ptr vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel, int cpu, ObjKind kind = ObjKind::vmalloc);
+    void vfree(const Ptr& p);
+    Ptr vrealloc(const Ptr& p, std::uint64_t size, gfp_t gfp, int cpu);
+    Ptr vmalloc_to_page_address(const Ptr& p) const;  // page_address(vmalloc_to_page(p))
+
+    Ptr stack_alloc(int cpu);
+    void stack_free(const Ptr& p, int cpu);
+    void stack_poison_leftover(const Ptr& stack, std::uint64_t off, std::uint64_t len);
+    Ptr pgtable_alloc(bool user, bool slab_backed, int cpu);
+    void pgtable_free(const Ptr& p);
+    int user_fault(bool vm_mte, int cpu);
+    int huge_zero_folio(unsigned order, int cpu);
+    void user_set_tag(int obj, std::uint64_t off, std::uint8_t nibble);
+    void munmap(int obj);
+    int skb_alloc(int cpu);
+    int mempool_create(Mempool::Kind kind, std::uint64_t size_or_order, unsigned min_nr, int cpu);
+    Ptr mempool_alloc(int pool, int cpu);
+    void mempool_free(int pool, const Ptr& p);
+
+    Ptr set_tag(const Ptr& p, Tag t) const;
+    Ptr reset_tag(const Ptr& p) const;
+    Ptr offset(const Ptr& p, std::int64_t off) const;
+    void set_mem_tag(const Ptr& p, std::uint64_t len, Tag t);  // test hook: kasan_poison(p, len, t)
+    void access(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu);
+    void kasan_check_async(int cpu);
+
+    // ---- queries -----------------------------------------------------------
+    std::optional<Tag> mem_tag(const Ptr& p) const;  // nothing if unmapped
+    Tag page_tag_of(int obj) const;
+    bool data_zero(const Ptr& p, std::uint64_t len) const;
+    const Object& object(int id) const { return objects_.at(id); }
+    const std::vector<Object>& objects() const { return objects_; }
+    const std::vector<Report>& reports() const { return reports_; }
+    const std::vector<Violation>& violations() const { return violations_; }
+    const std::vector<std::string>& notes() const { return notes_; }
+    const RuntimeState& runtime() const { return rt_; }
+    const kernel::CEnv& env() const { return env_; }
+    const GfpLayout& gfp() const { return gfp_; }
+    const kernel::Variant& variant() const { return v_; }
+    const ModelConfig& config() const { return cfg_; }
+    std::size_t granule() const { return G_; }
+    bool panicked() const { return panicked_; }
+    std::string format_report(const Report& r) const;
+    std::vector<Tag> chosen_tags() const { return chosen_tags_; }
+
+private:
+    friend struct Oracle;
+    const kernel::Variant& v_;
+    ModelConfig cfg_;
+    Chooser& ch_;
+    RuntimeState rt_;
+    kernel::CEnv env_;
+    GfpLayout gfp_;
+    std::size_t G_;  // KASAN granule: 8 Generic, 16 otherwise
+
+    // physical memory
+    std::vector<PageState> pages_;
+    std::vector<std::uint8_t> tag_;     // per granule: MTE tag (0xF0|nibble) or shadow byte
+    std::vector<std::uint32_t> data_;   // per granule: DATA_ZERO / DATA_STALE / secret
+    std::vector<int> tag_by_;           // per granule: who set the tag (object id or TAG_BY_*)
+    std::vector<VmArea> areas_;
+    std::uint64_t next_vaddr_ = VMALLOC_BASE;
+    std::vector<Cache> caches_;
+    std::vector<Mempool> pools_;
+    std::vector<CpuState> cpus_;
+    std::vector<Object> objects_;
+    std::vector<Report> reports_;
+    std::vector<Violation> violations_;
+    std::vector<std::string> notes_;
+    std::vector<Tag> chosen_tags_;
+    std::size_t event_ = 0;
+    std::string label_;
+    bool reported_once_ = false;
+    bool panicked_ = false;
+    int pgd_cache_ = -1;
+
+    // memory.cpp
+    std::size_t gran_per_page() const { return PAGE_SIZE / G_; }
+    struct Where { bool mapped; std::uint64_t pfn; std::uint64_t off; bool tagged_mapping; int area; };
+    Where translate(std::uint64_t addr) const;
+    std::size_t gidx(std::uint64_t pfn, std::uint64_t off) const { return pfn * gran_per_page() + off / G_; }
+    void set_tags(std::uint64_t addr, std::uint64_t len, std::uint8_t tag, int by);
+    void set_data(std::uint64_t addr, std::uint64_t len, std::uint32_t d);
+    void set_page_tags_pfn(std::uint64_t pfn, std::uint64_t npages, std::uint8_t tag, int by);
+    void set_page_data_pfn(std::uint64_t pfn, std::uint64_t npages, std::uint32_t d);
+    void kasan_poison(std::uint64_t addr, std::uint64_t len, std::uint8_t value, bool init);
+    void kasan_unpoison(const Ptr& p, std::uint64_t len, bool init, int by);
+    bool kasan_byte_accessible(const Ptr& p) const;
+    std::uint8_t shadow_poison(std::uint8_t generic_code) const;  // value to poison with in this mode
+    Tag random_tag(const char* what);
+    std::uint64_t linear(std::uint64_t pfn) const { return LINEAR_BASE + pfn * PAGE_SIZE; }
+    std::uint64_t pfn_of_linear(std::uint64_t addr) const { return (addr - LINEAR_BASE) / PAGE_SIZE; }
+
+    // page_alloc.cpp
+    int find_free_block(unsigned order) const;
+    int new_object(ObjKind kind, const std::string& what);
+    void free_block(std::uint64_t pfn, unsigned order, int obj);
+
+    // slab.cpp
+    int kmalloc_cache_for(std::uint64_t size);
+    Ptr slab_alloc(int cache, std::uint64_t size, gfp_t gfp, int cpu, const std::string& what);
+    bool slab_free_checks(const Ptr& p, int& obj, const char* fn);
+    void slab_free(int obj);
+    Ptr kmalloc_large(std::uint64_t size, gfp_t gfp, int cpu);
+    void kfree_large(const Ptr& p, int obj);
+
+    // vmalloc.cpp
+    int area_of(std::uint64_t addr) const;
+
+    // access.cpp
+    void report(Report r);
+    void report_free(const Ptr& p, const char* bug_type);
+    std::string bug_type_for(const Ptr& p, std::uint64_t bad_addr, std::uint8_t mem) const;
+
+    // oracle.cpp
+    void violation(const std::string& invariant, const std::string& msg);
+    void oracle_after_alloc(int obj);
+    void oracle_on_access(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu, bool faulted,
+                          bool checked, const std::vector<std::uint64_t>& mismatch_addrs);
+    void oracle_on_page_free(int obj, bool poisoned, bool skip_requested_now);
+    void oracle_tag_chosen(Tag t);
+    void oracle_sampling(int cpu, bool eligible, bool tagged);
+    void oracle_boot();
+    std::string ptr_str(const Ptr& p) const;
+};
+
+}  // namespace tagproof::spec

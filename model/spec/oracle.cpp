@@ -1,0 +1,195 @@
+// oracle.cpp — the invariants of DESIGN §4, judged from intent.
+//
+// The oracle states each property in its own words and never asks the
+// variant how to judge: pointer provenance says what an access means (in
+// bounds of a live object, out of bounds, use after free, through a
+// match-all pointer); the checks below say what must then have happened.
+//
+//  1 match-all-never-faults  2 mismatch-faults  3 no-false-positive
+//  4 detection  5 zeroing  6 page-tag-consistency  7 tag-range
+//  8 sampling-accounting  9 mode-isolation (scenario runner, two models)
+// 10 gfp-encoding
+#include <algorithm>
+
+#include "model.hpp"
+
+namespace tagproof::spec {
+
+void Model::violation(const std::string& invariant, const std::string& msg) {
+    for (const auto& v : violations_)
+        if (v.invariant == invariant && v.message == msg) return;
+    violations_.push_back({invariant, label_.empty() ? msg : label_ + ": " + msg, event_});
+}
+
+// 10 gfp-encoding: every flag bit lies inside __GFP_BITS_MASK, no two flags share a bit.
+void Model::oracle_boot() {
+    gfp_t seen = 0;
+    for (const auto& f : gfp_.single_flags()) {
+        if (f.mask == 0) continue;
+        if (f.mask & ~gfp_.bits_mask())
+            violation("gfp-encoding", f.name + " = " + gfp_.print(f.mask) + " (" + std::to_string(f.mask) +
+                                          ") lies outside __GFP_BITS_MASK (__GFP_BITS_SHIFT " +
+                                          std::to_string(gfp_.bits_shift()) + ")");
+        if (f.mask & seen) violation("gfp-encoding", f.name + " shares its bit with another GFP flag");
+        seen |= f.mask;
+    }
+}
+
+// 7 tag-range: KASAN never assigns the poison or match-all tag as a random tag.
+void Model::oracle_tag_chosen(Tag t) {
+    bool hw = cfg_.build.mode == Mode::hw_tags;
+    Tag lo = hw ? KASAN_TAG_MIN_HW : KASAN_TAG_MIN_SW;
+    if (t < lo || t > KASAN_TAG_MAX)
+        violation("tag-range", "random tag " + tag_hex(t) + " outside " + tag_hex(lo) + ".." + tag_hex(KASAN_TAG_MAX) +
+                                   (t == KASAN_TAG_KERNEL ? " (the match-all tag: this object is never checked)"
+                                                          : t == KASAN_TAG_INVALID ? " (the poison tag)" : ""));
+}
+
+// 8 sampling-accounting: per CPU, of the eligible allocations exactly the 1st,
+// (N+1)th, ... are tagged (from the CPU's starting phase).
+void Model::oracle_sampling(int cpu, bool eligible, bool tagged) {
+    if (!eligible) {
+        if (!tagged)
+            violation("sampling-accounting", "an allocation below kasan.page_alloc.sample.order was not tagged");
+        return;
+    }
+    CpuState& c = cpus_[cpu];
+    std::uint64_t N = cfg_.boot.page_alloc_sample;
+    // counter starts at the phase k: allocations k, k+N, k+2N, ... are tagged
+    std::uint64_t i = c.eligible_seen++;
+    bool expect = i % N == c.sample_phase % N;
+    if (tagged != expect)
+        violation("sampling-accounting", "eligible allocation #" + std::to_string(i + 1) + " on CPU " +
+                                             std::to_string(cpu) + " was " + (tagged ? "tagged" : "not tagged") +
+                                             "; with kasan.page_alloc.sample=" + std::to_string(N) +
+                                             " only the 1st, " + std::to_string(N + 1) + "th, ... are tagged");
+}
+
+void Model::oracle_after_alloc(int id) {
+    // page-tag-consistency for page_alloc users is checked on the whole state at
+    // end_event (a caller may still be re-tagging, e.g. vmalloc).
+    (void)id;
+}
+
+// 6 page-tag-consistency, free side: pages whose caller asked not to be
+// tagged (and so not poisoned) must not be poisoned; pages that still carry
+// a KASAN tag must be.
+void Model::oracle_on_page_free(int id, bool poisoned, bool page_tagged) {
+    if (!rt_.hw_tags_enabled) return;
+    const Object& o = objects_[id];
+    if (o.skip_requested && !page_tagged && poisoned)
+        violation("page-tag-consistency", o.what + " skipped tagging at allocation" +
+                                              (pages_[o.pfn].sampled_out ? " (sampled out)" : " on request") +
+                                              " but was poisoned at free: free-time skip does not match alloc-time skip");
+    if (page_tagged && !poisoned)
+        violation("page-tag-consistency", o.what + " carries page tag " + tag_hex(pages_[o.pfn].page_tag) +
+                                              " but was not poisoned at free");
+}
+
+namespace {
+std::uint64_t round_up(std::uint64_t x, std::uint64_t g) { return (x + g - 1) / g * g; }
+}  // namespace
+
+void Model::oracle_on_access(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu, bool faulted, bool checked,
+                             const std::vector<std::uint64_t>& bad) {
+    const Mode mode = cfg_.build.mode;
+    if (!rt_.kasan_enabled || mode == Mode::none) return;
+    bool tag_mode = mode != Mode::generic;
+    bool match_all = tag_mode && p.tag == KASAN_TAG_KERNEL;
+    std::string what = std::string(access_kind_name(kind)) + " of " + std::to_string(len) + " at " + ptr_str(p);
+
+    // 1 match-all-never-faults
+    if (match_all && faulted) violation("match-all-never-faults", what + " through a match-all pointer faulted");
+
+    // 2 mismatch-faults: the oracle's own comparison (nibbles for MTE, bytes for SW_TAGS)
+    if (tag_mode && !match_all) {
+        bool hw = mode == Mode::hw_tags;
+        bool checking = hw ? (cpus_[cpu].tag_checks_on || faulted) && !(rt_.write_only && kind == AccessKind::read)
+                           : true;
+        std::uint64_t mism = 0;
+        for (std::uint64_t a = p.addr - p.addr % G_; a < p.addr + len; a += G_) {
+            Where w = translate(a);
+            if (hw && !w.tagged_mapping) continue;
+            std::uint8_t m = *mem_tag(Ptr{a, p.tag, -1});
+            if (hw ? mte_nibble(m) != mte_nibble(p.tag) : m != p.tag) {
+                mism = a;
+                break;
+            }
+        }
+        if (checking && mism && !faulted)
+            violation("mismatch-faults", what + ": pointer tag " + tag_hex(p.tag) + " differs from memory tag " +
+                                             tag_hex(*mem_tag(Ptr{mism, p.tag, -1})) + " at " +
+                                             ptr_str(Ptr{mism, p.tag}) + " but no fault was raised");
+    }
+
+    if (p.obj < 0) return;
+    const Object& o = objects_[p.obj];
+    // Where does the access fall relative to the object? Aliases (vmalloc
+    // backing pages through page_address) are mapped back to the object.
+    auto obj_offset = [&](std::uint64_t a) -> std::int64_t {
+        std::uint64_t ua = a | ~ADDR_MASK;
+        if (o.area >= 0 && area_of(ua) != o.area && ua >= LINEAR_BASE && ua < VMALLOC_BASE) {
+            const VmArea& va = areas_[o.area];
+            std::uint64_t pfn = (ua - LINEAR_BASE) / PAGE_SIZE;
+            for (std::size_t i = 0; i < va.pfns.size(); ++i)
+                if (va.pfns[i] == pfn) return std::int64_t(i * PAGE_SIZE + ua % PAGE_SIZE);
+            return -1;
+        }
+        return std::int64_t(ua) - std::int64_t(o.base);
+    };
+    std::int64_t off = obj_offset(p.addr);
+    bool in_bounds = off >= 0 && std::uint64_t(off) + len <= o.size;
+    bool own_tag = p.tag == o.tag || match_all;
+
+    // Tags a test hook or user space wrote are not KASAN's: no judgement on them.
+    bool foreign_tags = false;
+    for (std::uint64_t a = p.addr - p.addr % G_; a < p.addr + len; a += G_) {
+        Where w = translate(a);
+        int by = tag_by_[gidx(w.pfn, w.off)];
+        foreign_tags |= by == TAG_BY_TEST || by == TAG_BY_USER;
+    }
+
+    // 3 no-false-positive
+    if (o.live && in_bounds && own_tag && faulted && !foreign_tags)
+        violation("no-false-positive", what + " is in bounds of live " + o.what + " through its own pointer, yet it faulted");
+
+    // 5 zeroing: reads of a zero-promised object see zero or the owner's own data
+    if (o.live && in_bounds && kind != AccessKind::write && o.promised_zero) {
+        for (std::uint64_t a = p.addr - p.addr % G_; a < p.addr + len; a += G_) {
+            Where w = translate(a);
+            std::uint32_t d = data_[gidx(w.pfn, w.off)];
+            if (d != DATA_ZERO && d != data_secret(o.id)) {
+                std::string src = d == DATA_STALE ? "stale data" : "a secret of " + objects_[d - 2].what;
+                violation("zeroing", what + " of " + o.what + " (promised zero) reads " + src);
+                break;
+            }
+        }
+    }
+
+    // 4 detection: an out-of-bounds or use-after-free access through a tagged
+    // pointer that was not caught, where the memory still carries the tag
+    // KASAN gave this very object: KASAN failed to retag memory it owned.
+    if (!match_all && !(o.live && in_bounds) && !faulted && checked) {
+        for (std::uint64_t a = p.addr - p.addr % G_; a < p.addr + len; a += G_) {
+            Where w = translate(a);
+            int by;
+            bool software = mode == Mode::sw_tags;
+            if (software && w.area >= 0) {
+                const VmArea& va = areas_[w.area];
+                by = va.vshadow_by[((a | ~ADDR_MASK) - va.start) / G_];
+            } else {
+                by = tag_by_[gidx(w.pfn, w.off)];
+            }
+            if (by != o.id) continue;
+            std::int64_t go = obj_offset(a);
+            if (o.live && go >= 0 && std::uint64_t(go) < round_up(o.size, G_)) continue;  // granule precision: declared
+            std::string kind_s = o.live ? "out-of-bounds" : "use-after-free";
+            violation("detection", kind_s + " " + what + " (" + o.what + ") not detected: the granule at offset " +
+                                       std::to_string(go) + " still carries the object's tag " + tag_hex(o.tag));
+            break;
+        }
+    }
+    (void)bad;
+}
+
+}  // namespace tagproof::spec

@@ -1,0 +1,212 @@
+// page_alloc.cpp — alloc_pages / free_pages through the variant's
+// post_alloc_hook and free_pages_prepare, and the event bracket.
+#include "error.hpp"
+#include "model.hpp"
+
+namespace tagproof::spec {
+
+void Model::begin_event(const std::string& label) {
+    ++event_;
+    label_ = label;
+}
+
+void Model::end_event() {
+    if (cfg_.kunit_harness) {
+        // KUNIT_EXPECT_KASAN_FAIL step 4: kasan_force_async_fault(); step 6:
+        // re-enable tag checking on the CPU after a synchronous report.
+        for (int c = 0; c < (int)cpus_.size(); ++c) {
+            kasan_check_async(c);
+            cpus_[c].tag_checks_on = true;
+        }
+    }
+    // page-tag-consistency, checked on the whole state after every event.
+    for (const Object& o : objects_) {
+        if (!o.live || cfg_.build.mode == Mode::generic || !rt_.kasan_enabled) continue;
+        if (o.kind != ObjKind::pages && o.kind != ObjKind::pgtable && o.kind != ObjKind::user_page &&
+            o.kind != ObjKind::mempool_page)
+            continue;
+        Tag pt = pages_[o.pfn].page_tag;
+        if (pt == KASAN_TAG_KERNEL) continue;
+        if (o.kind == ObjKind::mempool_page && pools_.size()) {
+            // a page in a mempool's reserve is poisoned while keeping its page tag
+            bool in_reserve = false;
+            for (const auto& pl : pools_)
+                for (const auto& e : pl.reserve) in_reserve |= e.obj == o.id;
+            if (in_reserve) continue;
+        }
+        for (std::uint64_t a = o.base; a < o.base + (PAGE_SIZE << o.order); a += G_) {
+            Where w = translate(a);
+            std::uint8_t m = tag_[gidx(w.pfn, w.off)];
+            bool same = cfg_.build.mode == Mode::hw_tags ? mte_nibble(m) == mte_nibble(pt) : m == pt;
+            if (!same && tag_by_[gidx(w.pfn, w.off)] != TAG_BY_USER && tag_by_[gidx(w.pfn, w.off)] != TAG_BY_TEST) {
+                violation("page-tag-consistency",
+                          "page_address() of " + o.what + " carries tag " + tag_hex(pt) +
+                              " but the memory tag at offset " + std::to_string(a - o.base) + " is " + tag_hex(m) +
+                              ": an access through page_address() faults");
+                break;
+            }
+        }
+    }
+}
+
+int Model::new_object(ObjKind kind, const std::string& what) {
+    Object o;
+    o.id = (int)objects_.size();
+    o.kind = kind;
+    o.what = what;
+    objects_.push_back(o);
+    return o.id;
+}
+
+int Model::find_free_block(unsigned order) const {
+    std::uint64_t n = std::uint64_t(1) << order;
+    for (std::uint64_t pfn = n; pfn + n <= pages_.size(); pfn += n) {
+        bool ok = true;
+        for (std::uint64_t i = 0; i < n && ok; ++i) ok = !pages_[pfn + i].allocated && !pages_[pfn + i].reserved;
+        if (ok) return (int)pfn;
+    }
+    return -1;
+}
+
+int Model::alloc_pages(unsigned order, gfp_t gfp, int cpu, ObjKind kind, const std::string& what) {
+    if (cpu < 0 || cpu >= (int)cpus_.size()) throw InputError("", "cpu " + std::to_string(cpu) + " does not exist");
+    if (order > 10) throw InputError("", "order " + std::to_string(order) + " is above MAX_PAGE_ORDER (10)");
+    int pfn = find_free_block(order);
+    if (pfn < 0) {
+        notes_.push_back(label_ + ": page allocation failure: order:" + std::to_string(order) + ", mode:" +
+                         gfp_.print(gfp) + " (the model has " + std::to_string(pages_.size()) + " pages)");
+        return -1;
+    }
+    int id = new_object(kind, what.empty() ? "alloc_pages(order=" + std::to_string(order) + ", " + gfp_.print(gfp) + ")"
+                                           : what);
+    std::uint64_t n = std::uint64_t(1) << order;
+    for (std::uint64_t i = 0; i < n; ++i) {
+        PageState& pg = pages_[pfn + i];
+        pg.allocated = true;
+        pg.head = i == 0;
+        pg.order = order;
+        pg.head_pfn = pfn;
+        pg.obj = id;
+        pg.sampled_out = false;
+    }
+    auto plan = v_.post_alloc_hook(env_, gfp, order, cpus_[cpu].sample_skip);
+    bool eligible_attempt = plan.unpoison || plan.sampled_out;
+    cpus_[cpu].sample_skip = std::int64_t(plan.sample_skip_next);
+
+    // The plan, in post_alloc_hook's order.
+    if (plan.tag_clear) {
+        // tag_clear_highpage(s): MTE tags := 0 through page_address; PG_mte_tagged.
+        if (cfg_.build.mode == Mode::hw_tags) set_page_tags_pfn(pfn, n, 0xF0, TAG_BY_TAG_CLEAR);
+        if (plan.tag_clear_data) set_page_data_pfn(pfn, n, DATA_ZERO);
+        for (std::uint64_t i = 0; i < n; ++i) pages_[pfn + i].pg_mte_tagged = true;
+    }
+    Tag t = KASAN_TAG_KERNEL;
+    if (plan.unpoison) {
+        t = random_tag("page_alloc tag");
+        Ptr p{linear(pfn), cfg_.build.mode == Mode::generic ? KASAN_TAG_KERNEL : t, id};
+        kasan_unpoison(p, n * PAGE_SIZE, plan.unpoison_init, id);
+        if (cfg_.build.mode != Mode::generic)
+            for (std::uint64_t i = 0; i < n; ++i) pages_[pfn + i].page_tag = t;
+    }
+    if (plan.sampled_out) pages_[pfn].sampled_out = true;
+    if (plan.reset_page_tag)
+        for (std::uint64_t i = 0; i < n; ++i) pages_[pfn + i].page_tag = KASAN_TAG_KERNEL;
+    if (plan.kernel_init) set_page_data_pfn(pfn, n, DATA_ZERO);
+    if (plan.set_skip_poison_flag) pages_[pfn].pg_skip_kasan_poison = true;
+
+    Object& o = objects_[id];
+    o.base = linear(pfn);
+    o.size = n * PAGE_SIZE;
+    o.order = order;
+    o.pfn = pfn;
+    o.gfp = gfp;
+    o.cpu = cpu;
+    o.tag = page_address(id).tag;
+    bool skip_init = rt_.hw_tags_enabled && (gfp & env_.gfp.SKIP_ZERO);
+    o.promised_zero = (v_.want_init_on_alloc(env_, gfp) && !skip_init) || cfg_.boot.init_on_free;
+    o.promised_zero_tags = (gfp & env_.gfp.ZEROTAGS) && cfg_.machine.mte && cfg_.build.mode == Mode::hw_tags;
+    gfp_t skip_flag = gfp_.defines("__GFP_SKIP_KASAN_POISON") ? gfp_.mask("__GFP_SKIP_KASAN_POISON")
+                                                               : (gfp_.defines("__GFP_SKIP_KASAN") ? gfp_.mask("__GFP_SKIP_KASAN") : 0);
+    o.skip_requested = (rt_.hw_tags_enabled && (gfp & skip_flag)) || plan.sampled_out;
+    pages_[pfn].skip_requested = o.skip_requested;
+
+    // sampling-accounting: which allocations reached kasan_unpoison_pages and were eligible.
+    if (rt_.hw_tags_enabled && cfg_.boot.page_alloc_sample > 1 && eligible_attempt) {
+        bool flag_based = gfp_.defines("__GFP_KASAN_SAMPLE");
+        bool eligible = flag_based ? (gfp & gfp_.mask("__GFP_KASAN_SAMPLE")) != 0
+                                   : order >= cfg_.boot.page_alloc_sample_order;
+        oracle_sampling(cpu, eligible, plan.unpoison);
+    }
+    oracle_after_alloc(id);
+    return id;
+}
+
+void Model::free_pages(int id) {
+    Object& o = objects_.at(id);
+    if (!o.live) {
+        Report r;
+        r.kasan = false;
+        r.bug_type = "bad-page-state";
+        r.addr = o.base;
+        r.event = event_;
+        r.where = label_;
+        reports_.push_back(r);
+        notes_.push_back(label_ + ": BUG: Bad page state (freeing a free page); not a KASAN report");
+        return;
+    }
+    std::uint64_t pfn = o.pfn;
+    kernel::FreeInput<kernel::Concrete> in;
+    in.page_tag = rt_.kasan_enabled && cfg_.build.mode != Mode::generic ? pages_[pfn].page_tag : KASAN_TAG_KERNEL;
+    in.pg_skip_kasan_poison = pages_[pfn].pg_skip_kasan_poison;
+    in.fpi_skip_kasan_poison = false;
+    auto plan = v_.free_pages_prepare(env_, in);
+    std::uint64_t n = std::uint64_t(1) << o.order;
+    bool page_tagged = in.page_tag != KASAN_TAG_KERNEL;
+    if (plan.poison) kasan_poison(linear(pfn), n * PAGE_SIZE, shadow_poison(KASAN_PAGE_FREE_GENERIC), plan.poison_init);
+    if (plan.kernel_init) set_page_data_pfn(pfn, n, DATA_ZERO);
+    oracle_on_page_free(id, plan.poison, page_tagged);
+    free_block(pfn, o.order, id);
+}
+
+void Model::free_block(std::uint64_t pfn, unsigned order, int id) {
+    std::uint64_t n = std::uint64_t(1) << order;
+    for (std::uint64_t i = 0; i < n; ++i) {
+        PageState& pg = pages_[pfn + i];
+        pg.allocated = false;
+        pg.head = false;
+        pg.obj = -1;
+        pg.pg_skip_kasan_poison = false;  // page->flags &= ~PAGE_FLAGS_CHECK_AT_PREP
+        pg.pg_mte_tagged = false;
+        pg.skip_requested = false;
+    }
+    objects_[id].live = false;
+}
+
+Ptr Model::page_address(int id) const {
+    const Object& o = objects_.at(id);
+    Ptr p;
+    p.addr = linear(o.pfn);
+    p.obj = id;
+    // page_to_virt(): __tag_set(addr, page_kasan_tag(page)); page_kasan_tag()
+    // reads 0xFF when KASAN is off and in non-tag builds.
+    bool tags = rt_.kasan_enabled && (cfg_.build.mode == Mode::hw_tags || cfg_.build.mode == Mode::sw_tags);
+    p.tag = tags ? pages_[o.pfn].page_tag : KASAN_TAG_KERNEL;
+    return p;
+}
+
+int Model::page_object(const Ptr& p) const {
+    Where w = translate(p.addr);
+    if (!w.mapped || w.area >= 0) return -1;
+    const PageState& pg = pages_[w.pfn];
+    if (!pg.allocated) {
+        // a freed block: find the last object that had this head page
+        for (int i = (int)objects_.size() - 1; i >= 0; --i)
+            if (objects_[i].pfn == w.pfn && objects_[i].base == (p.addr | ~ADDR_MASK)) return i;
+        return -1;
+    }
+    return pg.obj;
+}
+
+Tag Model::page_tag_of(int id) const { return page_address(id).tag; }
+
+}  // namespace tagproof::spec

@@ -1,0 +1,364 @@
+// slab.cpp — kmalloc / kmem_cache objects: SLUB's slot layout and the KASAN
+// hooks of mm/kasan/common.c (__kasan_poison_slab, __kasan_slab_alloc,
+// __kasan_kmalloc, __kasan_slab_pre_free, __kasan_slab_free, __kasan_krealloc,
+// kasan_check_byte), and large kmalloc through page_alloc.
+#include "error.hpp"
+#include "model.hpp"
+
+namespace tagproof::spec {
+
+namespace {
+std::uint64_t round_up(std::uint64_t x, std::uint64_t g) { return (x + g - 1) / g * g; }
+unsigned get_order(std::uint64_t size) {
+    unsigned o = 0;
+    while ((PAGE_SIZE << o) < size) ++o;
+    return o;
+}
+// SLUB picks an order so that a slab holds several objects; the model uses at
+// least 4 objects per slab (the exact SLUB order does not change any decision).
+unsigned slab_order(std::uint64_t slot) {
+    unsigned o = 0;
+    while ((PAGE_SIZE << o) / slot < 4 && o < 3) ++o;
+    return o;
+}
+}  // namespace
+
+// kmalloc size classes, arm64 4K pages (mm/slab_common.c kmalloc_info,
+// kmalloc_size_index): with HW_TAGS or SW_TAGS the minimum alignment is 16,
+// so kmalloc-8 aliases kmalloc-16; 96 and 192 exist (swiotlb bouncing).
+int Model::kmalloc_cache_for(std::uint64_t size) {
+    static const std::uint64_t classes[] = {8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192};
+    std::uint64_t minalign = cfg_.build.mode == Mode::generic || cfg_.build.mode == Mode::none ? 8 : 16;
+    std::uint64_t cls = 0;
+    for (std::uint64_t c : classes)
+        if (c >= size && c >= minalign) {
+            cls = c;
+            break;
+        }
+    std::string name = "kmalloc-" + (cls >= 1024 ? std::to_string(cls / 1024) + "k" : std::to_string(cls));
+    for (const Cache& c : caches_)
+        if (c.name == name) return c.id;
+    Cache c;
+    c.id = (int)caches_.size();
+    c.name = name;
+    c.object_size = c.slot_size = cls;
+    c.order = slab_order(cls);
+    c.is_kmalloc = true;
+    caches_.push_back(c);
+    return c.id;
+}
+
+int Model::kmem_cache_create(const std::string& name, std::uint64_t size, bool ctor_or_rcu) {
+    if (size == 0 || size > 8192) throw InputError("", "kmem_cache_create: object size must be 1..8192");
+    Cache c;
+    c.id = (int)caches_.size();
+    c.name = name;
+    c.object_size = size;
+    // s->size: aligned to the slab minimum alignment (arch_slab_minalign: 16 with HW tags on)
+    std::uint64_t align = (cfg_.build.mode == Mode::hw_tags && rt_.hw_tags_enabled) || cfg_.build.mode == Mode::sw_tags
+                              ? 16 : 8;
+    c.slot_size = round_up(size, align);
+    c.order = slab_order(c.slot_size);
+    c.ctor_or_rcu = ctor_or_rcu;
+    caches_.push_back(c);
+    return c.id;
+}
+
+Ptr Model::slab_alloc(int cid, std::uint64_t size, gfp_t gfp, int cpu, const std::string& what) {
+    int si = -1, slot = -1;
+    {
+        Cache& c = caches_.at(cid);
+        if (!c.freelist.empty()) {
+            std::tie(si, slot) = c.freelist.back();
+            c.freelist.pop_back();
+        } else {
+            for (int s = 0; s < (int)c.slabs.size() && si < 0; ++s)
+                for (int k = 0; k < (int)c.slabs[s].slot_obj.size(); ++k)
+                    if (c.slabs[s].slot_obj[k] == -1) {
+                        si = s;
+                        slot = k;
+                        break;
+                    }
+        }
+    }
+    if (si < 0) {
+        // allocate_slab(): page_alloc with the reclaim bits of the caller and
+        // __GFP_COMP (__GFP_SKIP_KASAN is not in GFP_RECLAIM_MASK), then
+        // __kasan_poison_slab: page tags reset, the whole slab poisoned.
+        unsigned order = caches_[cid].order;
+        gfp_t sgfp = (gfp & (gfp_.mask("GFP_KERNEL") | gfp_.mask("__GFP_NOWARN"))) | gfp_.mask("__GFP_COMP");
+        int pobj = alloc_pages(order, sgfp, cpu, ObjKind::slab_page, "slab page of " + caches_[cid].name);
+        if (pobj < 0) return Ptr{0, KASAN_TAG_KERNEL, -1, true};
+        Cache& c = caches_[cid];
+        std::uint64_t pfn = objects_[pobj].pfn, n = std::uint64_t(1) << order;
+        for (std::uint64_t i = 0; i < n; ++i) pages_[pfn + i].page_tag = KASAN_TAG_KERNEL;
+        if (rt_.kasan_enabled) kasan_poison(linear(pfn), n * PAGE_SIZE, shadow_poison(KASAN_SLAB_REDZONE_GENERIC), false);
+        Slab s;
+        s.pfn = pfn;
+        s.order = order;
+        std::size_t nslots = (n * PAGE_SIZE) / c.slot_size;
+        s.slot_obj.assign(nslots, -1);
+        s.ring.resize(nslots);
+        s.slot_tag.assign(nslots, KASAN_TAG_KERNEL);
+        c.slabs.push_back(s);
+        si = (int)c.slabs.size() - 1;
+        slot = 0;
+        // __kasan_init_slab_obj: ctor / TYPESAFE_BY_RCU caches fix each object's tag now.
+        if (rt_.kasan_enabled && c.ctor_or_rcu && cfg_.build.mode != Mode::generic)
+            for (std::size_t k = 0; k < nslots; ++k) caches_[cid].slabs[si].slot_tag[k] = random_tag("slab object tag");
+    }
+    Cache& c = caches_[cid];
+    Slab& s = c.slabs[si];
+    int id = new_object(ObjKind::slab, what);
+    Object& o = objects_[id];
+    o.base = linear(s.pfn) + std::uint64_t(slot) * c.slot_size;
+    o.size = size;
+    o.cache = cid;
+    o.slab = si;
+    o.slot = slot;
+    o.gfp = gfp;
+    o.cpu = cpu;
+    s.slot_obj[slot] = id;
+
+    // slab_want_init_on_alloc()
+    bool zero = (gfp & env_.gfp.ZERO) != 0;
+    bool init = cfg_.boot.init_on_alloc ? (c.ctor_or_rcu ? zero : true) : zero;
+    Tag t = KASAN_TAG_KERNEL;
+    if (rt_.kasan_enabled && cfg_.build.mode != Mode::generic) {
+        if (v_.slab_tag_per_alloc(env_, c.ctor_or_rcu)) {
+            Tag chosen = random_tag("slab object tag");
+            objects_[id].tag = chosen;  // (random_tag may have grown objects_)
+            t = chosen;
+        } else {
+            t = c.slabs[si].slot_tag[slot];
+        }
+    }
+    Object& ob = objects_[id];
+    ob.tag = t;
+    Ptr p{ob.base, t, id};
+    if (rt_.kasan_enabled) {
+        bool integrated = rt_.hw_tags_enabled;
+        kasan_unpoison(p, c.object_size, init && integrated, id);  // __kasan_slab_alloc
+        if (c.is_kmalloc) {                                          // __kasan_kmalloc
+            if (cfg_.build.mode == Mode::generic) {
+                kasan_unpoison(p, size, false, id);
+            }
+            std::uint64_t rz = round_up(ob.base + size, G_), rz_end = round_up(ob.base + c.object_size, G_);
+            if (rz_end > rz) kasan_poison(rz, rz_end - rz, shadow_poison(KASAN_SLAB_REDZONE_GENERIC), false);
+        }
+    }
+    if (init) set_data(ob.base, c.object_size, DATA_ZERO);
+    ob.promised_zero = init || (cfg_.boot.init_on_free && !c.ctor_or_rcu);
+    caches_[cid].slabs[si].ring[slot].push_back({t, false});
+    oracle_after_alloc(id);
+    return p;
+}
+
+Ptr Model::kmalloc(std::uint64_t size, gfp_t gfp, int cpu) {
+    if (cpu < 0 || cpu >= (int)cpus_.size()) throw InputError("", "cpu " + std::to_string(cpu) + " does not exist");
+    if (size == 0) return Ptr{0x10, KASAN_TAG_KERNEL, -1, true};  // ZERO_SIZE_PTR
+    std::string what = "kmalloc(" + std::to_string(size) + ")";
+    if (size > 8192) return kmalloc_large(size, gfp, cpu);
+    return slab_alloc(kmalloc_cache_for(size), size, gfp, cpu, what);
+}
+
+Ptr Model::kmalloc_large(std::uint64_t size, gfp_t gfp, int cpu) {
+    // ___kmalloc_large_node: page_alloc with __GFP_COMP, then kasan_kmalloc_large.
+    int id = alloc_pages(get_order(size), gfp | gfp_.mask("__GFP_COMP"), cpu, ObjKind::kmalloc_large,
+                         "kmalloc(" + std::to_string(size) + ")");
+    if (id < 0) return Ptr{0, KASAN_TAG_KERNEL, -1, true};
+    Ptr p = page_address(id);
+    objects_[id].size = size;
+    if (rt_.kasan_enabled) {
+        if (cfg_.build.mode == Mode::generic) kasan_unpoison(p, size, false, id);
+        std::uint64_t rz = round_up(p.addr + size, G_), end = p.addr + (PAGE_SIZE << objects_[id].order);
+        if (end > rz) kasan_poison(rz, end - rz, shadow_poison(KASAN_PAGE_REDZONE_GENERIC), false);
+    }
+    return p;
+}
+
+// __kasan_slab_pre_free / check_page_allocation: invalid-free when the pointer
+// is not an object start, double-free when the byte check fails. Returns false
+// (and reports) when the object must not be freed.
+bool Model::slab_free_checks(const Ptr& p, int& obj, const char* fn) {
+    obj = -1;
+    Where w = translate(p.addr);
+    if (!w.mapped || w.area >= 0) {
+        notes_.push_back(label_ + ": " + fn + " of an address that is not in the linear map");
+        return false;
+    }
+    const PageState& pg = pages_[w.pfn];
+    int pobj = pg.allocated ? pages_[pg.head_pfn].obj : -1;
+    if (pobj >= 0 && objects_[pobj].kind == ObjKind::kmalloc_large) {
+        obj = pobj;
+        if (!rt_.kasan_enabled) return objects_[pobj].live;
+        if ((p.addr | ~ADDR_MASK) != objects_[pobj].base) { report_free(p, "invalid-free"); return false; }
+        if (!kasan_byte_accessible(p)) { report_free(p, "double-free"); return false; }
+        return true;
+    }
+    // find the slab
+    for (Cache& c : caches_)
+        for (int si = 0; si < (int)c.slabs.size(); ++si) {
+            Slab& s = c.slabs[si];
+            std::uint64_t start = linear(s.pfn), end = start + (PAGE_SIZE << s.order);
+            std::uint64_t a = p.addr | ~ADDR_MASK;
+            if (a < start || a >= end) continue;
+            std::uint64_t slot = (a - start) / c.slot_size;
+            if (rt_.kasan_enabled) {
+                if (a != start + slot * c.slot_size) { report_free(p, "invalid-free"); return false; }
+                if (!kasan_byte_accessible(p)) { report_free(p, "double-free"); return false; }
+            }
+            if (slot >= s.slot_obj.size() || s.slot_obj[slot] < 0) {
+                notes_.push_back(label_ + ": " + fn + " of a free object was not detected (the pointer passes " +
+                                 "kasan_byte_accessible); the model does not free it twice");
+                return false;
+            }
+            obj = s.slot_obj[slot];
+            return true;
+        }
+    notes_.push_back(label_ + ": " + fn + " of an address that is no slab object");
+    return false;
+}
+
+void Model::slab_free(int id) {
+    Object& o = objects_[id];
+    Cache& c = caches_[o.cache];
+    Slab& s = c.slabs[o.slab];
+    // __kasan_slab_free: poison round_up(object_size) with KASAN_SLAB_FREE, init on free.
+    bool init = cfg_.boot.init_on_free && !c.ctor_or_rcu;
+    if (rt_.kasan_enabled)
+        kasan_poison(o.base, round_up(c.object_size, G_), shadow_poison(KASAN_SLAB_FREE_GENERIC),
+                     init && rt_.hw_tags_enabled);
+    if (init) set_data(o.base, c.object_size, DATA_ZERO);
+    s.ring[o.slot].push_back({o.tag, true});
+    o.live = false;
+    // Generic: the object goes to the quarantine (never reused in the model);
+    // tag modes: back on the freelist, reused LIFO.
+    if (cfg_.build.mode == Mode::generic && rt_.kasan_enabled) {
+        s.slot_obj[o.slot] = -2;
+    } else {
+        s.slot_obj[o.slot] = -1;
+        c.freelist.push_back({o.slab, o.slot});
+    }
+}
+
+void Model::kfree(const Ptr& p) {
+    if (p.null) return;
+    int obj;
+    if (!slab_free_checks(p, obj, "kfree")) {
+        if (obj >= 0 && objects_[obj].kind == ObjKind::kmalloc_large && objects_[obj].live && rt_.kasan_enabled) {
+            // free_large_kmalloc(): the check result is ignored, the folio is freed.
+            free_pages(obj);
+        }
+        return;
+    }
+    if (objects_[obj].kind == ObjKind::kmalloc_large) {
+        free_pages(obj);
+        return;
+    }
+    slab_free(obj);
+}
+
+void Model::kmem_cache_free(int cache, const Ptr& p) {
+    (void)cache;
+    kfree(p);
+}
+
+Ptr Model::kmem_cache_alloc(int cache, gfp_t gfp, int cpu) {
+    const Cache& c = caches_.at(cache);
+    return slab_alloc(cache, c.object_size, gfp, cpu, "kmem_cache_alloc(" + c.name + ")");
+}
+
+std::uint64_t Model::ksize(const Ptr& p) {
+    // ksize(): 0 and a report if kasan_check_byte() fails; no unpoisoning.
+    if (!kasan_byte_accessible(p)) {
+        Report r;
+        r.bug_type = bug_type_for(p, p.addr, mem_tag(p).value_or(0));
+        r.addr = p.value();
+        r.size = 1;
+        r.ptr_tag = p.tag;
+        r.mem_tag = mem_tag(p).value_or(0);
+        report(r);
+        return 0;
+    }
+    Where w = translate(p.addr);
+    int pobj = pages_[pages_[w.pfn].head_pfn].obj;
+    if (pobj >= 0 && objects_[pobj].kind == ObjKind::kmalloc_large) return PAGE_SIZE << objects_[pobj].order;
+    for (const Cache& c : caches_)
+        for (const Slab& s : c.slabs)
+            if (w.pfn >= s.pfn && w.pfn < s.pfn + (1u << s.order)) return c.slot_size;
+    return 0;
+}
+
+Ptr Model::krealloc(const Ptr& p, std::uint64_t size, gfp_t gfp, int cpu) {
+    if (p.null) return kmalloc(size, gfp, cpu);
+    if (size == 0) {
+        kfree(p);
+        return Ptr{0x10, KASAN_TAG_KERNEL, -1, true};
+    }
+    // kasan_check_byte(p): "Check for double-free"; a failure reports and returns NULL.
+    if (!kasan_byte_accessible(p)) {
+        Report r;
+        r.bug_type = bug_type_for(p, p.addr, mem_tag(p).value_or(0));
+        r.addr = p.value();
+        r.size = 1;
+        r.ptr_tag = p.tag;
+        r.mem_tag = mem_tag(p).value_or(0);
+        report(r);
+        return Ptr{0, KASAN_TAG_KERNEL, -1, true};
+    }
+    int obj;
+    Where w = translate(p.addr);
+    int pobj = w.mapped ? pages_[pages_[w.pfn].head_pfn].obj : -1;
+    bool large = pobj >= 0 && objects_[pobj].kind == ObjKind::kmalloc_large;
+    std::uint64_t ks = 0;
+    obj = -1;
+    if (large) {
+        obj = pobj;
+        ks = PAGE_SIZE << objects_[pobj].order;
+    } else {
+        for (const Cache& c : caches_)
+            for (const Slab& s : c.slabs) {
+                std::uint64_t start = linear(s.pfn), a = p.addr | ~ADDR_MASK;
+                if (a >= start && a < start + (PAGE_SIZE << s.order)) {
+                    std::uint64_t slot = (a - start) / c.slot_size;
+                    obj = s.slot_obj[slot];
+                    ks = c.object_size;
+                }
+            }
+    }
+    if (obj < 0) throw InputError("", "krealloc of a pointer that is no live kmalloc object");
+    Object& o = objects_[obj];
+    if (size <= ks) {
+        // In place: want_init_on_alloc zeroes the growth or the tail, then
+        // __kasan_krealloc unpoisons [0, round_up(size)) with the same tag and
+        // poisons the rest of the object (or the rest of the large block).
+        if (v_.want_init_on_alloc(env_, gfp)) {
+            if (size > o.size) set_data(o.base + o.size, size - o.size, DATA_ZERO);
+            else set_data(o.base + size, ks - size, DATA_ZERO);
+        }
+        Ptr q{o.base, p.tag, obj};
+        if (rt_.kasan_enabled) {
+            kasan_unpoison(q, size, false, obj);
+            std::uint64_t rz = round_up(o.base + size, G_);
+            std::uint64_t end = large ? o.base + ks : round_up(o.base + ks, G_);
+            if (end > rz)
+                kasan_poison(rz, end - rz, shadow_poison(large ? KASAN_PAGE_REDZONE_GENERIC : KASAN_SLAB_REDZONE_GENERIC),
+                             false);
+        }
+        o.size = size;
+        return q;
+    }
+    Ptr q = kmalloc(size, gfp, cpu);
+    if (q.null) return q;
+    // memcpy(new, reset_tag(old), old size): the new owner's data
+    for (std::uint64_t a = 0; a < objects_[obj].size; a += G_) {
+        Where wo = translate(objects_[obj].base + a), wn = translate(q.addr + a);
+        std::uint32_t d = data_[gidx(wo.pfn, wo.off)];
+        data_[gidx(wn.pfn, wn.off)] = d == data_secret(obj) ? data_secret(q.obj) : d;
+    }
+    kfree(p);
+    return q;
+}
+
+}  // namespace tagproof::spec

@@ -1,0 +1,162 @@
+// state.hpp — the state of the modelled kernel (DESIGN §4).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "gfp.hpp"
+#include "tag.hpp"
+
+namespace tagproof::spec {
+
+inline constexpr std::uint64_t PAGE_SIZE = 4096;
+// arm64 48-bit VA: the linear map and the vmalloc area, with the top byte a
+// reset (match-all) kernel pointer has.
+inline constexpr std::uint64_t LINEAR_BASE = 0xffff000000000000ull;
+inline constexpr std::uint64_t VMALLOC_BASE = 0xffff800080000000ull;
+inline constexpr std::uint64_t ADDR_MASK = 0x00ffffffffffffffull;
+
+// Data content of a granule: zero, stale (never written, unknown), or a
+// secret written by the owner with that object id (secret(id) = id + 2).
+inline constexpr std::uint32_t DATA_ZERO = 0;
+inline constexpr std::uint32_t DATA_STALE = 1;
+inline constexpr std::uint32_t data_secret(int obj) { return std::uint32_t(obj) + 2; }
+
+// Who set a granule's tag last (for the detection oracle).
+inline constexpr int TAG_BY_BOOT = -1;
+inline constexpr int TAG_BY_POISON = -2;
+inline constexpr int TAG_BY_USER = -3;
+inline constexpr int TAG_BY_TEST = -4;
+inline constexpr int TAG_BY_TAG_CLEAR = -5;
+
+// A pointer: untagged address (top byte 0xFF) + the tag in its top byte, and
+// the object it was derived from (provenance; the oracle's, not the kernel's).
+struct Ptr {
+    std::uint64_t addr = 0;
+    Tag tag = KASAN_TAG_KERNEL;
+    int obj = -1;
+    bool null = false;
+    std::uint64_t value() const { return null ? 0 : ((addr & ADDR_MASK) | (std::uint64_t(tag) << 56)); }
+};
+
+enum class ObjKind { pages, slab, slab_page, kmalloc_large, vmalloc, vmalloc_page, stack, pgtable, user_page, mempool_page };
+const char* obj_kind_name(ObjKind k);
+
+// An allocation, as the oracle sees it.
+struct Object {
+    int id = -1;
+    ObjKind kind = ObjKind::pages;
+    std::string what;             // "kmalloc(107)", "alloc_pages(order=4, GFP_KERNEL)"
+    std::uint64_t base = 0;       // untagged start address
+    std::uint64_t size = 0;       // bytes the caller may use
+    bool live = true;
+    Tag tag = KASAN_TAG_KERNEL;   // the tag the returned pointer carries
+    bool promised_zero = false;   // __GFP_ZERO, init_on_alloc, init_on_free, vzalloc
+    bool promised_zero_tags = false;  // __GFP_ZEROTAGS on an MTE machine
+    bool skip_requested = false;  // the caller asked page_alloc not to tag (and so not to poison)
+    gfp_t gfp = 0;
+    unsigned order = 0;
+    std::uint64_t pfn = 0;        // first page (page-backed objects)
+    int cache = -1, slab = -1, slot = -1;
+    int area = -1;                // vm area (vmalloc, vmap stacks)
+    int cpu = 0;
+};
+
+struct PageState {
+    bool allocated = false;
+    bool head = false;
+    unsigned order = 0;
+    std::uint64_t head_pfn = 0;
+    Tag page_tag = KASAN_TAG_KERNEL;  // page_kasan_tag() as stored (reads 0xFF when KASAN is off)
+    bool pg_skip_kasan_poison = false;
+    bool pg_mte_tagged = false;
+    bool reserved = false;
+    int obj = -1;        // the page_alloc object that owns it
+    bool sampled_out = false;
+    bool skip_requested = false;  // oracle: free-time skip was asked for at allocation
+};
+
+struct VmArea {
+    int id = -1;
+    std::uint64_t start = 0;   // untagged
+    std::uint64_t size = 0;    // requested size
+    std::vector<std::uint64_t> pfns;
+    bool tagged_mapping = false;
+    bool live = true;
+    Tag tag = KASAN_TAG_KERNEL;
+    int obj = -1;
+    std::vector<int> page_objs;  // the page_alloc objects backing it
+    // Generic / SW_TAGS keep shadow per *virtual* address: a vmalloc area has
+    // its own shadow, apart from the linear-map alias of its pages. (HW_TAGS
+    // tags are physical and shared by both mappings.)
+    std::vector<std::uint8_t> vshadow;
+    std::vector<int> vshadow_by;
+    bool is_stack = false;
+};
+
+struct Slab {
+    std::uint64_t pfn = 0;
+    unsigned order = 0;
+    std::vector<int> slot_obj;        // live object id per slot, -1 free
+    std::vector<Tag> slot_tag;        // ctor / TYPESAFE_BY_RCU caches: tag fixed at slab creation
+    std::vector<std::vector<std::pair<Tag, bool>>> ring;  // per slot: (tag, freed?) history: the stack ring
+};
+
+struct Cache {
+    int id = -1;
+    std::string name;
+    std::uint64_t object_size = 0;  // what kasan unpoisons (s->object_size)
+    std::uint64_t slot_size = 0;    // the stride between objects (s->size)
+    unsigned order = 0;             // slab page order
+    bool ctor_or_rcu = false;
+    bool is_kmalloc = false;
+    std::vector<Slab> slabs;
+    std::vector<std::pair<int, int>> freelist;  // (slab, slot), LIFO like SLUB's per-CPU freelist
+};
+
+// A mempool's reserve.
+struct Mempool {
+    int id = -1;
+    enum Kind { kmalloc, slab, pages } kind = kmalloc;
+    std::uint64_t elem_size = 0;
+    unsigned order = 0;
+    int cache = -1;
+    unsigned min_nr = 0;
+    std::vector<Ptr> reserve;  // elements held (poisoned)
+};
+
+// One tag-check report, as mm/kasan/report.c prints it.
+struct Report {
+    bool kasan = true;     // false: an MMU fault ("Unable to handle kernel paging request")
+    std::string bug_type;  // "slab-out-of-bounds", "invalid-access", "double-free", ...
+    std::uint64_t addr = 0;  // tagged address
+    bool is_write = false;
+    std::uint64_t size = 0;  // 0 for HW tag faults
+    Tag ptr_tag = 0, mem_tag = 0;
+    bool has_tags = true;
+    bool async = false;
+    bool free_report = false;
+    int cpu = 0;
+    std::size_t event = 0;
+    std::string where;  // the event that triggered it
+};
+
+struct CpuState {
+    std::int64_t sample_skip = 0;  // kasan_page_alloc_skip
+    bool tag_checks_on = true;     // SCTLR_EL1.TCF != NONE
+    bool tfsr_pending = false;     // TFSR_EL1.TF1 (async)
+    std::array<int, 2> cached_stacks{-1, -1};  // vm area ids (kernel/fork.c NR_CACHED_STACKS)
+    // oracle: eligible allocations seen and tagged, for sampling-accounting
+    std::uint64_t eligible_seen = 0;
+    std::uint64_t sample_phase = 0;  // the counter's value at boot (0, or chosen with sample_phase=any)
+};
+
+struct Violation {
+    std::string invariant;  // "no-false-positive"
+    std::string message;
+    std::size_t event = 0;
+};
+
+}  // namespace tagproof::spec

@@ -1,0 +1,165 @@
+// vmalloc.cpp — __vmalloc_node_range's KASAN part (the variant decides),
+// __kasan_unpoison_vmalloc, vfree and vrealloc (mm/vmalloc.c,
+// mm/kasan/hw_tags.c, mm/kasan/shadow.c, mm/kasan/common.c __kasan_vrealloc).
+#include "error.hpp"
+#include "model.hpp"
+
+namespace tagproof::spec {
+
+namespace {
+std::uint64_t round_up(std::uint64_t x, std::uint64_t g) { return (x + g - 1) / g * g; }
+}  // namespace
+
+int Model::area_of(std::uint64_t addr) const {
+    addr |= ~ADDR_MASK;
+    for (int i = (int)areas_.size() - 1; i >= 0; --i) {
+        const VmArea& a = areas_[i];
+        if (a.live && addr >= a.start && addr < a.start + a.pfns.size() * PAGE_SIZE) return i;
+    }
+    return -1;
+}
+
+Ptr Model::vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel, int cpu, ObjKind kind) {
+    if (size == 0) throw InputError("", "vmalloc(0) returns NULL; give a size");
+    auto plan = v_.vmalloc_node_range(env_, gfp, prot_kernel);
+    std::uint64_t npages = (size + PAGE_SIZE - 1) / PAGE_SIZE;
+    VmArea va;
+    va.id = (int)areas_.size();
+    va.start = next_vaddr_;
+    va.size = size;
+    next_vaddr_ += (npages + 1) * PAGE_SIZE;  // + guard page
+    bool software = cfg_.build.mode == Mode::generic || cfg_.build.mode == Mode::sw_tags;
+    if (software) {
+        // kasan_populate_vmalloc: shadow pages initialised to KASAN_VMALLOC_INVALID;
+        // without CONFIG_KASAN_VMALLOC the area is covered by the early shadow.
+        bool populated = rt_.kasan_enabled && cfg_.build.kasan_vmalloc;
+        std::uint8_t init = populated ? shadow_poison(KASAN_VMALLOC_INVALID_GENERIC)
+                                      : (cfg_.build.mode == Mode::generic ? 0 : KASAN_TAG_KERNEL);
+        va.vshadow.assign(npages * PAGE_SIZE / G_, init);
+        va.vshadow_by.assign(npages * PAGE_SIZE / G_, TAG_BY_POISON);
+    }
+    // __vmalloc_area_node: order-0 pages with the plan's gfp.
+    for (std::uint64_t i = 0; i < npages; ++i) {
+        int pg = alloc_pages(0, plan.page_gfp, cpu, ObjKind::vmalloc_page, "vmalloc backing page");
+        if (pg < 0) {
+            for (int q : va.page_objs) free_pages(q);
+            return Ptr{0, KASAN_TAG_KERNEL, -1, true};
+        }
+        va.pfns.push_back(objects_[pg].pfn);
+        va.page_objs.push_back(pg);
+    }
+    va.tagged_mapping = plan.tagged_mapping;
+    int id = new_object(kind, std::string(kind == ObjKind::stack ? "vmap stack" : "vmalloc") + "(" +
+                                  std::to_string(size) + ", " + gfp_.print(gfp) + ")");
+    va.obj = id;
+    areas_.push_back(va);
+    VmArea& a = areas_.back();
+
+    auto un = v_.kasan_unpoison_vmalloc(env_, plan);
+    Tag t = KASAN_TAG_KERNEL;
+    if (un.clear_pages) set_data(a.start, npages * PAGE_SIZE, DATA_ZERO);
+    if (un.retag) {
+        if (un.random_tag) t = random_tag("vmalloc tag");
+        Ptr p{a.start, t, id};
+        if (cfg_.build.mode == Mode::hw_tags) {
+            std::uint64_t rz = round_up(a.start + size, G_), rz_end = a.start + npages * PAGE_SIZE;
+            kasan_unpoison(p, rz - a.start, un.retag_init, id);
+            if (rz_end > rz) kasan_poison(rz, rz_end - rz, KASAN_TAG_INVALID, un.retag_init);
+            for (std::uint64_t pfn : a.pfns) pages_[pfn].page_tag = t;  // unpoison_vmalloc_pages
+        } else {
+            kasan_unpoison(p, size, false, id);
+        }
+    }
+    Object& o = objects_[id];
+    o.base = a.start;
+    o.size = size;
+    o.tag = t;
+    o.area = a.id;
+    o.gfp = gfp;
+    o.cpu = cpu;
+    o.promised_zero = v_.want_init_on_alloc(env_, gfp) || cfg_.boot.init_on_free;
+    oracle_after_alloc(id);
+    return Ptr{a.start, t, id};
+}
+
+void Model::vfree(const Ptr& p) {
+    if (p.null) return;
+    int ai = area_of(p.addr);
+    if (ai < 0 || areas_[ai].start != (p.addr | ~ADDR_MASK)) {
+        notes_.push_back(label_ + ": WARNING: Trying to vfree() nonexistent vm area (not a KASAN report)");
+        return;
+    }
+    VmArea& a = areas_[ai];
+    // remove_vm_area: kasan_poison_vmalloc (software shadow; a no-op on HW).
+    if (rt_.kasan_enabled && cfg_.build.kasan_vmalloc && !a.vshadow.empty())
+        std::fill(a.vshadow.begin(), a.vshadow.end(), shadow_poison(KASAN_VMALLOC_INVALID_GENERIC));
+    a.live = false;
+    std::vector<int> pages = a.page_objs;
+    int obj = a.obj;
+    // the pages go back one by one; free_pages_prepare decides on poisoning
+    for (int pg : pages) free_pages(pg);
+    objects_[obj].live = false;
+}
+
+Ptr Model::vrealloc(const Ptr& p, std::uint64_t size, gfp_t gfp, int cpu) {
+    if (p.null) return vmalloc(size, gfp, true, cpu);
+    if (size == 0) {
+        vfree(p);
+        return Ptr{0, KASAN_TAG_KERNEL, -1, true};
+    }
+    int ai = area_of(p.addr);
+    if (ai < 0) throw InputError("", "vrealloc of a pointer that is no live vmalloc area");
+    VmArea& a = areas_[ai];
+    std::uint64_t old = a.size, alloced = a.pfns.size() * PAGE_SIZE;
+    Object& o = objects_[a.obj];
+    if (size <= alloced) {
+        if (size <= old && (cfg_.boot.init_on_free || v_.want_init_on_alloc(env_, gfp)))
+            set_data(a.start + size, old - size, DATA_ZERO);
+        a.size = size;
+        o.size = size;
+        if (rt_.kasan_enabled) {
+            // __kasan_vrealloc (after "mm/kasan: fix KASAN poisoning in vrealloc()")
+            std::uint64_t o_r = round_up(old, G_), n_r = round_up(size, G_);
+            if (n_r < o_r) {
+                // shrink: __kasan_poison_vmalloc — shadow only; a no-op on HW, so
+                // the tail keeps the allocation's tag.
+                if (!a.vshadow.empty() && cfg_.build.kasan_vmalloc)
+                    set_tags(a.start + n_r, o_r - n_r, shadow_poison(KASAN_VMALLOC_INVALID_GENERIC), TAG_BY_POISON);
+            } else if (size > old) {
+                // grow: __kasan_unpoison_vmalloc(addr + round_down(old), ..., KEEP_TAG)
+                std::uint64_t from = old / G_ * G_;
+                if (cfg_.build.mode == Mode::hw_tags) {
+                    if (rt_.vmalloc_on && a.tagged_mapping) {
+                        std::uint64_t rz = round_up(a.start + size, G_), end = a.start + alloced;
+                        kasan_unpoison(Ptr{a.start + from, p.tag, a.obj}, rz - a.start - from, false, a.obj);
+                        if (end > rz) kasan_poison(rz, end - rz, KASAN_TAG_INVALID, false);
+                        for (std::uint64_t pfn : a.pfns) pages_[pfn].page_tag = p.tag;
+                    }
+                } else if (!a.vshadow.empty() && cfg_.build.kasan_vmalloc) {
+                    kasan_unpoison(Ptr{a.start + from, p.tag, a.obj}, size - from, false, a.obj);
+                }
+            }
+        }
+        return Ptr{a.start, p.tag, a.obj};
+    }
+    Ptr q = vmalloc(size, gfp, true, cpu);
+    if (q.null) return q;
+    for (std::uint64_t off = 0; off < old; off += G_) {
+        Where wo = translate(a.start + off), wn = translate(q.addr + off);
+        std::uint32_t d = data_[gidx(wo.pfn, wo.off)];
+        data_[gidx(wn.pfn, wn.off)] = d == data_secret(a.obj) ? data_secret(q.obj) : d;
+    }
+    vfree(p);
+    return q;
+}
+
+Ptr Model::vmalloc_to_page_address(const Ptr& p) const {
+    Where w = translate(p.addr);
+    if (!w.mapped || w.area < 0) throw InputError("", "vmalloc_to_page of an address that is not vmalloc'ed");
+    int pg = pages_[w.pfn].obj;
+    Ptr q = page_address(pg);
+    q.obj = areas_[w.area].obj;  // provenance: the vmalloc allocation
+    return q;
+}
+
+}  // namespace tagproof::spec

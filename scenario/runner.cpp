@@ -1,0 +1,563 @@
+// runner.cpp — executes a Scenario on the model, once per path of tag
+// choices, and judges outcomes, checks, invariants and the verdict.
+#include "runner.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "error.hpp"
+#include "model.hpp"
+#include "variant.hpp"
+
+namespace tagproof::scenario {
+
+using spec::Model;
+using spec::Ptr;
+
+namespace {
+
+struct Value {
+    enum Kind { ptr, page, cache, pool, number } kind = number;
+    Ptr p;
+    int id = -1;
+    std::uint64_t n = 0;
+};
+
+// What one run produced.
+struct RunRecord {
+    bool pruned = false;
+    std::vector<std::string> failures;
+    std::set<std::string> violated;
+    std::vector<std::string> violation_text;
+    std::vector<std::string> trace;
+    std::uint64_t reports = 0;
+};
+
+std::string at(const Scenario& sc, int line) { return sc.file + ":" + std::to_string(line); }
+
+bool mode_applies(const std::vector<Mode>& ms, Mode m) { return ms.empty() || std::count(ms.begin(), ms.end(), m); }
+
+bool yes(const std::string& v, const std::string& where, const std::string& key) {
+    if (v == "y" || v == "1" || v == "on" || v == "yes") return true;
+    if (v == "n" || v == "0" || v == "off" || v == "no") return false;
+    throw InputError(where, "config " + key + "=" + v + ": expected y or n");
+}
+
+spec::ModelConfig make_config(const Scenario& sc, Mode mode, const kernel::Variant& v) {
+    spec::ModelConfig c;
+    c.build.mode = mode;
+    std::string where = at(sc, sc.config_line);
+    for (const auto& [k, val] : sc.config) {
+        std::uint64_t n = 0;
+        auto num = [&]() {
+            std::size_t used = 0;
+            try {
+                n = std::stoull(val, &used, 0);
+            } catch (...) {
+                used = 0;
+            }
+            if (used != val.size()) throw InputError(where, "config " + k + "=" + val + ": expected a number");
+            return n;
+        };
+        if (k == "kasan_vmalloc") c.build.kasan_vmalloc = yes(val, where, k);
+        else if (k == "vmap_stack") c.build.vmap_stack = yes(val, where, k);
+        else if (k == "lockdep") c.build.lockdep = yes(val, where, k);
+        else if (k == "mte") c.machine.mte = yes(val, where, k);
+        else if (k == "mte_asymm") c.machine.mte_asymm = yes(val, where, k);
+        else if (k == "mte_store_only") c.machine.mte_store_only = yes(val, where, k);
+        else if (k == "cpus") c.machine.cpus = int(num());
+        else if (k == "pages") c.pages = unsigned(num());
+        else if (k == "initial_mem_tag") c.initial_mem_tag = Tag(num());
+        else if (k == "sample_phase") {
+            if (val != "any" && val != "0") throw InputError(where, "config sample_phase is 'any' or 0");
+            c.sample_phase_any = val == "any";
+        } else
+            throw InputError(where, "unknown config key '" + k + "'; known: kasan_vmalloc, vmap_stack, lockdep, mte, "
+                                    "mte_asymm, mte_store_only, cpus, pages, initial_mem_tag, sample_phase");
+    }
+    std::string cmdline = sc.boot_by_mode.count(mode) ? sc.boot_by_mode.at(mode) : sc.boot;
+    c.boot = parse_boot_params_strict(cmdline, at(sc, sc.boot_line), v.boot_syntax());
+    c.kunit_harness = sc.kunit_harness;
+    return c;
+}
+
+class Execution {
+public:
+    Execution(const Scenario& sc, Mode mode, const kernel::Variant& v, const spec::ModelConfig& cfg,
+              spec::Chooser& ch)
+        : sc_(sc), mode_(mode), m_(v, cfg, ch) {}
+
+    RunRecord run() {
+        for (const auto& st : sc_.statements) {
+            if (!mode_applies(st.modes, mode_)) continue;
+            if (m_.panicked()) break;
+            where_ = at(sc_, st.line);
+            if (st.kind == Statement::event) {
+                event(st);
+            } else {
+                bool holds = cond(st.cond);
+                if (st.kind == Statement::assume && !holds) {
+                    rec_.pruned = true;
+                    return rec_;
+                }
+                if (st.kind == Statement::check && !holds)
+                    rec_.failures.push_back(where_ + ": check " + st.cond.text + " failed (" + show(st.cond.lhs) +
+                                            " vs " + show(st.cond.rhs) + ")");
+            }
+        }
+        for (const auto& vi : m_.violations()) {
+            if (rec_.violated.insert(vi.invariant).second) rec_.violation_text.push_back(vi.invariant + ": " + vi.message);
+        }
+        for (const auto& r : m_.reports()) rec_.reports += r.kasan;
+        return rec_;
+    }
+
+private:
+    const Scenario& sc_;
+    Mode mode_;
+    Model m_;
+    std::map<std::string, Value> vars_;
+    RunRecord rec_;
+    std::string where_;
+
+    [[noreturn]] void fail(const std::string& msg) const { throw InputError(where_, msg); }
+
+    const Value& var(const std::string& name) const {
+        auto it = vars_.find(name);
+        if (it == vars_.end()) fail("'" + name + "' is not defined (assign it first: " + name + " = ...)");
+        return it->second;
+    }
+    Ptr ptr(const Arg& a) const {
+        if (a.is_number) fail("expected a pointer, got the number " + a.text);
+        const Value& v = var(a.name);
+        Ptr p;
+        if (v.kind == Value::ptr) p = v.p;
+        else if (v.kind == Value::page) p = m_.page_address(v.id);
+        else fail("'" + a.name + "' is not a pointer");
+        if (p.null) fail("'" + a.name + "' is NULL");
+        return m_.offset(p, a.offset);
+    }
+    int page(const Arg& a) const {
+        const Value& v = var(a.name);
+        if (v.kind == Value::page) return v.id;
+        if (v.kind == Value::ptr) {
+            int id = m_.page_object(m_.offset(v.p, a.offset));
+            if (id < 0) fail("'" + a.text + "' does not point at the head of a page allocation");
+            return id;
+        }
+        fail("'" + a.name + "' is not a page");
+    }
+    std::uint64_t num(const Arg& a) const {
+        if (a.is_number) return a.number;
+        const Value& v = var(a.name);
+        if (v.kind != Value::number) fail("'" + a.name + "' is not a number");
+        return v.n + std::uint64_t(a.offset);
+    }
+    gfp_t gfp(const Arg& a) const { return m_.gfp().parse(a.text, where_); }
+    void nargs(const Statement& st, std::size_t lo, std::size_t hi) const {
+        if (st.args.size() < lo || st.args.size() > hi)
+            fail(st.call + " takes " + (lo == hi ? std::to_string(lo) : std::to_string(lo) + ".." + std::to_string(hi)) +
+                 " argument(s), got " + std::to_string(st.args.size()));
+    }
+    void set(const Statement& st, Value v) {
+        if (!st.result.empty()) vars_[st.result] = v;
+    }
+    static Value P(Ptr p) { Value v; v.kind = Value::ptr; v.p = p; return v; }
+    static Value PG(int id) { Value v; v.kind = Value::page; v.id = id; return v; }
+    static Value N(std::uint64_t n) { Value v; v.kind = Value::number; v.n = n; return v; }
+
+    void call(const Statement& st) {
+        const std::string& c = st.call;
+        int cpu = st.cpu;
+        gfp_t K = m_.gfp().mask("GFP_KERNEL");
+        if (c == "alloc_pages") {
+            nargs(st, 1, 2);
+            int id = m_.alloc_pages(unsigned(num(st.args[0])), st.args.size() > 1 ? gfp(st.args[1]) : K, cpu);
+            if (id < 0) fail("alloc_pages failed: the model ran out of pages (config pages=N)");
+            set(st, PG(id));
+        } else if (c == "free_pages") {
+            nargs(st, 1, 2);
+            m_.free_pages(page(st.args[0]));
+        } else if (c == "page_address") {
+            nargs(st, 1, 1);
+            set(st, P(m_.page_address(page(st.args[0]))));
+        } else if (c == "kmalloc" || c == "kzalloc") {
+            nargs(st, 1, 2);
+            gfp_t g = st.args.size() > 1 ? gfp(st.args[1]) : K;
+            if (c == "kzalloc") g |= m_.gfp().mask("__GFP_ZERO");
+            set(st, P(m_.kmalloc(num(st.args[0]), g, cpu)));
+        } else if (c == "kfree") {
+            nargs(st, 1, 1);
+            m_.kfree(ptr(st.args[0]));
+        } else if (c == "krealloc") {
+            nargs(st, 2, 3);
+            set(st, P(m_.krealloc(ptr(st.args[0]), num(st.args[1]), st.args.size() > 2 ? gfp(st.args[2]) : K, cpu)));
+        } else if (c == "ksize") {
+            nargs(st, 1, 1);
+            set(st, N(m_.ksize(ptr(st.args[0]))));
+        } else if (c == "kmem_cache_create") {
+            nargs(st, 1, 2);
+            bool special = false;
+            if (st.args.size() > 1) {
+                if (st.args[1].text != "ctor" && st.args[1].text != "rcu") fail("kmem_cache_create flags: ctor or rcu");
+                special = true;
+            }
+            Value v;
+            v.kind = Value::cache;
+            v.id = m_.kmem_cache_create(st.result.empty() ? "cache" : st.result, num(st.args[0]), special);
+            set(st, v);
+        } else if (c == "kmem_cache_alloc") {
+            nargs(st, 1, 2);
+            const Value& cv = var(st.args[0].name);
+            if (cv.kind != Value::cache) fail("'" + st.args[0].name + "' is not a kmem_cache");
+            set(st, P(m_.kmem_cache_alloc(cv.id, st.args.size() > 1 ? gfp(st.args[1]) : K, cpu)));
+        } else if (c == "kmem_cache_free") {
+            nargs(st, 2, 2);
+            const Value& cv = var(st.args[0].name);
+            if (cv.kind != Value::cache) fail("'" + st.args[0].name + "' is not a kmem_cache");
+            m_.kmem_cache_free(cv.id, ptr(st.args[1]));
+        } else if (c == "vmalloc" || c == "vzalloc" || c == "vmalloc_exec") {
+            nargs(st, 1, 2);
+            gfp_t g = st.args.size() > 1 ? gfp(st.args[1]) : K;
+            if (c == "vzalloc") g |= m_.gfp().mask("__GFP_ZERO");
+            set(st, P(m_.vmalloc(num(st.args[0]), g, c != "vmalloc_exec", cpu)));
+        } else if (c == "vfree") {
+            nargs(st, 1, 1);
+            m_.vfree(ptr(st.args[0]));
+        } else if (c == "vrealloc") {
+            nargs(st, 2, 3);
+            set(st, P(m_.vrealloc(ptr(st.args[0]), num(st.args[1]), st.args.size() > 2 ? gfp(st.args[2]) : K, cpu)));
+        } else if (c == "vmalloc_to_page_address") {
+            nargs(st, 1, 1);
+            set(st, P(m_.vmalloc_to_page_address(ptr(st.args[0]))));
+        } else if (c == "stack_alloc") {
+            nargs(st, 0, 0);
+            set(st, P(m_.stack_alloc(cpu)));
+        } else if (c == "stack_free") {
+            nargs(st, 1, 1);
+            m_.stack_free(ptr(st.args[0]), cpu);
+        } else if (c == "stack_poison_leftover") {
+            nargs(st, 3, 3);
+            m_.stack_poison_leftover(ptr(st.args[0]), num(st.args[1]), num(st.args[2]));
+        } else if (c == "pgtable_alloc") {
+            nargs(st, 1, 1);
+            const std::string& k = st.args[0].text;
+            if (k != "kernel" && k != "user" && k != "pgd_slab") fail("pgtable_alloc(kernel|user|pgd_slab)");
+            set(st, P(m_.pgtable_alloc(k != "kernel", k == "pgd_slab", cpu)));
+        } else if (c == "pgtable_free") {
+            nargs(st, 1, 1);
+            m_.pgtable_free(ptr(st.args[0]));
+        } else if (c == "user_fault") {
+            nargs(st, 0, 1);
+            bool mte = !st.args.empty();
+            if (mte && st.args[0].text != "mte") fail("user_fault([mte])");
+            int id = m_.user_fault(mte, cpu);
+            if (id < 0) fail("user_fault: out of model memory");
+            set(st, PG(id));
+        } else if (c == "huge_zero_folio") {
+            nargs(st, 1, 1);
+            int id = m_.huge_zero_folio(unsigned(num(st.args[0])), cpu);
+            if (id < 0) fail("huge_zero_folio: out of model memory");
+            set(st, PG(id));
+        } else if (c == "user_set_tag") {
+            nargs(st, 3, 3);
+            std::uint64_t nib = num(st.args[2]);
+            if (nib > 15) fail("user_set_tag takes an MTE nibble 0..15");
+            m_.user_set_tag(page(st.args[0]), num(st.args[1]), std::uint8_t(nib));
+        } else if (c == "munmap") {
+            nargs(st, 1, 1);
+            m_.munmap(page(st.args[0]));
+        } else if (c == "skb_alloc") {
+            nargs(st, 0, 0);
+            int id = m_.skb_alloc(cpu);
+            if (id < 0) fail("skb_alloc: out of model memory");
+            set(st, PG(id));
+        } else if (c == "mempool_create") {
+            nargs(st, 3, 3);
+            const std::string& k = st.args[0].text;
+            spec::Mempool::Kind kind = k == "kmalloc" ? spec::Mempool::kmalloc
+                                       : k == "slab"  ? spec::Mempool::slab
+                                       : k == "pages" ? spec::Mempool::pages
+                                                      : (fail("mempool_create(kmalloc|slab|pages, ...)"), spec::Mempool::kmalloc);
+            Value v;
+            v.kind = Value::pool;
+            v.id = m_.mempool_create(kind, num(st.args[1]), unsigned(num(st.args[2])), cpu);
+            set(st, v);
+        } else if (c == "mempool_alloc" || c == "mempool_free") {
+            nargs(st, c == "mempool_alloc" ? 1 : 2, c == "mempool_alloc" ? 1 : 2);
+            const Value& pv = var(st.args[0].name);
+            if (pv.kind != Value::pool) fail("'" + st.args[0].name + "' is not a mempool");
+            if (c == "mempool_alloc") set(st, P(m_.mempool_alloc(pv.id, cpu)));
+            else m_.mempool_free(pv.id, ptr(st.args[1]));
+        } else if (c == "set_tag") {
+            nargs(st, 2, 2);
+            std::uint64_t t = num(st.args[1]);
+            if (t > 0xFF) fail("a tag is one byte");
+            set(st, P(m_.set_tag(ptr(st.args[0]), Tag(t))));
+        } else if (c == "reset_tag") {
+            nargs(st, 1, 1);
+            set(st, P(m_.reset_tag(ptr(st.args[0]))));
+        } else if (c == "set_mem_tag") {
+            nargs(st, 3, 3);
+            std::uint64_t t = num(st.args[2]);
+            if (t > 0xFF) fail("a tag is one byte");
+            m_.set_mem_tag(ptr(st.args[0]), num(st.args[1]), Tag(t));
+        } else if (c == "read" || c == "write" || c == "rmw") {
+            nargs(st, 2, 2);
+            spec::AccessKind k = c == "read" ? spec::AccessKind::read
+                                 : c == "write" ? spec::AccessKind::write : spec::AccessKind::rmw;
+            m_.access(ptr(st.args[0]), num(st.args[1]), k, cpu);
+        } else if (c == "kasan_check_async") {
+            m_.kasan_check_async(cpu);
+        }
+    }
+
+    void event(const Statement& st) {
+        std::size_t before = m_.reports().size();
+        rec_.trace.push_back("  " + st.text);
+        std::size_t trace_at = rec_.trace.size() - 1;
+        m_.begin_event(st.text);
+        try {
+            call(st);
+        } catch (const InputError& e) {
+            if (e.where().empty()) throw InputError(where_, e.what());
+            throw;
+        }
+        m_.end_event();
+        std::uint64_t kasan = 0, faults = 0;
+        std::string first_type;
+        for (std::size_t i = before; i < m_.reports().size(); ++i) {
+            const auto& r = m_.reports()[i];
+            if (r.kasan) {
+                if (!kasan) first_type = r.bug_type;
+                ++kasan;
+            } else if (r.bug_type == "page-fault") {
+                ++faults;
+            }
+            std::string txt = m_.format_report(r);
+            std::istringstream in(txt);
+            std::string l;
+            while (std::getline(in, l)) rec_.trace.push_back("    " + l);
+        }
+        rec_.trace[trace_at] += describe_result(st);
+        Outcome o = st.outcome_by_mode.count(mode_) ? st.outcome_by_mode.at(mode_) : st.outcome;
+        if (o.kind == Outcome::none && sc_.kunit_harness) o.kind = Outcome::ok;
+        std::string got = kasan ? std::to_string(kasan) + " report(s), first " + first_type
+                                : faults ? "an MMU fault" : "no report";
+        bool okk = true;
+        switch (o.kind) {
+            case Outcome::none:
+            case Outcome::any: break;
+            case Outcome::ok: okk = kasan == 0 && faults == 0; break;
+            case Outcome::report: okk = kasan > 0 && (o.bug_type.empty() || o.bug_type == first_type); break;
+            case Outcome::reports: okk = kasan == o.count; break;
+            case Outcome::fault: okk = faults > 0; break;
+        }
+        if (!okk) {
+            std::string want = o.kind == Outcome::ok ? "no report"
+                               : o.kind == Outcome::report ? "a report" + (o.bug_type.empty() ? "" : " (" + o.bug_type + ")")
+                               : o.kind == Outcome::reports ? std::to_string(o.count) + " report(s)" : "an MMU fault";
+            rec_.failures.push_back(where_ + ": " + st.text + ": expected " + want + ", got " + got);
+        }
+    }
+
+    std::string describe_result(const Statement& st) const {
+        if (st.result.empty() || !vars_.count(st.result)) return "";
+        const Value& v = vars_.at(st.result);
+        char buf[64];
+        if (v.kind == Value::ptr) {
+            if (v.p.null) return "  -> NULL";
+            std::snprintf(buf, sizeof buf, "  -> %016llx (tag %02x)", (unsigned long long)v.p.value(), v.p.tag);
+            return buf;
+        }
+        if (v.kind == Value::page) {
+            Ptr p = m_.page_address(v.id);
+            std::snprintf(buf, sizeof buf, "  -> page, page_address %016llx (page tag %02x)",
+                          (unsigned long long)p.value(), p.tag);
+            return buf;
+        }
+        if (v.kind == Value::number) return "  -> " + std::to_string(v.n);
+        return "";
+    }
+
+    std::uint64_t eval(const Term& t) const {
+        switch (t.kind) {
+            case Term::number: return t.value;
+            case Term::reports: {
+                std::uint64_t n = 0;
+                for (const auto& r : m_.reports()) n += r.kasan;
+                return n;
+            }
+            case Term::faults: {
+                std::uint64_t n = 0;
+                for (const auto& r : m_.reports()) n += !r.kasan;
+                return n;
+            }
+            case Term::tag: return ptr(t.arg).tag;
+            case Term::memtag: {
+                auto m = m_.mem_tag(ptr(t.arg));
+                if (!m) fail("memtag(" + t.arg.text + "): address not mapped");
+                return *m;
+            }
+            case Term::pagetag: return m_.page_tag_of(page(t.arg));
+            case Term::zero: return m_.data_zero(ptr(t.arg), t.len) ? 1 : 0;
+            case Term::var: return num(t.arg);
+        }
+        return 0;
+    }
+    std::string show(const Term& t) const {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%#llx", (unsigned long long)eval(t));
+        return t.text + "=" + buf;
+    }
+    bool cond(const Condition& c) const {
+        std::uint64_t a = eval(c.lhs), b = eval(c.rhs);
+        if (c.op == "in") return a >= b && a <= eval(c.rhs_hi);
+        if (c.op == "==") return a == b;
+        if (c.op == "!=") return a != b;
+        if (c.op == "<") return a < b;
+        if (c.op == "<=") return a <= b;
+        if (c.op == ">") return a > b;
+        return a >= b;
+    }
+};
+
+}  // namespace
+
+std::string ModeResult::line() const {
+    std::ostringstream o;
+    o << observation << " " << ok_weight.str() << " runs=" << runs;
+    if (pruned) o << " pruned=" << pruned;
+    if (sampled) o << " (sampled)";
+    o << " reports=" << min_reports;
+    if (max_reports != min_reports) o << ".." << max_reports;
+    return o.str();
+}
+
+std::vector<ModeResult> run_scenario(const Scenario& sc, const RunOptions& opt) {
+    std::vector<ModeResult> out;
+    const kernel::Variant& v =
+        kernel::find_variant(opt.variant_override.empty() ? sc.variant : opt.variant_override, sc.file);
+    for (Mode mode : sc.modes) {
+        ModeResult res;
+        res.mode = mode;
+        res.variant = v.name();
+        spec::ModelConfig cfg = make_config(sc, mode, v);
+        std::set<std::string> expected_violations;
+        for (const auto& e : sc.expects)
+            if (e.kind == Expect::violation && mode_applies(e.modes, mode)) expected_violations.insert(e.value);
+
+        spec::Prob total{0, 1}, ok{0, 1};
+        std::map<std::string, std::string> seen_violations;
+        bool first = true;
+        auto judge = [&](RunRecord& r, const spec::Prob& w) {
+            if (r.pruned) {
+                ++res.pruned;
+                return;
+            }
+            total = total.plus(w);
+            bool holds = r.failures.empty();
+            for (const auto& inv : r.violated)
+                if (!expected_violations.count(inv)) holds = false;
+            for (std::size_t i = 0; i < r.violation_text.size(); ++i) {
+                std::string inv = r.violation_text[i].substr(0, r.violation_text[i].find(':'));
+                seen_violations.emplace(inv, r.violation_text[i]);
+            }
+            if (holds) ok = ok.plus(w);
+            if (first) {
+                res.min_reports = res.max_reports = r.reports;
+                first = false;
+            }
+            res.min_reports = std::min(res.min_reports, r.reports);
+            res.max_reports = std::max(res.max_reports, r.reports);
+            if (!holds && res.trace.empty()) {
+                res.trace = r.trace;
+                for (const auto& f : r.failures) res.failures.push_back(f);
+                for (const auto& vt : r.violation_text)
+                    if (!expected_violations.count(vt.substr(0, vt.find(':'))))
+                        res.failures.push_back("unexpected violation of " + vt);
+            }
+        };
+        spec::Enumerator en;
+        bool exhausted = true;
+        do {
+            if (res.runs >= opt.max_runs) {
+                exhausted = false;
+                break;
+            }
+            Execution ex(sc, mode, v, cfg, en);
+            RunRecord r = ex.run();
+            ++res.runs;
+            judge(r, en.weight());
+        } while (en.next());
+        if (!exhausted) {
+            // too many paths: a seeded sample, each run weighted equally
+            res.sampled = true;
+            res.runs = res.pruned = 0;
+            total = {0, 1};
+            ok = {0, 1};
+            first = true;
+            res.trace.clear();
+            res.failures.clear();
+            std::uint64_t seed = std::hash<std::string>{}(sc.name);
+            for (std::size_t i = 0; i < opt.samples; ++i) {
+                spec::Sampler s(seed + i);
+                Execution ex(sc, mode, v, cfg, s);
+                RunRecord r = ex.run();
+                ++res.runs;
+                judge(r, spec::Prob{1, 1});
+            }
+        }
+        // verdict
+        bool none_ok = ok.exact ? ok.num == 0 : ok.approx <= 0;
+        bool all_ok = ok.exact && total.exact ? (ok.num == total.num && ok.den == total.den) : ok.approx >= total.approx;
+        if (total.exact && total.num == 0) {
+            res.observation = "Never";  // every run was pruned
+            res.failures.push_back("every run was excluded by an assume");
+        } else {
+            res.observation = all_ok ? "Always" : none_ok ? "Never" : "Sometimes";
+        }
+        // ok_weight as a conditional probability over counted runs
+        if (total.exact && ok.exact && total.num) {
+            spec::Prob p = ok.times(total.den, total.num);
+            res.ok_weight = p;
+        } else {
+            res.ok_weight = spec::Prob{0, 1, false, total.approx > 0 ? ok.approx / total.approx : 0};
+        }
+        for (const auto& [inv, txt] : seen_violations) res.violations.push_back(txt);
+
+        // judge the expectations
+        std::string want = "Always";
+        std::vector<std::string> problems;
+        for (const auto& e : sc.expects) {
+            if (!mode_applies(e.modes, mode)) continue;
+            std::string where = at(sc, e.line);
+            if (e.kind == Expect::verdict) want = e.value;
+            if (e.kind == Expect::probability && res.ok_weight.str() != e.value)
+                problems.push_back(where + ": expected probability " + e.value + ", got " + res.ok_weight.str());
+            if (e.kind == Expect::violation && !seen_violations.count(e.value))
+                problems.push_back(where + ": expected a violation of " + e.value + ", but the invariant held in every run");
+            if (e.kind == Expect::reports &&
+                !(res.min_reports == std::stoull(e.value) && res.max_reports == res.min_reports))
+                problems.push_back(where + ": expected " + e.value + " report(s) in every run, got " +
+                                   std::to_string(res.min_reports) +
+                                   (res.max_reports != res.min_reports ? ".." + std::to_string(res.max_reports) : ""));
+        }
+        if (res.observation != want)
+            problems.insert(problems.begin(), "expected " + want + ", observed " + res.observation + " (" +
+                                                  res.ok_weight.str() + " of runs hold)");
+        res.pass = problems.empty();
+        if (!res.pass) {
+            // failures of the first failing run explain a wrong verdict
+            for (auto& f : res.failures) problems.push_back(f);
+        }
+        res.failures = problems;
+        out.push_back(res);
+    }
+    return out;
+}
+
+}  // namespace tagproof::scenario

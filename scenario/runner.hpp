@@ -1,0 +1,36 @@
+// runner.hpp — run a scenario over every tag choice and judge it.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "chooser.hpp"
+#include "scenario.hpp"
+
+namespace tagproof::scenario {
+
+struct RunOptions {
+    std::string variant_override;  // --variant
+    std::size_t max_runs = 4096;   // exhaustive up to this many runs, then sample
+    std::size_t samples = 400;
+    bool verbose = false;          // print every report of the first run
+};
+
+// The verdict of one (scenario, mode).
+struct ModeResult {
+    Mode mode = Mode::hw_tags;
+    std::string variant;
+    std::string observation;  // Always / Sometimes / Never
+    spec::Prob ok_weight;      // weight of the runs that hold, among counted runs
+    std::size_t runs = 0, pruned = 0;
+    bool sampled = false;
+    std::uint64_t min_reports = 0, max_reports = 0;
+    bool pass = false;
+    std::vector<std::string> failures;   // what was expected and what happened instead
+    std::vector<std::string> violations; // invariant: example
+    std::vector<std::string> trace;      // the first failing run, event by event
+    std::string line() const;            // the greppable verdict line
+};
+
+std::vector<ModeResult> run_scenario(const Scenario& sc, const RunOptions& opt);
+
+}  // namespace tagproof::scenario

@@ -1,0 +1,17 @@
+# Runs `tagproof run FILE`, requires exit status WANT_STATUS and the message
+# the file names on its "# want: REGEX" line (in stdout or stderr).
+execute_process(COMMAND ${TAGPROOF} run ${FILE} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL WANT_STATUS)
+  message(FATAL_ERROR "exit status ${rc}, wanted ${WANT_STATUS}\n${out}${err}")
+endif()
+file(STRINGS ${FILE} wants REGEX "^# want: ")
+foreach(w ${wants})
+  string(REGEX REPLACE "^# want: " "" re "${w}")
+  if(NOT "${out}${err}" MATCHES "${re}")
+    message(FATAL_ERROR "output does not match '${re}':\n${out}${err}")
+  endif()
+endforeach()
+if(NOT wants)
+  message(FATAL_ERROR "${FILE} has no '# want: REGEX' line")
+endif()
+message(STATUS "${out}${err}")
