@@ -275,6 +275,10 @@ Scenario parse_scenario(const std::string& text, const std::string& file) {
         else if (word == "variant") {
             if (rest.empty()) lp.fail("variant needs a name");
             sc.variant = rest;
+        } else if (word == "baseline") {
+            if (rest.empty()) lp.fail("baseline needs a variant name");
+            sc.baseline = rest;
+            sc.baseline_line = line;
         } else if (word == "modes") {
             sc.modes = lp.modes_list(rest);
             saw_modes = true;

@@ -33,6 +33,7 @@ struct RunRecord {
     std::set<std::string> violated;
     std::vector<std::string> violation_text;
     std::vector<std::string> trace;
+    std::vector<std::string> observed;  // per event: what a reviewer could see (mode-isolation)
     std::uint64_t reports = 0;
 };
 
@@ -81,6 +82,19 @@ spec::ModelConfig make_config(const Scenario& sc, Mode mode, const kernel::Varia
     std::string cmdline = sc.boot_by_mode.count(mode) ? sc.boot_by_mode.at(mode) : sc.boot;
     c.boot = parse_boot_params_strict(cmdline, at(sc, sc.boot_line), v.boot_syntax());
     c.kunit_harness = sc.kunit_harness;
+    // every number a tag could be compared with: tag arguments and check/assume constants
+    auto add = [&](std::uint64_t n) {
+        if (n <= 0xFF) c.distinguished_tags.push_back(Tag(n));
+    };
+    for (const auto& st : sc.statements) {
+        if (st.kind == Statement::event) {
+            if (st.call == "set_tag" || st.call == "set_mem_tag") add(st.args.back().number);
+            if (st.call == "user_set_tag") add(0xF0 | (st.args.back().number & 0xF));
+        } else {
+            for (const Term* t : {&st.cond.lhs, &st.cond.rhs, &st.cond.rhs_hi})
+                if (t->kind == Term::number) add(t->value);
+        }
+    }
     return c;
 }
 
@@ -347,6 +361,24 @@ private:
         if (o.kind == Outcome::none && sc_.kunit_harness) o.kind = Outcome::ok;
         std::string got = kasan ? std::to_string(kasan) + " report(s), first " + first_type
                                 : faults ? "an MMU fault" : "no report";
+        {
+            std::string obs = "line " + std::to_string(st.line) + " " + st.call + ": " + got;
+            for (std::size_t i = before; i < m_.reports().size(); ++i) {
+                const auto& r = m_.reports()[i];
+                char b[48];
+                std::snprintf(b, sizeof b, " [%s ptr %02x mem %02x]", r.bug_type.c_str(), r.ptr_tag, r.mem_tag);
+                obs += b;
+            }
+            if (!st.result.empty() && vars_.count(st.result)) {
+                const Value& v = vars_.at(st.result);
+                char b[32];
+                if (v.kind == Value::ptr) std::snprintf(b, sizeof b, ", returns tag %02x", v.p.tag);
+                else if (v.kind == Value::page) std::snprintf(b, sizeof b, ", page tag %02x", m_.page_address(v.id).tag);
+                else b[0] = 0;
+                obs += b;
+            }
+            rec_.observed.push_back(obs);
+        }
         bool okk = true;
         switch (o.kind) {
             case Outcome::none:
@@ -481,6 +513,25 @@ std::vector<ModeResult> run_scenario(const Scenario& sc, const RunOptions& opt) 
                         res.failures.push_back("unexpected violation of " + vt);
             }
         };
+        const kernel::Variant* base = sc.baseline.empty() ? nullptr : &kernel::find_variant(sc.baseline, at(sc, sc.baseline_line));
+        spec::ModelConfig base_cfg = base ? make_config(sc, mode, *base) : cfg;
+        // 9 mode-isolation: the baseline, replaying the same tag choices, must show the same outcomes.
+        auto isolate = [&](RunRecord& r, const std::vector<std::pair<std::size_t, std::size_t>>& path) {
+            if (!base || r.pruned) return;
+            spec::Replayer rp(path);
+            Execution bx(sc, mode, *base, base_cfg, rp);
+            RunRecord b = bx.run();
+            std::string diff;
+            for (std::size_t i = 0; i < std::max(r.observed.size(), b.observed.size()) && diff.empty(); ++i) {
+                std::string a = i < r.observed.size() ? r.observed[i] : "(nothing)";
+                std::string c = i < b.observed.size() ? b.observed[i] : "(nothing)";
+                if (a != c) diff = v.name() + ": " + a + "; " + base->name() + ": " + c;
+            }
+            if (diff.empty() && rp.diverged())
+                diff = v.name() + " and " + base->name() + " draw different random tags";
+            if (!diff.empty() && r.violated.insert("mode-isolation").second)
+                r.violation_text.push_back("mode-isolation: " + std::string(mode_name(mode)) + ": " + diff);
+        };
         spec::Enumerator en;
         bool exhausted = true;
         do {
@@ -490,6 +541,7 @@ std::vector<ModeResult> run_scenario(const Scenario& sc, const RunOptions& opt) 
             }
             Execution ex(sc, mode, v, cfg, en);
             RunRecord r = ex.run();
+            isolate(r, en.path());
             ++res.runs;
             judge(r, en.weight());
         } while (en.next());
@@ -507,6 +559,7 @@ std::vector<ModeResult> run_scenario(const Scenario& sc, const RunOptions& opt) 
                 spec::Sampler s(seed + i);
                 Execution ex(sc, mode, v, cfg, s);
                 RunRecord r = ex.run();
+                isolate(r, s.path());
                 ++res.runs;
                 judge(r, spec::Prob{1, 1});
             }

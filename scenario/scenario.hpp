@@ -69,6 +69,8 @@ struct Scenario {
     std::string name;
     std::string source, doc;
     std::string variant = "linux-7.0";
+    std::string baseline;  // mode-isolation: outcomes must equal this variant's, event by event
+    int baseline_line = 0;
     std::vector<Mode> modes = {Mode::hw_tags};
     std::map<std::string, std::string> config;  // key -> value, validated by the runner
     int config_line = 0;

@@ -83,15 +83,35 @@ std::string Enumerator::describe() const {
     return s;
 }
 
+std::vector<std::pair<std::size_t, std::size_t>> Enumerator::path() const {
+    std::vector<std::pair<std::size_t, std::size_t>> p;
+    for (std::size_t i = 0; i < pos_ && i < trail_.size(); ++i) p.push_back({trail_[i].index, trail_[i].count});
+    return p;
+}
+
+std::size_t Replayer::choose(const std::vector<Option>& options, const char*) {
+    if (pos_ >= path_.size() || path_[pos_].second != options.size()) {
+        diverged_ = true;
+        ++pos_;
+        return 0;
+    }
+    return path_[pos_++].first;
+}
+
 std::size_t Sampler::choose(const std::vector<Option>& options, const char*) {
     double total = 0;
     for (const auto& o : options) total += double(o.num) / double(o.den);
     double r = std::uniform_real_distribution<double>(0, total)(rng_);
+    std::size_t pick = options.size() - 1;
     for (std::size_t i = 0; i < options.size(); ++i) {
         r -= double(options[i].num) / double(options[i].den);
-        if (r <= 0) return i;
+        if (r <= 0) {
+            pick = i;
+            break;
+        }
     }
-    return options.size() - 1;
+    path_.push_back({pick, options.size()});
+    return pick;
 }
 
 }  // namespace tagproof::spec

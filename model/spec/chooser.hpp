@@ -48,6 +48,8 @@ public:
     Prob weight() const;      // probability of the path just run
     std::size_t depth() const { return trail_.size(); }
     std::string describe() const;  // "tag#0=2/14 ..." for a report
+    // The path just run: (index, number of options) per choice.
+    std::vector<std::pair<std::size_t, std::size_t>> path() const;
 
 private:
     struct Step {
@@ -59,14 +61,29 @@ private:
     std::size_t pos_ = 0;
 };
 
+// Replays a recorded path; notes when the model asks for something else.
+class Replayer final : public Chooser {
+public:
+    explicit Replayer(std::vector<std::pair<std::size_t, std::size_t>> path) : path_(std::move(path)) {}
+    std::size_t choose(const std::vector<Option>& options, const char* what) override;
+    bool diverged() const { return diverged_ || pos_ != path_.size(); }
+
+private:
+    std::vector<std::pair<std::size_t, std::size_t>> path_;
+    std::size_t pos_ = 0;
+    bool diverged_ = false;
+};
+
 // Random paths from a seed (for scenarios too big to enumerate).
 class Sampler final : public Chooser {
 public:
     explicit Sampler(std::uint64_t seed) : rng_(seed) {}
     std::size_t choose(const std::vector<Option>& options, const char* what) override;
+    const std::vector<std::pair<std::size_t, std::size_t>>& path() const { return path_; }
 
 private:
     std::mt19937_64 rng_;
+    std::vector<std::pair<std::size_t, std::size_t>> path_;
 };
 
 }  // namespace tagproof::spec

@@ -50,6 +50,7 @@ Model::Model(const kernel::Variant& v, const ModelConfig& cfg, Chooser& chooser)
         default: init = KASAN_TAG_KERNEL; break;
     }
     tag_.assign(n, init);
+    tag_count_[init] = std::uint32_t(n);
     data_.assign(n, cfg_.boot.init_on_free ? DATA_ZERO : DATA_STALE);
     tag_by_.assign(n, TAG_BY_BOOT);
     cpus_.resize(cfg_.machine.cpus);
@@ -107,6 +108,12 @@ void Model::set_tags(std::uint64_t addr, std::uint64_t len, std::uint8_t t, int 
         Where w = translate(a);
         if (!w.mapped) continue;
         Slot s = slot_of(tag_, tag_by_, areas_, software, G_, gidx(w.pfn, w.off), w.area, a);
+        if (s.tag >= tag_.data() && s.tag < tag_.data() + tag_.size()) {
+            --tag_count_[*s.tag];
+            ++tag_count_[stored];
+        } else {
+            seen_elsewhere_.set(stored);
+        }
         *s.tag = stored;
         *s.by = by;
     }
@@ -187,12 +194,12 @@ Tag Model::random_tag(const char* what) {
     std::set<unsigned> present = {KASAN_TAG_KERNEL, KASAN_TAG_INVALID};
     bool hw = cfg_.build.mode == Mode::hw_tags;
     auto norm = [&](unsigned t) { return hw ? unsigned(mte_tag_from_nibble(std::uint8_t(t))) : t; };
-    for (std::uint8_t t : tag_) present.insert(norm(t));
-    for (const auto& va : areas_)
-        for (std::uint8_t t : va.vshadow) present.insert(t);
+    // constants the model itself writes: tag_clear_highpage / mte_sync_tags zero tags
+    present.insert(norm(0x00));
+    for (Tag t : cfg_.distinguished_tags) present.insert(norm(t));
+    for (unsigned t = 0; t < 256; ++t)
+        if (tag_count_[t] || seen_elsewhere_.test(t)) present.insert(norm(t));
     for (const auto& pg : pages_) present.insert(pg.page_tag);
-    for (const auto& o : objects_) present.insert(o.tag);
-    for (Tag t : chosen_tags_) present.insert(t);
     std::vector<unsigned> cands;
     std::vector<Option> opts;
     for (unsigned t : present)
@@ -208,6 +215,7 @@ Tag Model::random_tag(const char* what) {
     }
     Tag t = Tag(cands[ch_.choose(opts, what)]);
     chosen_tags_.push_back(t);
+    seen_elsewhere_.set(t);  // pointers keep it after the memory is retagged
     oracle_tag_chosen(t);
     return t;
 }

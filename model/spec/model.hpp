@@ -5,6 +5,8 @@
 // its decision, asks the Chooser for random tags, applies the plan, records
 // KASAN reports as the kernel would print them, and runs the oracle.
 #pragma once
+#include <array>
+#include <bitset>
 #include <functional>
 #include <optional>
 #include <string>
@@ -26,6 +28,10 @@ struct ModelConfig {
     bool kunit_harness = false;      // KUNIT_EXPECT_KASAN_FAIL semantics: multi-shot, force async
                                      // checks and re-enable tag checking after every event
     bool sample_phase_any = false;   // start each CPU's sampling counter at a chosen phase
+    // Tag values something compares against (a scenario's constants): random
+    // tags equal to one of these are a separate choice, so enumerating "up to
+    // renaming" stays exact. 0x00/0xF0 (zeroed MTE tags), 0xFE and 0xFF are always in.
+    std::vector<Tag> distinguished_tags;
 };
 
 enum class AccessKind { read, write, rmw };
@@ -112,6 +118,10 @@ private:
     std::vector<std::uint8_t> tag_;     // per granule: MTE tag (0xF0|nibble) or shadow byte
     std::vector<std::uint32_t> data_;   // per granule: DATA_ZERO / DATA_STALE / secret
     std::vector<int> tag_by_;           // per granule: who set the tag (object id or TAG_BY_*)
+    // How many granules hold each value (physical tags); values ever held by a
+    // vmalloc shadow or chosen as a tag. They make random_tag() cheap.
+    std::array<std::uint32_t, 256> tag_count_{};
+    std::bitset<256> seen_elsewhere_;
     std::vector<VmArea> areas_;
     std::uint64_t next_vaddr_ = VMALLOC_BASE;
     std::vector<Cache> caches_;

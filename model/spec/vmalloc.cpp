@@ -36,6 +36,7 @@ Ptr Model::vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel, int cpu, Obj
         std::uint8_t init = populated ? shadow_poison(KASAN_VMALLOC_INVALID_GENERIC)
                                       : (cfg_.build.mode == Mode::generic ? 0 : KASAN_TAG_KERNEL);
         va.vshadow.assign(npages * PAGE_SIZE / G_, init);
+        seen_elsewhere_.set(init);
         va.vshadow_by.assign(npages * PAGE_SIZE / G_, TAG_BY_POISON);
     }
     // __vmalloc_area_node: order-0 pages with the plan's gfp.
@@ -93,6 +94,7 @@ void Model::vfree(const Ptr& p) {
     // remove_vm_area: kasan_poison_vmalloc (software shadow; a no-op on HW).
     if (rt_.kasan_enabled && cfg_.build.kasan_vmalloc && !a.vshadow.empty())
         std::fill(a.vshadow.begin(), a.vshadow.end(), shadow_poison(KASAN_VMALLOC_INVALID_GENERIC));
+    seen_elsewhere_.set(shadow_poison(KASAN_VMALLOC_INVALID_GENERIC));
     a.live = false;
     std::vector<int> pages = a.page_objs;
     int obj = a.obj;
