@@ -11,6 +11,7 @@ int verb_run(const Args& args);
 int verb_variants(const Args& args);
 int verb_gfp(const Args& args);
 int verb_boot(const Args& args);
+int verb_review(const Args& args);
 
 // Exit statuses.
 inline constexpr int EXIT_HOLDS = 0;

@@ -13,6 +13,7 @@
 #include "config.hpp"
 #include "domain.hpp"
 #include "gfp.hpp"
+#include "features.hpp"
 #include "plans.hpp"
 #include "tag.hpp"
 
@@ -52,6 +53,14 @@ public:
     virtual bool ptr_tag_match_all(const CEnv&, Tag ptr) const = 0;
     virtual bool tag_mismatch(const CEnv&, Tag ptr, Tag mem) const = 0;
     virtual bool is_mutant() const { return false; }
+    // The invariants this variant is recorded to violate on the scenario corpus
+    // (known defects of that kernel, each explained where it is declared).
+    virtual std::vector<std::string> known_defects() const = 0;
+    virtual Features features() const = 0;
+    // The variant claims to change behaviour only with HW tags active: any
+    // outcome that differs from the baseline in another build or runtime state
+    // is a mode-isolation counterexample.
+    virtual bool claims_hw_only_change() const = 0;
 
     // The GFP layout this variant's era has in a build.
     GfpLayout gfp_layout(const BuildConfig& b) const { return GfpLayout(gfp_era(), b, extra_gfp_flags()); }
@@ -103,6 +112,9 @@ public:
     bool ptr_tag_match_all(const CEnv& e, Tag p) const override { return V::template ptr_tag_match_all<C>(e, p); }
     bool tag_mismatch(const CEnv& e, Tag p, Tag m) const override { return V::template tag_mismatch<C>(e, p, m); }
     bool is_mutant() const override { return V::mutant; }
+    std::vector<std::string> known_defects() const override { return V::known_defects(); }
+    Features features() const override { return V::features(); }
+    bool claims_hw_only_change() const override { return V::hw_only_change; }
 };
 
 // Every built-in variant, in the order `tagproof variants` lists them.

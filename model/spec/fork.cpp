@@ -125,6 +125,8 @@ int Model::user_fault(bool vm_mte, int cpu) {
 }
 
 int Model::huge_zero_folio(unsigned order, int cpu) {
+    if (!v_.features().huge_zero_folio_zerotags)
+        throw InputError("", "in " + v_.name() + " the huge zero folio is not allocated with __GFP_ZEROTAGS (2025+)");
     // get_huge_zero_folio(): (GFP_TRANSHUGE | __GFP_ZERO | __GFP_ZEROTAGS) & ~__GFP_MOVABLE.
     // It is mapped into MTE vmas without mte_sync_tags clearing its tags, so
     // the allocation itself must leave tags zero.

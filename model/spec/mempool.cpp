@@ -75,6 +75,8 @@ Ptr Model::mempool_alloc(int pool, int cpu) {
     const Cache& c = caches_[o.cache];
     kasan_unpoison(e, c.object_size, false, o.id);
     if (pl.kind == Mempool::kmalloc) {
+        // poison_kmalloc_redzone(): Generic marks the partial last granule first
+        if (cfg_.build.mode == Mode::generic) kasan_unpoison(e, pl.elem_size, false, o.id);
         std::uint64_t rz = round_up(o.base + pl.elem_size, G_), end = round_up(o.base + c.object_size, G_);
         if (end > rz) kasan_poison(rz, end - rz, shadow_poison(KASAN_SLAB_REDZONE_GENERIC), false);
     }

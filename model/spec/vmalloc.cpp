@@ -104,6 +104,7 @@ void Model::vfree(const Ptr& p) {
 }
 
 Ptr Model::vrealloc(const Ptr& p, std::uint64_t size, gfp_t gfp, int cpu) {
+    if (!v_.features().vrealloc) throw InputError("", "vrealloc() does not exist in " + v_.name() + " (v6.12+)");
     if (p.null) return vmalloc(size, gfp, true, cpu);
     if (size == 0) {
         vfree(p);

@@ -13,6 +13,7 @@ namespace tagproof::kernel {
 // v2, exactly as seed 000.
 template <class Self>
 struct anjum_v2_rules : rules_7_0<Self> {
+    static constexpr bool hw_only_change = true;  // "coverage is unchanged" outside HW_TAGS
     // 2/3: THREADINFO_GFP and GFP_VMAP_STACK gain __GFP_SKIP_KASAN.
     template <class D>
     static typename D::Word THREADINFO_GFP(const KasanEnv<D>& e) {
@@ -113,6 +114,8 @@ struct anjum_v4 final : anjum_v4_rules<anjum_v4> {
 // ZEROTAGS no longer gated on init; tag_clear_highpages(page, n, clear_pages).
 template <class Self>
 struct mm_2026_rules : anjum_v4_rules<Self> {
+    // The ZEROTAGS fix removes the zeroing defect; vrealloc's shrink is unchanged.
+    static std::vector<std::string> known_defects() { return {"detection"}; }
     template <class D>
     static void zero_tags_step(const KasanEnv<D>& e, typename D::Word gfp, typename D::Bool& init,
                                PostAllocPlan<D>& p) {

@@ -1,0 +1,35 @@
+// corpus.hpp — run a directory of scenario files under one variant, for a
+// review: which invariants hold over the corpus, and which outcomes changed
+// against a baseline.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "runner.hpp"
+
+namespace tagproof::scenario {
+
+struct CorpusEntry {
+    std::string file, name;
+    Mode mode = Mode::hw_tags;
+    std::string outcome;  // "Always 1/1 reports=2" — what a baseline comparison looks at
+    std::vector<std::string> violations;  // "invariant: message"
+};
+
+struct CorpusResult {
+    std::string variant;
+    std::vector<CorpusEntry> entries;
+    std::vector<std::string> not_applicable;  // files this variant cannot run (era syntax), with why
+    std::size_t runs = 0;
+    // invariant -> first counterexample (file [mode]: message)
+    std::map<std::string, std::string> counterexamples;
+};
+
+// Every *.litmus below the directories, sorted.
+std::vector<std::string> corpus_files(const std::vector<std::string>& dirs);
+// Runs each file under `variant` (the file's own variant line is overridden;
+// its expectations are not judged, only what happened).
+CorpusResult run_corpus(const std::vector<std::string>& files, const std::string& variant);
+
+}  // namespace tagproof::scenario

@@ -1,0 +1,9 @@
+# Runs `tagproof ARGS` (a ;-list), requires exit status WANT_STATUS and, if
+# given, output matching WANT.
+execute_process(COMMAND ${TAGPROOF} ${ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL WANT_STATUS)
+  message(FATAL_ERROR "tagproof ${ARGS}: exit status ${rc}, wanted ${WANT_STATUS}\n${out}${err}")
+endif()
+if(WANT AND NOT "${out}${err}" MATCHES "${WANT}")
+  message(FATAL_ERROR "tagproof ${ARGS}: output does not match '${WANT}':\n${out}${err}")
+endif()
