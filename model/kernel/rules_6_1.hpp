@@ -100,28 +100,50 @@ struct rules_6_1 {
         SampleDecision<D> s = Self::kasan_sample_page_alloc(e, order, gfp, skip);
         return {e.kasan_enabled && s.tag, D::ite(e.kasan_enabled, s.skip_next, skip)};
     }
-    // post_alloc_hook, v6.1 shape: ZEROTAGS only when initialising; the skip
-    // path resets page tags "to ensure page_address() does not fault"; the
-    // integrated-init note is taken whenever unpoisoning was attempted.
+    // post_alloc_hook (mm/page_alloc.c), one body for every era; what changed
+    // between eras is a hook each:
+    //   zero_tags_step        how __GFP_ZEROTAGS is honoured (6.1..6.4: tag_clear_highpage
+    //                         when initialising; 7.0: tag_clear_highpages() needs MTE;
+    //                         2026: not gated on init)
+    //   reset_tags_initially  sample-v3 as posted started from !zero_tags
+    //   has_pg_skip_kasan_poison  the page flag exists (v6.0 .. v6.3)
+    // Before v6.3 kasan_unpoison_pages() was void and never declined; the
+    // sampling rule below then always says "tag", and this body reduces to the
+    // v6.1 one (the integrated-init note and the page-tag reset on the skip
+    // path follow from "unpoisoning was attempted" exactly as before).
+    static constexpr bool has_pg_skip_kasan_poison = true;
+    template <class D>
+    static void zero_tags_step(const KasanEnv<D>& e, typename D::Word gfp, typename D::Bool& init,
+                               PostAllocPlan<D>& p) {
+        auto zero_tags = init && D::any(gfp, e.gfp.ZEROTAGS);  // tag_clear_highpage: data and tags
+        p.tag_clear = zero_tags;
+        p.tag_clear_data = zero_tags;
+        init = init && !zero_tags;
+    }
+    template <class D>
+    static typename D::Bool reset_tags_initially(typename D::Bool zero_tags) { return D::boolean(true); }
     template <class D>
     static PostAllocPlan<D> post_alloc_hook(const KasanEnv<D>& e, typename D::Word gfp, typename D::Word order,
                                             typename D::Word skip) {
         using Bool = typename D::Bool;
         PostAllocPlan<D> p;
         Bool init = !e.init_on_free && Self::want_init_on_alloc(e, gfp) && !Self::should_skip_init(e, gfp);
-        Bool init_tags = init && D::any(gfp, e.gfp.ZEROTAGS);
-        p.tag_clear = init_tags;  // tag_clear_highpage: data and tags
-        p.tag_clear_data = init_tags;
-        init = init && !init_tags;
+        Bool zero_tags = init && D::any(gfp, e.gfp.ZEROTAGS);
+        Self::zero_tags_step(e, gfp, init, p);
         Bool called = !Self::should_skip_kasan_unpoison(e, gfp);
         SampleDecision<D> u = Self::kasan_unpoison_pages(e, order, gfp, skip);
         p.unpoison = called && u.tag;
-        p.sampled_out = D::boolean(false);
+        p.sampled_out = called && !u.tag;
         p.unpoison_init = p.unpoison && init && e.kasan_has_integrated_init();
         p.sample_skip_next = D::ite(called, u.skip_next, skip);
-        p.kernel_init = init && !(called && e.kasan_has_integrated_init());
-        p.reset_page_tag = !called;
-        p.set_skip_poison_flag = e.kasan_hw_tags_enabled() && D::any(gfp, e.gfp.SKIP_KASAN_POISON);
+        // "Take note that memory was initialized by KASAN"
+        p.kernel_init = init && !(p.unpoison && e.kasan_has_integrated_init());
+        // "ensure page_address() dereferencing does not fault"
+        p.reset_page_tag = Self::template reset_tags_initially<D>(zero_tags) && !p.unpoison;
+        // sampled out -> skip poisoning too; __GFP_SKIP_KASAN_POISON -> the page flag
+        p.set_skip_poison_flag = D::boolean(Self::has_pg_skip_kasan_poison) &&
+                                 ((p.sampled_out && e.hw_tags) ||
+                                  (e.kasan_hw_tags_enabled() && D::any(gfp, e.gfp.SKIP_KASAN_POISON)));
         return p;
     }
     // v6.1 as shipped: commit 487a32ec24be moved the check after the page flags

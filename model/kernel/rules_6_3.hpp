@@ -35,35 +35,6 @@ struct rules_6_3 : rules_6_1<Self> {
         return s;
     }
 
-    // The fix "reset page tags properly with sampling" sets reset_tags = true;
-    // sample-v3 as posted had reset_tags = !zero_tags.
-    template <class D>
-    static typename D::Bool reset_tags_initially(typename D::Bool zero_tags) { return D::boolean(true); }
-
-    template <class D>
-    static PostAllocPlan<D> post_alloc_hook(const KasanEnv<D>& e, typename D::Word gfp, typename D::Word order,
-                                            typename D::Word skip) {
-        using Bool = typename D::Bool;
-        PostAllocPlan<D> p;
-        Bool init = !e.init_on_free && Self::want_init_on_alloc(e, gfp) && !Self::should_skip_init(e, gfp);
-        Bool zero_tags = init && D::any(gfp, e.gfp.ZEROTAGS);
-        p.tag_clear = zero_tags;
-        p.tag_clear_data = zero_tags;
-        init = init && !zero_tags;
-        Bool called = !Self::should_skip_kasan_unpoison(e, gfp);
-        SampleDecision<D> u = Self::kasan_unpoison_pages(e, order, gfp, skip);
-        p.unpoison = called && u.tag;
-        p.sampled_out = called && !u.tag;
-        p.unpoison_init = p.unpoison && init && e.kasan_has_integrated_init();
-        p.sample_skip_next = D::ite(called, u.skip_next, skip);
-        p.kernel_init = init && !(p.unpoison && e.kasan_has_integrated_init());
-        p.reset_page_tag = Self::template reset_tags_initially<D>(zero_tags) && !p.unpoison;
-        // Sampled out -> skip poisoning at free as well (PAGEFLAG_FALSE outside HW_TAGS).
-        p.set_skip_poison_flag =
-            (p.sampled_out && e.hw_tags) || (e.kasan_hw_tags_enabled() && D::any(gfp, e.gfp.SKIP_KASAN_POISON));
-        return p;
-    }
-
     // The revert (Cc stable 6.1): skip_kasan_poison computed first, so the flag is seen.
     template <class D>
     static typename D::Bool page_skip_flag_seen(const KasanEnv<D>& e, const FreeInput<D>& in) {

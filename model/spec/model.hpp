@@ -150,6 +150,7 @@ private:
     void kasan_poison(std::uint64_t addr, std::uint64_t len, std::uint8_t value, bool init);
     void kasan_unpoison(const Ptr& p, std::uint64_t len, bool init, int by);
     bool kasan_byte_accessible(const Ptr& p) const;
+    bool kasan_check_byte(const Ptr& p);  // reports when the byte check fails
     std::uint8_t shadow_poison(std::uint8_t generic_code) const;  // value to poison with in this mode
     Tag random_tag(const char* what);
     std::uint64_t linear(std::uint64_t pfn) const { return LINEAR_BASE + pfn * PAGE_SIZE; }

@@ -269,18 +269,22 @@ Ptr Model::kmem_cache_alloc(int cache, gfp_t gfp, int cpu) {
     return slab_alloc(cache, c.object_size, gfp, cpu, "kmem_cache_alloc(" + c.name + ")");
 }
 
+// __kasan_check_byte(): kasan_report(addr, 1, false) when the byte check fails.
+bool Model::kasan_check_byte(const Ptr& p) {
+    if (kasan_byte_accessible(p)) return true;
+    Report r;
+    r.mem_tag = mem_tag(p).value_or(0);
+    r.bug_type = bug_type_for(p, p.addr, r.mem_tag);
+    r.addr = p.value();
+    r.size = 1;
+    r.ptr_tag = p.tag;
+    report(r);
+    return false;
+}
+
 std::uint64_t Model::ksize(const Ptr& p) {
     // ksize(): 0 and a report if kasan_check_byte() fails; no unpoisoning.
-    if (!kasan_byte_accessible(p)) {
-        Report r;
-        r.bug_type = bug_type_for(p, p.addr, mem_tag(p).value_or(0));
-        r.addr = p.value();
-        r.size = 1;
-        r.ptr_tag = p.tag;
-        r.mem_tag = mem_tag(p).value_or(0);
-        report(r);
-        return 0;
-    }
+    if (!kasan_check_byte(p)) return 0;
     Where w = translate(p.addr);
     int pobj = pages_[pages_[w.pfn].head_pfn].obj;
     if (pobj >= 0 && objects_[pobj].kind == ObjKind::kmalloc_large) return PAGE_SIZE << objects_[pobj].order;
@@ -297,16 +301,7 @@ Ptr Model::krealloc(const Ptr& p, std::uint64_t size, gfp_t gfp, int cpu) {
         return Ptr{0x10, KASAN_TAG_KERNEL, -1, true};
     }
     // kasan_check_byte(p): "Check for double-free"; a failure reports and returns NULL.
-    if (!kasan_byte_accessible(p)) {
-        Report r;
-        r.bug_type = bug_type_for(p, p.addr, mem_tag(p).value_or(0));
-        r.addr = p.value();
-        r.size = 1;
-        r.ptr_tag = p.tag;
-        r.mem_tag = mem_tag(p).value_or(0);
-        report(r);
-        return Ptr{0, KASAN_TAG_KERNEL, -1, true};
-    }
+    if (!kasan_check_byte(p)) return Ptr{0, KASAN_TAG_KERNEL, -1, true};
     int obj;
     Where w = translate(p.addr);
     int pobj = w.mapped ? pages_[pages_[w.pfn].head_pfn].obj : -1;

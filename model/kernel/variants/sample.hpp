@@ -13,6 +13,7 @@ struct sample_v3_rules : rules_6_3<Self> {
     static constexpr bool hw_only_change = true;  // "coverage is unchanged" outside HW_TAGS
     // The stale page tag of a ZEROTAGS page: an access through page_address() faults.
     static std::vector<std::string> known_defects() { return {"no-false-positive", "page-tag-consistency"}; }
+    // The fix "reset page tags properly with sampling" starts from true.
     template <class D>
     static typename D::Bool reset_tags_initially(typename D::Bool zero_tags) { return !zero_tags; }
 };
