@@ -167,17 +167,31 @@ struct rules_6_1 {
     }
 
     // ---- mm/vmalloc.c __vmalloc_node_range ------------------------------------
+    // With HW tags active a PAGE_KERNEL area is mapped Normal-Tagged and its
+    // pages are allocated untagged and unzeroed (kasan_unpoison_vmalloc tags and
+    // zeroes them). Hooks for a caller-requested skip (the Anjum series):
+    //   vmalloc_skip                     when the caller's __GFP_SKIP_KASAN is honoured
+    //   vmalloc_skip_drops_prot_normal   v2: KASAN_VMALLOC_PROT_NORMAL not passed
+    //   vmalloc_skip_drops_call          v3+: kasan_unpoison_vmalloc() not called
+    //   vmalloc_meta_gfp                 v4: the vm_struct metadata without the flag
+    static constexpr bool vmalloc_skip_drops_prot_normal = false;
+    static constexpr bool vmalloc_skip_drops_call = false;
+    template <class D>
+    static typename D::Bool vmalloc_skip(const KasanEnv<D>& e, typename D::Word gfp) { return D::boolean(false); }
+    template <class D>
+    static typename D::Word vmalloc_meta_gfp(const KasanEnv<D>& e, typename D::Word gfp) { return gfp; }
     template <class D>
     static VmallocPlan<D> vmalloc_node_range(const KasanEnv<D>& e, typename D::Word gfp,
                                              typename D::Bool prot_kernel) {
         VmallocPlan<D> v;
-        v.meta_gfp = gfp;
-        v.tagged_mapping = prot_kernel && e.kasan_hw_tags_enabled();
+        auto skip = Self::vmalloc_skip(e, gfp);
+        v.meta_gfp = Self::vmalloc_meta_gfp(e, gfp);
+        v.tagged_mapping = prot_kernel && e.kasan_hw_tags_enabled() && !skip;
         v.page_gfp = gfp | D::ite(v.tagged_mapping, Self::vmalloc_page_skip_flags(e), D::lit(0));
-        v.flag_prot_normal = prot_kernel;
+        v.flag_prot_normal = prot_kernel && !(skip && D::boolean(Self::vmalloc_skip_drops_prot_normal));
         v.flag_vm_alloc = D::boolean(true);
         v.flag_init = !e.init_on_free && Self::want_init_on_alloc(e, v.page_gfp) && D::any(v.page_gfp, e.gfp.SKIP_ZERO);
-        v.call_unpoison = D::boolean(true);
+        v.call_unpoison = !(skip && D::boolean(Self::vmalloc_skip_drops_call));
         return v;
     }
     // kasan_unpoison_vmalloc(): a no-op unless kasan_enabled(), and only built

@@ -31,49 +31,22 @@ struct anjum_v2_rules : rules_7_0<Self> {
     static typename D::Word GFP_PGTABLE_KERNEL(const KasanEnv<D>& e) {
         return e.gfp.GFP_KERNEL | e.gfp.ZERO | e.gfp.SKIP_KASAN;
     }
-    // 1/3 (v2): skip_kasan = gfp & __GFP_SKIP_KASAN; no tagged prot, no
+    // 1/3 (v2): skip_kasan = gfp & __GFP_SKIP_KASAN; then no tagged prot, no
     // SKIP_KASAN|SKIP_ZERO for the pages, and no KASAN_VMALLOC_PROT_NORMAL, so
     // kasan_unpoison_vmalloc() returns early. Metadata gets the caller's gfp.
     template <class D>
     static typename D::Bool vmalloc_skip(const KasanEnv<D>& e, typename D::Word gfp) {
         return D::any(gfp, e.gfp.SKIP_KASAN);
     }
-    template <class D>
-    static VmallocPlan<D> vmalloc_node_range(const KasanEnv<D>& e, typename D::Word gfp,
-                                             typename D::Bool prot_kernel) {
-        VmallocPlan<D> v;
-        auto skip = Self::vmalloc_skip(e, gfp);
-        v.meta_gfp = gfp;
-        v.tagged_mapping = prot_kernel && e.kasan_hw_tags_enabled() && !skip;
-        v.page_gfp = gfp | D::ite(v.tagged_mapping, Self::vmalloc_page_skip_flags(e), D::lit(0));
-        v.flag_prot_normal = prot_kernel && !skip;
-        v.flag_vm_alloc = D::boolean(true);
-        v.flag_init = !e.init_on_free && Self::want_init_on_alloc(e, v.page_gfp) && D::any(v.page_gfp, e.gfp.SKIP_ZERO);
-        v.call_unpoison = D::boolean(true);
-        return v;
-    }
+    static constexpr bool vmalloc_skip_drops_prot_normal = true;
 };
 
 // v3 (seed 001's changelog): "Directly skip kasan_unpoison_vmalloc() for
 // GFP_SKIP_KASAN in patch 1" — PROT_NORMAL is noted as before, the call is skipped.
 template <class Self>
 struct anjum_v3_rules : anjum_v2_rules<Self> {
-    template <class D>
-    static VmallocPlan<D> vmalloc_node_range(const KasanEnv<D>& e, typename D::Word gfp,
-                                             typename D::Bool prot_kernel) {
-        VmallocPlan<D> v;
-        auto skip = Self::vmalloc_skip(e, gfp);
-        v.meta_gfp = Self::vmalloc_meta_gfp(e, gfp);
-        v.tagged_mapping = prot_kernel && e.kasan_hw_tags_enabled() && !skip;
-        v.page_gfp = gfp | D::ite(v.tagged_mapping, Self::vmalloc_page_skip_flags(e), D::lit(0));
-        v.flag_prot_normal = prot_kernel;
-        v.flag_vm_alloc = D::boolean(true);
-        v.flag_init = !e.init_on_free && Self::want_init_on_alloc(e, v.page_gfp) && D::any(v.page_gfp, e.gfp.SKIP_ZERO);
-        v.call_unpoison = !skip;
-        return v;
-    }
-    template <class D>
-    static typename D::Word vmalloc_meta_gfp(const KasanEnv<D>& e, typename D::Word gfp) { return gfp; }
+    static constexpr bool vmalloc_skip_drops_prot_normal = false;
+    static constexpr bool vmalloc_skip_drops_call = true;
 };
 
 // v4 (seed 001): the skip is honoured only when HW tags are active, and the
