@@ -87,6 +87,7 @@ spec::ModelConfig make_config(const Scenario& sc, Mode mode, const kernel::Varia
         if (n <= 0xFF) c.distinguished_tags.push_back(Tag(n));
     };
     for (const auto& st : sc.statements) {
+        if (!mode_applies(st.modes, mode)) continue;
         if (st.kind == Statement::event) {
             if (st.call == "set_tag" || st.call == "set_mem_tag") add(st.args.back().number);
             if (st.call == "user_set_tag") add(0xF0 | (st.args.back().number & 0xF));
