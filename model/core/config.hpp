@@ -44,6 +44,6 @@ struct RuntimeState {
     std::vector<std::string> boot_log;  // lines the kernel would print
 };
 
-RuntimeState derive_runtime(const BuildConfig& b, const Machine& m, const BootParams& p);
+// derive_runtime() lives in model/kernel/runtime.hpp: when KASAN is on is a decision.
 
 }  // namespace tagproof

@@ -65,6 +65,18 @@ struct VmallocUnpoison {
     Bool clear_pages{};  // kasan.vmalloc=off with INIT: clear_highpage_kasan_tagged each page
 };
 
+// One granule of one access, as the tag check sees it.
+template <class D>
+struct TagCheckInput {
+    using Bool = typename D::Bool;
+    using Word = typename D::Word;
+    Bool tcf_on{};          // SCTLR_EL1.TCF != NONE on this CPU (HW)
+    Bool write_only{};      // kasan.write_only in effect (HW)
+    Bool is_write{};
+    Bool tagged_mapping{};  // Normal-Tagged PTE (HW); always true in SW_TAGS
+    Word ptr_tag{}, mem_tag{};
+};
+
 // kasan_sample_page_alloc (mm/kasan/kasan.h).
 template <class D>
 struct SampleDecision {

@@ -239,6 +239,17 @@ struct rules_6_1 {
         return D::ite(e.hw_tags, (ptr_tag & D::lit(0xF)) != (mem_tag & D::lit(0xF)), ptr_tag != mem_tag);
     }
 
+    // The tag check of one granule (tag modes; Generic's byte-precise shadow
+    // check is in model/spec/access.cpp). HW: TCMA1 match-all, TCF off after a
+    // sync fault, untagged mappings and loads under write_only are unchecked.
+    // SW_TAGS: the compiler's check, 0xFF pointers skipped.
+    template <class D>
+    static typename D::Bool granule_check_faults(const KasanEnv<D>& e, const TagCheckInput<D>& in) {
+        auto hw = e.kasan_hw_tags_enabled() && in.tcf_on && in.tagged_mapping && !(in.write_only && !in.is_write);
+        auto sw = e.sw_tags && e.kasan_enabled;
+        return (hw || sw) && !Self::ptr_tag_match_all(e, in.ptr_tag) && Self::tag_mismatch(e, in.ptr_tag, in.mem_tag);
+    }
+
     // ---- mm/kasan/common.c slab ---------------------------------------------------
     // assign_tag(): caches without a constructor and not SLAB_TYPESAFE_BY_RCU get a
     // fresh random tag at every allocation; the others keep the tag chosen when

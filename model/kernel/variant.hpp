@@ -15,6 +15,7 @@
 #include "gfp.hpp"
 #include "features.hpp"
 #include "plans.hpp"
+#include "runtime.hpp"
 #include "tag.hpp"
 
 namespace tagproof::kernel {
@@ -52,6 +53,7 @@ public:
     virtual Tag random_tag_max(const CEnv&) const = 0;
     virtual bool ptr_tag_match_all(const CEnv&, Tag ptr) const = 0;
     virtual bool tag_mismatch(const CEnv&, Tag ptr, Tag mem) const = 0;
+    virtual bool granule_check_faults(const CEnv&, const TagCheckInput<Concrete>&) const = 0;
     virtual bool is_mutant() const { return false; }
     // The invariants this variant is recorded to violate on the scenario corpus
     // (known defects of that kernel, each explained where it is declared).
@@ -111,6 +113,9 @@ public:
     Tag random_tag_max(const CEnv& e) const override { return Tag(V::template random_tag_max<C>(e)); }
     bool ptr_tag_match_all(const CEnv& e, Tag p) const override { return V::template ptr_tag_match_all<C>(e, p); }
     bool tag_mismatch(const CEnv& e, Tag p, Tag m) const override { return V::template tag_mismatch<C>(e, p, m); }
+    bool granule_check_faults(const CEnv& e, const TagCheckInput<C>& in) const override {
+        return V::template granule_check_faults<C>(e, in);
+    }
     bool is_mutant() const override { return V::mutant; }
     std::vector<std::string> known_defects() const override { return V::known_defects(); }
     Features features() const override { return V::features(); }

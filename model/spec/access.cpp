@@ -142,27 +142,28 @@ void Model::access(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu) {
     std::uint64_t first_bad = 0;
     std::uint8_t first_mem = 0;
     if (rt_.kasan_enabled && mode != Mode::none) {
-        if (mode == Mode::hw_tags) {
-            checked = c.tag_checks_on && !v_.ptr_tag_match_all(env_, p.tag) && !(rt_.write_only && !is_write);
-        } else if (mode == Mode::sw_tags) {
-            checked = !v_.ptr_tag_match_all(env_, p.tag);
-        } else {
-            checked = true;
-        }
+        checked = mode == Mode::generic ||
+                  (mode == Mode::sw_tags ? p.tag != KASAN_TAG_KERNEL
+                                         : c.tag_checks_on && p.tag != KASAN_TAG_KERNEL && !(rt_.write_only && !is_write));
         for (std::uint64_t a = p.addr - p.addr % G_; a < p.addr + len; a += G_) {
             Where w = translate(a);
             auto m = *mem_tag(Ptr{a, p.tag, -1});
-            bool mismatch;
+            bool fault;
             if (mode == Mode::generic) {
                 // byte precise: the bytes of this granule the access touches
-                std::uint64_t lo = std::max(a, p.addr), hi = std::min(a + G_, p.addr + len);
-                mismatch = m >= 0x80 || (m != 0 && (hi - a) > m);
-                (void)lo;
+                std::uint64_t hi = std::min(a + G_, p.addr + len);
+                fault = m >= 0x80 || (m != 0 && (hi - a) > m);
             } else {
-                if (mode == Mode::hw_tags && !w.tagged_mapping) continue;  // Normal, untagged mapping
-                mismatch = v_.tag_mismatch(env_, p.tag, m);
+                kernel::TagCheckInput<kernel::Concrete> in;
+                in.tcf_on = c.tag_checks_on;
+                in.write_only = rt_.write_only;
+                in.is_write = is_write;
+                in.tagged_mapping = w.tagged_mapping || mode == Mode::sw_tags;
+                in.ptr_tag = p.tag;
+                in.mem_tag = m;
+                fault = v_.granule_check_faults(env_, in);
             }
-            if (mismatch) {
+            if (fault) {
                 if (bad.empty()) {
                     first_bad = std::max(a, p.addr);
                     first_mem = m;
@@ -170,7 +171,7 @@ void Model::access(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu) {
                 bad.push_back(a);
             }
         }
-        if (checked && !bad.empty()) {
+        if (!bad.empty()) {
             faulted = true;
             Report r;
             r.addr = offset(p, std::int64_t(first_bad - p.addr)).value();

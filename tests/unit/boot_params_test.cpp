@@ -4,6 +4,7 @@
 
 #include "boot_params.hpp"
 #include "config.hpp"
+#include "runtime.hpp"
 #include "error.hpp"
 
 using namespace tagproof;
