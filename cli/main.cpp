@@ -11,6 +11,7 @@ static const char* kUsage =
     "usage: tagproof VERB [options]\n"
     "\n"
     "  review               review every built-in variant (or --variant X) over the scenario corpus\n"
+    "  prove                Z3 proofs of the invariants over a variant's decision code\n"
     "  run FILE...          run scenario files, one verdict line per file and mode\n"
     "  variants             list the built-in variants (--mutants: the negative controls too)\n"
     "  gfp STRING|NUMBER    parse and print GFP flags as the kernel prints them\n"
@@ -32,6 +33,7 @@ int main(int argc, char** argv) {
         if (verb == "gfp") return cli::verb_gfp(args);
         if (verb == "boot") return cli::verb_boot(args);
         if (verb == "review") return cli::verb_review(args);
+        if (verb == "prove") return cli::verb_prove(args);
         std::cerr << "tagproof: unknown verb '" << verb << "'\n" << kUsage;
         return cli::EXIT_BAD_INPUT;
     } catch (const InputError& e) {

@@ -372,9 +372,13 @@ private:
             }
             if (!st.result.empty() && vars_.count(st.result)) {
                 const Value& v = vars_.at(st.result);
-                char b[32];
-                if (v.kind == Value::ptr) std::snprintf(b, sizeof b, ", returns tag %02x", v.p.tag);
-                else if (v.kind == Value::page) std::snprintf(b, sizeof b, ", page tag %02x", m_.page_address(v.id).tag);
+                char b[64];
+                auto mt = [&](const Ptr& p) { return v.p.null ? -1 : int(m_.mem_tag(p).value_or(0)); };
+                if (v.kind == Value::ptr)
+                    std::snprintf(b, sizeof b, ", returns tag %02x, memory tag %02x", v.p.tag, v.p.null ? 0 : mt(v.p));
+                else if (v.kind == Value::page)
+                    std::snprintf(b, sizeof b, ", page tag %02x, memory tag %02x", m_.page_address(v.id).tag,
+                                  mt(m_.page_address(v.id)));
                 else b[0] = 0;
                 obs += b;
             }

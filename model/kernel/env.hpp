@@ -19,6 +19,30 @@ struct GfpMasks {
     Word NOWARN{}, NORETRY{}, DIRECT_RECLAIM{};
 };
 
+// Fills every mask from a look-up by kernel name (one list for every domain).
+template <class D, class MaskOf>
+void fill_gfp_masks(GfpMasks<D>& g, MaskOf mask_of) {
+    g.ZERO = mask_of("__GFP_ZERO");
+    g.ZEROTAGS = mask_of("__GFP_ZEROTAGS");
+    g.COMP = mask_of("__GFP_COMP");
+    g.ACCOUNT = mask_of("__GFP_ACCOUNT");
+    g.MOVABLE = mask_of("__GFP_MOVABLE");
+    g.HIGHMEM = mask_of("__GFP_HIGHMEM");
+    g.SKIP_ZERO = mask_of("__GFP_SKIP_ZERO");
+    g.SKIP_KASAN_UNPOISON = mask_of("__GFP_SKIP_KASAN_UNPOISON");
+    g.SKIP_KASAN_POISON = mask_of("__GFP_SKIP_KASAN_POISON");
+    g.SKIP_KASAN = mask_of("__GFP_SKIP_KASAN");
+    g.KASAN_SAMPLE = mask_of("__GFP_KASAN_SAMPLE");
+    g.GFP_KERNEL = mask_of("GFP_KERNEL");
+    g.GFP_KERNEL_ACCOUNT = mask_of("GFP_KERNEL_ACCOUNT");
+    g.GFP_HIGHUSER_MOVABLE = mask_of("GFP_HIGHUSER_MOVABLE");
+    g.GFP_ATOMIC = mask_of("GFP_ATOMIC");
+    g.GFP_NOWAIT = mask_of("GFP_NOWAIT");
+    g.NOWARN = mask_of("__GFP_NOWARN");
+    g.NORETRY = mask_of("__GFP_NORETRY");
+    g.DIRECT_RECLAIM = mask_of("__GFP_DIRECT_RECLAIM");
+}
+
 template <class D>
 struct KasanEnv {
     using Bool = typename D::Bool;

@@ -19,6 +19,7 @@ struct rules_6_1 {
     static constexpr GfpEra gfp_era = GfpEra::v6_1;
     static constexpr bool mutant = false;
     static constexpr bool hw_only_change = false;  // an era changes whatever it changes
+    static constexpr const char* next_version = "";
     // v6.1 as shipped poisons pages whose free-time skip was requested
     // (__GFP_SKIP_KASAN_POISON ignored, see page_skip_flag_seen below).
     static std::vector<std::string> known_defects() { return {"page-tag-consistency"}; }

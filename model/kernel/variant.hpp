@@ -63,6 +63,8 @@ public:
     // outcome that differs from the baseline in another build or runtime state
     // is a mode-isolation counterexample.
     virtual bool claims_hw_only_change() const = 0;
+    // The next revision of the same series ("" if none): `prove` says what it changes.
+    virtual std::string next_version() const = 0;
 
     // The GFP layout this variant's era has in a build.
     GfpLayout gfp_layout(const BuildConfig& b) const { return GfpLayout(gfp_era(), b, extra_gfp_flags()); }
@@ -120,6 +122,7 @@ public:
     std::vector<std::string> known_defects() const override { return V::known_defects(); }
     Features features() const override { return V::features(); }
     bool claims_hw_only_change() const override { return V::hw_only_change; }
+    std::string next_version() const override { return V::next_version; }
 };
 
 // Every built-in variant, in the order `tagproof variants` lists them.

@@ -180,6 +180,13 @@ void Model::oracle_on_access(const Ptr& p, std::uint64_t len, AccessKind kind, i
             } else {
                 by = tag_by_[gidx(w.pfn, w.off)];
             }
+            if (by == TAG_BY_POISON && p.tag != KASAN_TAG_KERNEL &&
+                (mode == Mode::hw_tags ? mte_nibble(p.tag) == mte_nibble(KASAN_TAG_INVALID) : p.tag == KASAN_TAG_INVALID)) {
+                violation("detection", std::string(o.live ? "out-of-bounds " : "use-after-free ") + what + " (" +
+                                           o.what + ") not detected: the object's tag is the poison tag " +
+                                           tag_hex(o.tag) + " itself");
+                break;
+            }
             if (by != o.id) continue;
             std::int64_t go = obj_offset(a);
             if (o.live && go >= 0 && std::uint64_t(go) < round_up(o.size, G_)) continue;  // granule precision: declared

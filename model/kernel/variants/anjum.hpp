@@ -65,12 +65,14 @@ struct anjum_v4_rules : anjum_v3_rules<Self> {
 
 struct anjum_v2 final : anjum_v2_rules<anjum_v2> {
     static constexpr const char* name = "anjum-v2";
+    static constexpr const char* next_version = "anjum-v3";
     static constexpr const char* baseline = "linux-7.0";
     static constexpr const char* summary =
         "linux-7.0 + seed 000: stacks and page-allocated page tables skip HW tagging (v2)";
 };
 struct anjum_v3 final : anjum_v3_rules<anjum_v3> {
     static constexpr const char* name = "anjum-v3";
+    static constexpr const char* next_version = "anjum-v4";
     static constexpr const char* baseline = "linux-7.0";
     static constexpr const char* summary =
         "linux-7.0 + v3: vmalloc skips kasan_unpoison_vmalloc() directly on __GFP_SKIP_KASAN";
@@ -87,6 +89,8 @@ struct anjum_v4 final : anjum_v4_rules<anjum_v4> {
 // ZEROTAGS no longer gated on init; tag_clear_highpages(page, n, clear_pages).
 template <class Self>
 struct mm_2026_rules : anjum_v4_rules<Self> {
+    // The ZEROTAGS fix changes every MTE system, not only HW_TAGS KASAN.
+    static constexpr bool hw_only_change = false;
     // The ZEROTAGS fix removes the zeroing defect; vrealloc's shrink is unchanged.
     static std::vector<std::string> known_defects() { return {"detection"}; }
     template <class D>

@@ -49,6 +49,7 @@ struct sample_v3 final : sample_v3_rules<sample_v3> {
 };
 struct sample_v2 final : sample_v2_rules<sample_v2> {
     static constexpr const char* name = "sample-v2";
+    static constexpr const char* next_version = "sample-v3";
     static constexpr const char* baseline = "linux-6.3";
     static constexpr const char* summary =
         "seed 003: sampling only for allocations marked __GFP_KASAN_SAMPLE (skb pages)";

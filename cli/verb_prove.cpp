@@ -1,0 +1,194 @@
+// verb_prove.cpp — `tagproof prove`: the Z3 obligations for a variant, with
+// Alive2-style verdicts and, for every counterexample, its replay in the model.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "error.hpp"
+#include "prove.hpp"
+#include "variant.hpp"
+#include "verbs.hpp"
+
+namespace tagproof::cli {
+
+static const char* kHelp =
+    "usage: tagproof prove [--variant NAME] [--baseline NAME] [--obligation PREFIX]... [--depth K]\n"
+    "                      [--timeout MS] [--smt2 DIR] [--write-scenarios DIR] [--contracts-only]\n"
+    "                      [--no-replay] [--expect FILE] [--quiet]\n"
+    "\n"
+    "Proves the invariants of DESIGN §4 with Z3 over the variant's own decision code, per\n"
+    "kernel entry point: within the caller contracts and over the raw flag space. A verdict is\n"
+    "proved, counterexample or unknown (solver gave up; never shown as proved). Every\n"
+    "counterexample is turned into a scenario file and replayed in the executable model.\n"
+    "mode-isolation/* compares with the baseline (default: the variant's own) where the\n"
+    "variant claims no change; changes/* reports what differs with HW_TAGS active.\n"
+    "--expect FILE compares every verdict with the recorded one (variant obligation scope verdict).\n"
+    "Without --variant: every built-in variant. Exit status: 0 all proved (or as expected),\n"
+    "1 a counterexample (or a verdict not as expected, or a replay that failed), 2 bad input,\n"
+    "3 unknown.\n";
+
+namespace {
+
+struct Expected {
+    std::map<std::string, std::string> verdict;  // "variant|id|scope" -> verdict
+};
+
+Expected load_expected(const std::string& path) {
+    std::ifstream f(path);
+    if (!f) throw InputError(path, "cannot open the expected-verdicts file");
+    Expected e;
+    std::string line;
+    int n = 0;
+    while (std::getline(f, line)) {
+        ++n;
+        if (line.empty() || line[0] == '#') continue;
+        std::vector<std::string> cols;
+        std::stringstream ss(line);
+        std::string col;
+        while (std::getline(ss, col, '\t')) cols.push_back(col);
+        if (cols.size() != 4)
+            throw InputError(path + ":" + std::to_string(n), "expected 4 tab-separated columns: variant obligation scope verdict");
+        e.verdict[cols[0] + "|" + cols[1] + "|" + cols[2]] = cols[3];
+    }
+    return e;
+}
+
+}  // namespace
+
+int verb_prove(const Args& args) {
+    Options o = parse_options(args, {"--variant", "--baseline", "--obligation", "--depth", "--timeout", "--smt2",
+                                     "--write-scenarios", "--expect"},
+                              {"--help", "--contracts-only", "--no-replay", "--quiet", "--record"});
+    if (o.has("--help")) {
+        std::cout << kHelp;
+        return 0;
+    }
+    auto number = [&](const char* k, unsigned dflt) -> unsigned {
+        std::string s = o.get(k);
+        if (s.empty()) return dflt;
+        try {
+            return unsigned(std::stoul(s));
+        } catch (...) {
+            throw InputError("command line", std::string(k) + " needs a number");
+        }
+    };
+    solver::ProveOptions po;
+    po.baseline = o.get("--baseline");
+    for (const auto& [k, v] : o.named)
+        if (k == "--obligation") po.only.push_back(v);
+    po.depth = number("--depth", 8);
+    po.timeout_ms = number("--timeout", 20000);
+    po.smt2_dir = o.get("--smt2");
+    po.scenario_dir = o.get("--write-scenarios");
+    po.replay = !o.has("--no-replay");
+    po.raw_scope = !o.has("--contracts-only");
+    Expected expected;
+    bool judge = !o.get("--expect").empty();
+    if (judge) expected = load_expected(o.get("--expect"));
+
+    std::vector<std::string> variants;
+    if (o.get("--variant").empty())
+        for (const auto* v : kernel::all_variants()) variants.push_back(v->name());
+    else
+        variants.push_back(o.get("--variant"));
+
+    int proved = 0, cex = 0, unknown = 0, na = 0, changed = 0, replay_bad = 0, not_expected = 0;
+    for (const auto& name : variants) {
+        po.variant = name;
+        auto verdicts = solver::prove(po);
+        const auto& v0 = verdicts.front();
+        std::printf("== tagproof prove: %s (baseline %s)\n", name.c_str(), v0.baseline.empty() ? "-" : v0.baseline.c_str());
+        for (const auto& vd : verdicts) {
+            if (o.has("--record")) {
+                for (const auto& sv : vd.scopes)
+                    std::printf("%s\t%s\t%s\t%s\n", vd.variant.c_str(), vd.id.c_str(), sv.scope.c_str(), sv.verdict.c_str());
+                if (!vd.applicable) std::printf("%s\t%s\t-\tnot applicable\n", vd.variant.c_str(), vd.id.c_str());
+                continue;
+            }
+            std::printf("\n%s  [%s]\n  %s\n", vd.id.c_str(), vd.invariant.c_str(), vd.statement.c_str());
+            if (!vd.applicable) {
+                ++na;
+                std::printf("  not applicable: %s\n", vd.why_not.c_str());
+                if (judge) {
+                    auto it = expected.verdict.find(vd.variant + "|" + vd.id + "|-");
+                    if (it == expected.verdict.end() || it->second != "not applicable") {
+                        ++not_expected;
+                        std::printf("  !!! recorded verdict: %s\n", it == expected.verdict.end() ? "none" : it->second.c_str());
+                    }
+                }
+                continue;
+            }
+            std::printf("  entry: %s; method: %s\n", vd.entry.c_str(), vd.method.c_str());
+            for (const auto& sv : vd.scopes) {
+                std::string banner = sv.verdict == "proved"           ? "proved"
+                                     : sv.verdict == "counterexample" ? "counterexample found"
+                                     : sv.verdict == "unknown"        ? "unknown (not proved)"
+                                                                      : sv.verdict;
+                std::printf("  %-24s %s (%.0f ms)\n", (sv.scope + ":").c_str(), banner.c_str(), sv.ms);
+                if (sv.verdict == "proved" || sv.verdict == "unchanged") ++proved;
+                else if (sv.verdict == "counterexample") ++cex;
+                else if (sv.verdict == "changed") ++changed;
+                else ++unknown;
+                if (!o.has("--quiet") || sv.verdict == "counterexample" || sv.verdict == "changed")
+                    for (const auto& d : sv.details) std::printf("      %s\n", d.c_str());
+                for (const auto& k : sv.broken) std::printf("      breaks caller contract %s\n", k.c_str());
+                if (!sv.replay.empty()) std::printf("      replay: %s\n", sv.replay.c_str());
+                if (!sv.replay_ok) ++replay_bad;
+                if (judge) {
+                    auto it = expected.verdict.find(vd.variant + "|" + vd.id + "|" + sv.scope);
+                    if (it == expected.verdict.end() || it->second != sv.verdict) {
+                        ++not_expected;
+                        std::printf("  !!! recorded verdict: %s, got %s\n",
+                                    it == expected.verdict.end() ? "none" : it->second.c_str(), sv.verdict.c_str());
+                    }
+                }
+            }
+        }
+        std::printf("\n");
+        // A series revision: does the next version change any outcome, and where?
+        const auto& cv = kernel::find_variant(name);
+        if (!cv.next_version().empty() && !o.has("--record") && po.only.empty()) {
+            solver::ProveOptions rev = po;
+            rev.baseline = cv.next_version();
+            rev.only = {"mode-isolation/", "changes/", "internals/"};
+            rev.replay = true;
+            int differ = 0, internal = 0, unk = 0;
+            std::vector<std::string> where;
+            for (const auto& vd : solver::prove(rev))
+                for (const auto& sv : vd.scopes) {
+                    if (sv.verdict == "unknown") ++unk;
+                    if (sv.verdict != "counterexample" && sv.verdict != "changed") continue;
+                    bool is_internal = vd.id.rfind("internals/", 0) == 0;
+                    (is_internal ? internal : differ)++;
+                    where.push_back(vd.id + " (" + sv.scope + "):");
+                    for (const auto& d : sv.details) where.push_back("    " + d);
+                }
+            std::printf("== revision %s -> %s: does the change alter any outcome?\n", name.c_str(),
+                        cv.next_version().c_str());
+            if (!differ && !unk)
+                std::printf("   no: every entry point has the same outcomes in every build and runtime state\n"
+                            "   (proved: mode-isolation/* outside and changes/* with HW_TAGS active, all unchanged)\n");
+            else
+                std::printf("   yes: %d entry point(s) differ%s\n", differ, unk ? " (some unknown)" : "");
+            if (internal)
+                std::printf("   intermediate values that differ without changing an outcome:\n");
+            for (const auto& w : where) std::printf("   %s\n", w.c_str());
+            std::printf("\n");
+        }
+    }
+    if (o.has("--record")) return 0;
+    std::printf("summary: %d proved, %d counterexample(s), %d change(s) reported, %d unknown, %d not applicable\n",
+                proved, cex, changed, unknown, na);
+    if (replay_bad) std::printf("!!! %d counterexample(s) did not replay in the model\n", replay_bad);
+    if (judge) {
+        std::printf("%s\n", not_expected ? "!!! some verdicts are not the recorded ones" : "every verdict as recorded");
+        return not_expected || replay_bad ? EXIT_COUNTEREXAMPLE : (unknown ? EXIT_UNKNOWN : EXIT_HOLDS);
+    }
+    std::printf("%s\n", cex ? "counterexample found" : unknown ? "unknown" : "all properties hold");
+    if (replay_bad || cex) return EXIT_COUNTEREXAMPLE;
+    return unknown ? EXIT_UNKNOWN : EXIT_HOLDS;
+}
+
+}  // namespace tagproof::cli

@@ -1,0 +1,18 @@
+// variant_list.hpp — every built-in variant and mutant type, once. The
+// concrete registry (registry.cpp) and the solver's (solver/sym_registry.cpp)
+// both expand these lists, so a new variant is added in one place.
+#pragma once
+#include "variants/anjum.hpp"
+#include "variants/linux.hpp"
+#include "variants/mutants.hpp"
+#include "variants/sample.hpp"
+
+// In the order `tagproof variants` lists them.
+#define TAGPROOF_BUILTIN_VARIANTS(X) \
+    X(linux_6_1) X(linux_6_3) X(linux_6_4) X(linux_7_0) X(mm_2026) X(anjum_v2) X(anjum_v3) X(anjum_v4) \
+    X(sample_v2) X(sample_v3)
+
+#define TAGPROOF_MUTANTS(X)                                                                                  \
+    X(mutant_no_tcma) X(mutant_invalid_matches) X(mutant_skip_no_reset) X(mutant_no_free_poison)            \
+    X(mutant_skip_drops_zero) X(mutant_match_all_tag) X(mutant_sample_off_by_one) X(mutant_skip_in_software) \
+    X(mutant_gfp_bit_outside_mask)

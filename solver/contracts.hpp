@@ -1,0 +1,27 @@
+// contracts.hpp — what real callers pass, written down as data.
+//
+// An obligation is checked within these contracts and over the raw flag
+// space; a counterexample names every contract its input breaks, so a
+// reviewer never chases a trace no caller can produce without being told.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "sym_variant.hpp"
+
+namespace tagproof::solver {
+
+struct Contract {
+    std::string name;
+    std::string text;  // the rule, with where it comes from
+    z3::expr holds;
+};
+
+// Callers of alloc_pages() / __get_free_pages() other than vmalloc.
+std::vector<Contract> page_alloc_contracts(const SEnv& e, const z3::expr& gfp, const z3::expr& bits_mask);
+// Callers of __vmalloc_node_range().
+std::vector<Contract> vmalloc_contracts(const SEnv& e, const z3::expr& gfp, const z3::expr& bits_mask);
+
+z3::expr all_hold(z3::context& c, const std::vector<Contract>& cs);
+
+}  // namespace tagproof::solver

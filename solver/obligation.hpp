@@ -1,0 +1,70 @@
+// obligation.hpp — an invariant stated for one kernel entry point, as a
+// query: inputs, the negated property, and how to show a counterexample.
+#pragma once
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "contracts.hpp"
+#include "sym_env.hpp"
+
+namespace tagproof::solver {
+
+// What an obligation is built from: the variant (and a baseline for
+// equivalence), symbolic inputs shared by both, and the BMC depth.
+struct Builder {
+    z3::context& c;
+    const SymVariant& v;
+    const SymVariant* base;  // nullptr unless comparing
+    SymInputs in;
+    SEnv e;                  // the variant's environment
+    std::optional<SEnv> be;  // the baseline's, over the same inputs
+    z3::expr bits_mask;      // __GFP_BITS_MASK of the variant's era, for the build selected
+    unsigned depth;
+    int fresh = 0;
+    z3::expr word(const std::string& name) { return solver::word(c, name); }
+    z3::expr tag(const std::string& name, std::vector<z3::expr>& domain);  // an 8-bit value
+};
+
+// A term shown in a counterexample, by name.
+struct Witness {
+    std::string name;
+    z3::expr value;
+    enum Kind { number, hex, gfp, boolean } kind = number;
+};
+
+struct Query {
+    bool applicable = true;
+    std::string why_not;
+    std::string entry;                 // kernel entry point
+    std::string method = "single step over all inputs";
+    std::vector<z3::expr> assumptions;  // input domain and reachable-state facts
+    std::vector<Contract> contracts;    // caller contracts (scope "within contracts")
+    z3::expr violation;                 // the property's negation
+    std::vector<Witness> witnesses;
+    // Tried in order on a counterexample, each kept if still satisfiable: a
+    // smaller, more readable trace (order 0, small N, ...).
+    std::vector<z3::expr> prefer;
+    // Free GFP symbols whose set bits are cleared one by one where the
+    // counterexample survives: the flags that matter, and no others.
+    std::vector<z3::expr> minimise_bits;
+    // Equivalence: the fields compared, by name (variant value, baseline value).
+    std::vector<std::pair<std::string, std::pair<z3::expr, z3::expr>>> fields;
+    // A scenario file that replays a counterexample in the model ("" if none).
+    std::function<std::string(const z3::model&)> scenario;
+    explicit Query(z3::context& c) : violation(c.bool_val(false)) {}
+};
+
+struct Obligation {
+    std::string id;         // "no-false-positive/alloc_pages"
+    std::string invariant;  // "no-false-positive"
+    std::string statement;  // one sentence
+    bool needs_baseline = false;
+    bool informational = false;  // reports a change (intended) rather than a defect
+    std::function<Query(Builder&)> build;
+};
+
+const std::vector<Obligation>& all_obligations();
+
+}  // namespace tagproof::solver

@@ -1,0 +1,673 @@
+// obligations.cpp — the invariants of DESIGN §4 as obligations per entry
+// point. Each function builds one query over the variant's own rules
+// (instantiated with the Z3 domain); the oracle side — what must hold — is
+// stated here in its own words.
+#include <cstdio>
+
+#include "error.hpp"
+
+#include "obligation.hpp"
+
+namespace tagproof::solver {
+
+using kernel::FreeInput;
+using kernel::PostAllocPlan;
+using kernel::TagCheckInput;
+using S = Symbolic;
+
+z3::expr Builder::tag(const std::string& name, std::vector<z3::expr>& domain) {
+    z3::expr t = word(name);
+    domain.push_back(z3::ule(t, c.bv_val(0xFF, 64)));
+    return t;
+}
+
+namespace {
+
+std::uint64_t num(const z3::model& m, const z3::expr& e) { return m.eval(e, true).get_numeral_uint64(); }
+bool truth(const z3::model& m, const z3::expr& e) { return m.eval(e, true).is_true(); }
+std::string hex(std::uint64_t v) {
+    char b[24];
+    std::snprintf(b, sizeof b, "0x%llx", (unsigned long long)v);
+    return b;
+}
+
+// The scenario header every counterexample starts with.
+std::string header(const Builder& b, const z3::model& m, const std::string& name, const std::string& doc,
+                   const std::string& extra_config = "") {
+    ConcreteConfig cc = read_config(m, b.in);
+    std::string s = "# written by tagproof prove: a counterexample replayed in the model\n";
+    s += "name " + name + "\n";
+    s += "doc " + doc + "\n";
+    s += "variant " + b.v.concrete().name() + "\n";
+    s += std::string("modes ") + mode_name(cc.mode) + "\n";
+    s += cc.config_line() + (extra_config.empty() ? "" : " " + extra_config) + "\n";
+    if (!cc.boot_line().empty()) s += "boot " + cc.boot_line() + "\n";
+    return s;
+}
+
+// The kernel's spelling, or the number when a baseline does not know a flag
+// the variant adds (sample-v2's __GFP_KASAN_SAMPLE).
+std::string gfp_text(const Builder& b, const z3::model& m, const z3::expr& gfp) {
+    ConcreteConfig cc = read_config(m, b.in);
+    BuildConfig bc;
+    bc.mode = cc.mode;
+    std::string text = b.v.concrete().gfp_layout(bc).print(num(m, gfp));
+    if (b.base) {
+        try {
+            b.base->concrete().gfp_layout(bc).parse(text, "baseline");
+        } catch (const InputError&) {
+            return hex(num(m, gfp));
+        }
+    }
+    return text;
+}
+
+// The oracle's notion of "this access is checked and the tags differ".
+z3::expr oracle_mismatch(const SEnv& e, const z3::expr& ptr, const z3::expr& mem) {
+    z3::context& c = ptr.ctx();
+    auto f = c.bv_val(0xF, 64);
+    return z3::ite(e.hw_tags, (ptr & f) != (mem & f), ptr != mem);
+}
+
+TagCheckInput<S> plain_access(Builder& b, const z3::expr& ptr, const z3::expr& mem) {
+    TagCheckInput<S> in;
+    in.tcf_on = S::boolean(true);
+    in.write_only = S::boolean(false);
+    in.is_write = S::boolean(false);
+    in.tagged_mapping = S::boolean(true);
+    in.ptr_tag = ptr;
+    in.mem_tag = mem;
+    return in;
+}
+
+// A page allocation from a symbolic old state: the stored page tag and memory
+// tag of whoever had the page before (arbitrary), a reachable sampling counter.
+struct PageAlloc {
+    z3::expr gfp, order, skip, T, P_old, M_old;
+    PostAllocPlan<S> plan;
+    z3::expr page_tag, mem, ptr;  // after the allocation; ptr = page_address()'s tag
+};
+
+PageAlloc page_alloc(Builder& b, Query& q, const z3::expr& gfp) {
+    PageAlloc a{gfp, b.word("order"), b.word("kasan_page_alloc_skip"), b.tag("random_tag", q.assumptions),
+                b.tag("old_page_tag", q.assumptions), b.tag("old_mem_tag", q.assumptions), {}, b.c.bool_val(false),
+                b.c.bool_val(false), b.c.bool_val(false)};
+    auto& c = b.c;
+    q.assumptions.push_back(z3::ule(a.order, c.bv_val(10, 64)));  // MAX_PAGE_ORDER
+    // the counter is always in [0, N-1] (sampling-accounting/induction proves it)
+    q.assumptions.push_back(z3::sge(a.skip, c.bv_val(0, 64)) && z3::slt(a.skip, b.e.sample));
+    q.assumptions.push_back(z3::uge(a.T, b.v.random_tag_min(b.e)) && z3::ule(a.T, b.v.random_tag_max(b.e)));
+    // a stale page tag is one KASAN stored: match-all or a tag it handed out
+    q.assumptions.push_back(a.P_old == c.bv_val(0xFF, 64) ||
+                            (z3::uge(a.P_old, b.v.random_tag_min(b.e)) && z3::ule(a.P_old, b.v.random_tag_max(b.e))));
+    a.plan = b.v.post_alloc_hook(b.e, gfp, a.order, a.skip);
+    a.page_tag = z3::ite(a.plan.unpoison, a.T, z3::ite(a.plan.reset_page_tag, c.bv_val(0xFF, 64), a.P_old));
+    a.mem = z3::ite(a.plan.unpoison, a.T, z3::ite(a.plan.tag_clear && b.e.hw_tags, c.bv_val(0xF0, 64), a.M_old));
+    a.ptr = z3::ite(b.e.kasan_enabled && b.e.tag_based(), a.page_tag, c.bv_val(0xFF, 64));
+    q.prefer.push_back(a.order == c.bv_val(0, 64));
+    q.prefer.push_back(gfp == b.e.gfp.GFP_KERNEL);
+    q.prefer.push_back(a.P_old == c.bv_val(0xFF, 64));
+    q.prefer.push_back(!b.e.init_on_alloc);
+    q.minimise_bits.push_back(gfp);
+    q.witnesses.push_back({"gfp", gfp, Witness::gfp});
+    q.witnesses.push_back({"order", a.order});
+    q.witnesses.push_back({"random tag", a.T, Witness::hex});
+    q.witnesses.push_back({"old page tag", a.P_old, Witness::hex});
+    q.witnesses.push_back({"old memory tag", a.M_old, Witness::hex});
+    q.witnesses.push_back({"unpoisoned", a.plan.unpoison, Witness::boolean});
+    q.witnesses.push_back({"page tag reset", a.plan.reset_page_tag, Witness::boolean});
+    q.witnesses.push_back({"tags cleared (ZEROTAGS)", a.plan.tag_clear, Witness::boolean});
+    q.witnesses.push_back({"page_address() tag", a.ptr, Witness::hex});
+    q.witnesses.push_back({"memory tag after", a.mem, Witness::hex});
+    return a;
+}
+
+// Replay: the old owner (when the old page tag matters), the allocation, an access.
+std::string page_alloc_scenario(const Builder& b, const z3::model& m, const PageAlloc& a, const std::string& name,
+                                const std::string& invariant, bool secret) {
+    std::uint64_t order = num(m, a.order);
+    std::string s = header(b, m, name, "alloc_pages then an access through page_address()",
+                           "pages=" + std::to_string(std::max<std::uint64_t>(64, (4ull << order) + 8)));
+    s += "old = alloc_pages(" + std::to_string(order) + ", GFP_KERNEL)\n";
+    if (secret) s += "po = page_address(old)\nwrite(po, 64)\n";
+    s += "free_pages(old)\n";
+    s += "pg = alloc_pages(" + std::to_string(order) + ", " + gfp_text(b, m, a.gfp) + ")\n";
+    s += "p = page_address(pg)\n";
+    s += "read(p, " + std::string(secret ? "64" : "1") + ")\n";
+    s += "expect violation " + invariant + "\n";
+    return s;
+}
+
+// ---- 1 match-all-never-faults, 2 mismatch-faults: the tag check ------------------------------------
+Query access_query(Builder& b, bool match_all) {
+    Query q(b.c);
+    q.entry = "tag check of one granule (arm64 MTE / SW_TAGS compiler check)";
+    TagCheckInput<S> in;
+    in.tcf_on = b.c.bool_const("tcf_on");
+    in.write_only = b.c.bool_const("write_only");
+    in.is_write = b.c.bool_const("is_write");
+    in.tagged_mapping = b.c.bool_const("tagged_mapping");
+    in.ptr_tag = b.tag("ptr_tag", q.assumptions);
+    in.mem_tag = b.tag("mem_tag", q.assumptions);
+    // write_only exists only with HW tags active in an era that has it
+    q.assumptions.push_back(z3::implies(in.write_only, b.e.kasan_hw_tags_enabled() &&
+                                                           b.c.bool_val(b.v.concrete().boot_syntax().write_only)));
+    z3::expr faults = b.v.granule_check_faults(b.e, in);
+    if (match_all) {
+        q.violation = in.ptr_tag == b.c.bv_val(0xFF, 64) && faults;
+    } else {
+        z3::expr checking = (b.e.kasan_hw_tags_enabled() && in.tcf_on && in.tagged_mapping &&
+                             !(in.write_only && !in.is_write)) ||
+                            (b.e.sw_tags && b.e.kasan_enabled);
+        q.violation = checking && in.ptr_tag != b.c.bv_val(0xFF, 64) && oracle_mismatch(b.e, in.ptr_tag, in.mem_tag) &&
+                      !faults;
+    }
+    q.witnesses = {{"pointer tag", in.ptr_tag, Witness::hex}, {"memory tag", in.mem_tag, Witness::hex},
+                   {"write", in.is_write, Witness::boolean}, {"write_only", in.write_only, Witness::boolean},
+                   {"TCF on", in.tcf_on, Witness::boolean}, {"tagged mapping", in.tagged_mapping, Witness::boolean},
+                   {"faults", faults, Witness::boolean}};
+    q.scenario = [&b, in, match_all](const z3::model& m) {
+        std::uint64_t ptr = num(m, in.ptr_tag), mem = num(m, in.mem_tag);
+        bool w = truth(m, in.is_write), wo = truth(m, in.write_only);
+        std::string inv = match_all ? "match-all-never-faults" : "mismatch-faults";
+        std::string s = header(b, m, inv + "_access", "one access with the pointer and memory tags of the counterexample",
+                               "cpus=1");
+        if (wo) s += "boot kasan.write_only=on\n";
+        s += "p = kmalloc(64)\nset_mem_tag(p, 16, " + hex(mem) + ")\nq = set_tag(p, " + hex(ptr) + ")\n";
+        s += std::string(w ? "write" : "read") + "(q, 1)\nexpect violation " + inv + "\n";
+        return s;
+    };
+    return q;
+}
+
+// ---- 3 no-false-positive, 6 page-tag-consistency (alloc side) -----------------------------------
+Query alloc_pages_query(Builder& b, bool consistency) {
+    Query q(b.c);
+    q.entry = "alloc_pages(order, gfp) -> page_address()";
+    z3::expr gfp = b.word("gfp");
+    PageAlloc a = page_alloc(b, q, gfp);
+    q.contracts = page_alloc_contracts(b.e, gfp, b.bits_mask);
+    if (consistency) {
+        q.violation = b.e.tag_based() && b.e.kasan_enabled && a.page_tag != b.c.bv_val(0xFF, 64) &&
+                      oracle_mismatch(b.e, a.page_tag, a.mem);
+    } else {
+        TagCheckInput<S> in = plain_access(b, a.ptr, a.mem);
+        q.violation = b.v.granule_check_faults(b.e, in);
+    }
+    std::string inv = consistency ? "page-tag-consistency" : "no-false-positive";
+    q.scenario = [&b, a, inv](const z3::model& m) { return page_alloc_scenario(b, m, a, inv + "_alloc_pages", inv, false); };
+    return q;
+}
+
+// ---- 4 detection, 6 page-tag-consistency (free side) ---------------------------------------------
+Query free_pages_query(Builder& b, bool consistency) {
+    Query q(b.c);
+    q.entry = "alloc_pages(order, gfp), free_pages(), access through the old pointer";
+    z3::expr gfp = b.word("gfp");
+    PageAlloc a = page_alloc(b, q, gfp);
+    q.contracts = page_alloc_contracts(b.e, gfp, b.bits_mask);
+    FreeInput<S> fin;
+    fin.page_tag = z3::ite(b.e.kasan_enabled && b.e.tag_based(), a.page_tag, b.c.bv_val(0xFF, 64));
+    fin.pg_skip_kasan_poison = a.plan.set_skip_poison_flag;
+    fin.fpi_skip_kasan_poison = S::boolean(false);
+    auto f = b.v.free_pages_prepare(b.e, fin);
+    q.witnesses.push_back({"PG_skip_kasan_poison", a.plan.set_skip_poison_flag, Witness::boolean});
+    q.witnesses.push_back({"poisoned at free", f.poison, Witness::boolean});
+    if (consistency) {
+        // free-time skip matches alloc-time skip (HW tags active)
+        z3::expr requested = S::any(gfp, b.e.gfp.SKIP_KASAN_POISON | b.e.gfp.SKIP_KASAN) || a.plan.sampled_out;
+        z3::expr untagged = fin.page_tag == b.c.bv_val(0xFF, 64);
+        q.violation = b.e.kasan_hw_tags_enabled() &&
+                      ((requested && untagged && f.poison) || (!untagged && !f.poison));
+    } else {
+        // Detection is about policy: after the free, the tags KASAN assigned
+        // differ from the old pointer's (whether the check then fires is
+        // mismatch-faults' business).
+        z3::expr mem_after = z3::ite(f.poison, b.c.bv_val(KASAN_TAG_INVALID, 64), a.mem);
+        z3::expr detectable = z3::ite(b.e.generic, f.poison, oracle_mismatch(b.e, a.ptr, mem_after));
+        q.violation = a.plan.unpoison && b.e.kasan_enabled && !detectable;
+    }
+    std::string inv = consistency ? "page-tag-consistency" : "detection";
+    q.scenario = [&b, a, inv](const z3::model& m) {
+        std::uint64_t order = num(m, a.order);
+        std::string s = header(b, m, inv + "_free_pages", "alloc_pages, free_pages, then a read through the old pointer",
+                               "pages=" + std::to_string(std::max<std::uint64_t>(64, (4ull << order) + 8)));
+        s += "old = alloc_pages(" + std::to_string(order) + ", GFP_KERNEL)\nfree_pages(old)\n";
+        s += "pg = alloc_pages(" + std::to_string(order) + ", " + gfp_text(b, m, a.gfp) + ")\n";
+        s += "p = page_address(pg)\nfree_pages(pg)\nread(p, 1)\nexpect violation " + inv + "\n";
+        return s;
+    };
+    return q;
+}
+
+// ---- 5 zeroing ------------------------------------------------------------------------------------
+Query zeroing_query(Builder& b) {
+    Query q(b.c);
+    q.entry = "alloc_pages(order, gfp) with __GFP_ZERO or init_on_alloc";
+    z3::expr gfp = b.word("gfp");
+    PageAlloc a = page_alloc(b, q, gfp);
+    q.contracts = page_alloc_contracts(b.e, gfp, b.bits_mask);
+    z3::expr promised = b.v.want_init_on_alloc(b.e, gfp) && !(b.e.kasan_hw_tags_enabled() && S::any(gfp, b.e.gfp.SKIP_ZERO));
+    z3::expr zeroed = a.plan.tag_clear_data || a.plan.unpoison_init || a.plan.kernel_init;
+    q.witnesses.push_back({"zeroed", zeroed, Witness::boolean});
+    // with init_on_free the memory was zeroed when freed
+    q.violation = !b.e.init_on_free && promised && !zeroed;
+    q.scenario = [&b, a](const z3::model& m) { return page_alloc_scenario(b, m, a, "zeroing_alloc_pages", "zeroing", true); };
+    return q;
+}
+
+Query huge_zero_query(Builder& b) {
+    Query q(b.c);
+    q.entry = "get_huge_zero_folio(): (GFP_TRANSHUGE | __GFP_ZERO | __GFP_ZEROTAGS) & ~__GFP_MOVABLE";
+    if (!b.v.concrete().features().huge_zero_folio_zerotags) {
+        q.applicable = false;
+        q.why_not = "the huge zero folio is not allocated with __GFP_ZEROTAGS in this era";
+        return q;
+    }
+    BuildConfig hw;
+    GfpLayout L = b.v.concrete().gfp_layout(hw);
+    gfp_t g = (L.mask("GFP_TRANSHUGE") | L.mask("__GFP_ZERO") | L.mask("__GFP_ZEROTAGS")) & ~L.mask("__GFP_MOVABLE");
+    PageAlloc a = page_alloc(b, q, b.c.bv_val(g, 64));
+    // the user maps it with PROT_MTE and no mte_sync_tags: its tags must be zero
+    q.violation = b.e.hw_tags && b.e.mte && (a.mem & b.c.bv_val(0xF, 64)) != b.c.bv_val(0, 64);
+    q.scenario = [&b, a](const z3::model& m) {
+        std::uint64_t order = std::min<std::uint64_t>(num(m, a.order), 4);
+        std::string s = header(b, m, "zeroing_huge_zero_folio", "the huge zero folio after a freed owner", "pages=64");
+        s += "old = alloc_pages(" + std::to_string(order) + ", GFP_KERNEL)\nfree_pages(old)\n";
+        s += "hz = huge_zero_folio(" + std::to_string(order) + ")\nexpect violation zeroing\n";
+        return s;
+    };
+    return q;
+}
+
+// ---- 7 tag-range ----------------------------------------------------------------------------------
+Query tag_range_query(Builder& b) {
+    Query q(b.c);
+    q.entry = "kasan_random_tag()";
+    z3::expr t = b.tag("random_tag", q.assumptions);
+    z3::expr lo = z3::ite(b.e.hw_tags, b.c.bv_val(KASAN_TAG_MIN_HW, 64), b.c.bv_val(KASAN_TAG_MIN_SW, 64));
+    q.violation = b.e.tag_based() && b.e.kasan_enabled && z3::uge(t, b.v.random_tag_min(b.e)) &&
+                  z3::ule(t, b.v.random_tag_max(b.e)) && !(z3::uge(t, lo) && z3::ule(t, b.c.bv_val(KASAN_TAG_MAX, 64)));
+    q.witnesses = {{"tag", t, Witness::hex}};
+    q.scenario = [&b](const z3::model& m) {
+        return header(b, m, "tag_range_kmalloc", "random tags of a few allocations") +
+               "p = kmalloc(64)\nexpect violation tag-range\n";
+    };
+    return q;
+}
+
+// ---- 8 sampling-accounting ------------------------------------------------------------------------
+struct Eligible {
+    z3::expr order, gfp;
+};
+Eligible eligible_alloc(Builder& b, Query& q) {
+    bool flag_based = b.v.concrete().gfp_layout(BuildConfig{}).defines("__GFP_KASAN_SAMPLE");
+    z3::expr order = b.word("order");
+    q.assumptions.push_back(z3::ule(order, b.c.bv_val(10, 64)));
+    q.prefer.push_back(z3::ule(b.e.sample, b.c.bv_val(4, 64)));
+    q.prefer.push_back(z3::ule(b.e.sample_order, b.c.bv_val(3, 64)));
+    if (flag_based) return {order, b.v.skb_frag_gfp(b.e)};
+    q.assumptions.push_back(z3::uge(order, b.e.sample_order));
+    return {order, b.e.gfp.GFP_KERNEL};
+}
+
+std::string sampling_scenario(const Builder& b, const z3::model& m, const z3::expr& order, std::uint64_t n) {
+    bool flag_based = b.v.concrete().gfp_layout(BuildConfig{}).defines("__GFP_KASAN_SAMPLE");
+    std::uint64_t o = std::min<std::uint64_t>(num(m, order), 3);
+    std::uint64_t N = num(m, b.in.sample);
+    std::string s = header(b, m, "sampling_accounting", "consecutive eligible allocations on one CPU",
+                           "cpus=1 pages=" + std::to_string((n + 2) * (8ull << o)));
+    for (std::uint64_t i = 0; i < n; ++i)
+        s += flag_based ? "a" + std::to_string(i) + " = skb_alloc()\n"
+                        : "a" + std::to_string(i) + " = alloc_pages(" + std::to_string(o) + ", GFP_KERNEL)\n";
+    (void)N;
+    return s + "expect violation sampling-accounting\n";
+}
+
+Query sampling_bmc_query(Builder& b) {
+    Query q(b.c);
+    q.entry = "k consecutive eligible page allocations on one CPU, the counter starting at 0";
+    q.method = "bounded model checking, depth " + std::to_string(b.depth);
+    if (!b.v.concrete().boot_syntax().page_alloc_sample) {
+        q.applicable = false;
+        q.why_not = "no page_alloc sampling in this era";
+        return q;
+    }
+    Eligible el = eligible_alloc(b, q);
+    z3::expr skip = b.c.bv_val(0, 64), bad = b.c.bool_val(false);
+    for (unsigned i = 0; i < b.depth; ++i) {
+        auto d = b.v.kasan_sample_page_alloc(b.e, el.order, el.gfp, skip);
+        z3::expr expect = z3::urem(b.c.bv_val(i, 64), b.e.sample) == b.c.bv_val(0, 64);
+        bad = bad || (d.tag != expect);
+        skip = d.skip_next;
+    }
+    q.violation = b.e.kasan_hw_tags_enabled() && bad;
+    q.witnesses = {{"kasan.page_alloc.sample", b.in.sample}, {"order", el.order}};
+    unsigned depth = b.depth;
+    q.scenario = [&b, el, depth](const z3::model& m) { return sampling_scenario(b, m, el.order, depth); };
+    return q;
+}
+
+Query sampling_induction_query(Builder& b) {
+    Query q(b.c);
+    q.entry = "one eligible allocation from any reachable counter value";
+    q.method = "induction: 0 <= skip < N is preserved, tagging exactly when skip == 0 (base: skip starts at 0)";
+    if (!b.v.concrete().boot_syntax().page_alloc_sample) {
+        q.applicable = false;
+        q.why_not = "no page_alloc sampling in this era";
+        return q;
+    }
+    Eligible el = eligible_alloc(b, q);
+    z3::expr skip = b.word("kasan_page_alloc_skip");
+    auto zero = b.c.bv_val(0, 64), one = b.c.bv_val(1, 64);
+    q.assumptions.push_back(z3::sge(skip, zero) && z3::slt(skip, b.e.sample));
+    auto d = b.v.kasan_sample_page_alloc(b.e, el.order, el.gfp, skip);
+    z3::expr next_ok = z3::sge(d.skip_next, zero) && z3::slt(d.skip_next, b.e.sample) &&
+                       d.skip_next == z3::ite(skip == zero, b.e.sample - one, skip - one);
+    q.violation = b.e.kasan_hw_tags_enabled() && (!next_ok || d.tag != (skip == zero));
+    q.witnesses = {{"kasan.page_alloc.sample", b.in.sample}, {"counter before", skip}, {"counter after", d.skip_next},
+                   {"tagged", d.tag, Witness::boolean}};
+    q.scenario = [&b, el, skip](const z3::model& m) {
+        return sampling_scenario(b, m, el.order, std::min<std::uint64_t>(num(m, b.in.sample) + 2, 12));
+    };
+    return q;
+}
+
+// ---- 9 mode-isolation: equivalence against the baseline, entry by entry ----------------------------
+// What an allocation does that anyone could observe — not how: data zeroed
+// (by STZG, clearing, or tag_clear_highpage alike), the block given a fresh
+// tag, MTE tags zeroed (only where the CPU has MTE), what page_address() will
+// carry, the skip-poison page flag, the per-CPU sampling counter.
+struct Effects {
+    z3::expr zeroed, retagged, tags_zeroed, page_tag_reset, skip_flag, counter;
+};
+Effects effects(const SEnv& e, const PostAllocPlan<S>& p) {
+    // page_kasan_tag() reads 0xFF whenever KASAN is off or not tag-based; the
+    // counter is only ever read with HW tags active.
+    z3::expr tags_visible = e.kasan_enabled && e.tag_based();
+    return {p.tag_clear_data || p.unpoison_init || p.kernel_init, p.unpoison, p.tag_clear && e.mte,
+            tags_visible && !p.unpoison && p.reset_page_tag, p.set_skip_poison_flag,
+            S::ite(e.kasan_hw_tags_enabled(), p.sample_skip_next, S::lit(0))};
+}
+void plan_fields(Query& q, const std::string& what, const SEnv& ea, const PostAllocPlan<S>& a, const SEnv& eb,
+                 const PostAllocPlan<S>& b) {
+    Effects x = effects(ea, a), y = effects(eb, b);
+    auto f = [&](const char* n, const z3::expr& u, const z3::expr& v) { q.fields.push_back({what + "." + n, {u, v}}); };
+    f("data zeroed", x.zeroed, y.zeroed);
+    f("given a random tag", x.retagged, y.retagged);
+    f("MTE tags zeroed", x.tags_zeroed, y.tags_zeroed);
+    f("page tag reset to 0xff", x.page_tag_reset, y.page_tag_reset);
+    f("PG_skip_kasan_poison set", x.skip_flag, y.skip_flag);
+    f("sampling counter after", x.counter, y.counter);
+}
+
+// What a vmalloc does that anyone could observe: the mapping, the tagging of
+// the area, the zeroing, and the backing pages' own allocation. (The
+// metadata's gfp reaches only allocators that mask it with GFP_RECLAIM_MASK.)
+void vmalloc_fields(Builder& b, Query& q, const std::string& what, const z3::expr& gfp_a, const z3::expr& gfp_b,
+                    const z3::expr& prot, const z3::expr& skip) {
+    const SymVariant& B = *b.base;
+    auto va = b.v.vmalloc_node_range(b.e, gfp_a, prot), vb = B.vmalloc_node_range(*b.be, gfp_b, prot);
+    auto ua = b.v.kasan_unpoison_vmalloc(b.e, va), ub = B.kasan_unpoison_vmalloc(*b.be, vb);
+    auto f = [&](const char* n, const z3::expr& x, const z3::expr& y) { q.fields.push_back({what + "." + n, {x, y}}); };
+    f("tagged_mapping", va.tagged_mapping, vb.tagged_mapping);
+    f("kasan_unpoison_vmalloc.retag", ua.retag, ub.retag);
+    f("area zeroed by KASAN", ua.retag_init || ua.clear_pages, ub.retag_init || ub.clear_pages);
+    plan_fields(q, what + ".backing_page", b.e, b.v.post_alloc_hook(b.e, va.page_gfp, b.c.bv_val(0, 64), skip), *b.be,
+                B.post_alloc_hook(*b.be, vb.page_gfp, b.c.bv_val(0, 64), skip));
+    BuildConfig hw, other;
+    other.mode = Mode::generic;
+    const char* reclaim = "__GFP_RECLAIM|__GFP_HIGH|__GFP_IO|__GFP_FS|__GFP_NOWARN|__GFP_RETRY_MAYFAIL|__GFP_NOFAIL|"
+                          "__GFP_NORETRY|__GFP_MEMALLOC|__GFP_NOMEMALLOC|__GFP_NOLOCKDEP";
+    auto mask = [&](const kernel::Variant& v) {
+        return z3::ite(b.in.rt.hw_tags, b.c.bv_val(v.gfp_layout(hw).parse(reclaim, "GFP_RECLAIM_MASK"), 64),
+                       b.c.bv_val(v.gfp_layout(other).parse(reclaim, "GFP_RECLAIM_MASK"), 64));
+    };
+    f("metadata_gfp & GFP_RECLAIM_MASK", va.meta_gfp & mask(b.v.concrete()), vb.meta_gfp & mask(B.concrete()));
+}
+
+z3::expr any_differs(z3::context& c, const Query& q) {
+    z3::expr d = c.bool_val(false);
+    for (const auto& [n, ab] : q.fields) d = d || (ab.first != ab.second);
+    return d;
+}
+
+// The region where the variant claims no change, or (changes) where it does.
+z3::expr region(Builder& b, bool hw_active) {
+    return hw_active ? b.e.kasan_hw_tags_enabled() : !b.e.kasan_hw_tags_enabled();
+}
+
+enum class Entry { alloc_pages, free_pages, vmalloc, vmap_stack, cached_stack, pgtable_kernel, pgtable_user, thread_info, user_page, skb };
+
+const char* entry_name(Entry en) {
+    switch (en) {
+        case Entry::alloc_pages: return "alloc_pages";
+        case Entry::free_pages: return "free_pages";
+        case Entry::vmalloc: return "vmalloc";
+        case Entry::vmap_stack: return "vmap_stack";
+        case Entry::cached_stack: return "cached_stack";
+        case Entry::pgtable_kernel: return "pgtable_kernel";
+        case Entry::pgtable_user: return "pgtable_user";
+        case Entry::thread_info: return "thread_info_pages";
+        case Entry::user_page: return "user_page";
+        case Entry::skb: return "skb_frag";
+    }
+    return "?";
+}
+
+std::string isolation_scenario(const Builder& b, const z3::model& m, Entry en, const z3::expr& gfp, bool hw_active) {
+    std::string name = std::string(hw_active ? "changes_" : "mode_isolation_") + entry_name(en);
+    std::string s = header(b, m, name, "the entry point under the variant and its baseline, same tag choices",
+                           "cpus=1 vmap_stack=" + std::string(en == Entry::thread_info ? "n" : "y"));
+    s += "baseline " + b.base->concrete().name() + "\n";
+    // a previous owner, so that stale page tags and memory tags exist
+    if (en != Entry::free_pages) s += "old = alloc_pages(0, GFP_KERNEL)\nfree_pages(old)\n";
+    switch (en) {
+        case Entry::alloc_pages: s += "pg = alloc_pages(0, " + gfp_text(b, m, gfp) + ")\n"; break;
+        case Entry::free_pages: s += "pg = alloc_pages(0, GFP_KERNEL)\np = page_address(pg)\nfree_pages(pg)\nread(p, 1)\n"; break;
+        case Entry::vmalloc: s += "v = vmalloc(100, " + gfp_text(b, m, gfp) + ")\npa = vmalloc_to_page_address(v)\nread(v + 100, 1)\n"; break;
+        case Entry::vmap_stack: s += "s = stack_alloc()\npa = vmalloc_to_page_address(s)\nwrite(s, 8)\n"; break;
+        case Entry::cached_stack:
+            s += "s = stack_alloc()\nstack_poison_leftover(s, 64, 32)\nstack_free(s)\ns2 = stack_alloc()\nread(s2 + 64, 8)\n";
+            break;
+        case Entry::pgtable_kernel: s += "pt = pgtable_alloc(kernel)\nread(pt, 8)\n"; break;
+        case Entry::pgtable_user: s += "pt = pgtable_alloc(user)\nread(pt, 8)\n"; break;
+        case Entry::thread_info: s += "s = stack_alloc()\nread(s, 8)\n"; break;
+        case Entry::user_page: s += "u = user_fault()\npu = page_address(u)\nread(pu, 8)\n"; break;
+        case Entry::skb: s += "sk = skb_alloc()\n"; break;
+    }
+    return s + "expect violation mode-isolation\n";
+}
+
+Query isolation_query(Builder& b, Entry en, bool hw_active) {
+    Query q(b.c);
+    q.entry = entry_name(en);
+    q.method = "equivalence with the baseline over all inputs in the region";
+    const SymVariant& B = *b.base;
+    z3::expr skip = b.word("kasan_page_alloc_skip");
+    q.assumptions.push_back(z3::sge(skip, b.c.bv_val(0, 64)) && z3::slt(skip, b.e.sample));
+    z3::expr gfp = b.word("gfp"), order = b.word("order");
+    q.minimise_bits.push_back(gfp);
+    q.assumptions.push_back(z3::ule(order, b.c.bv_val(10, 64)));
+    switch (en) {
+        case Entry::alloc_pages:
+            q.contracts = page_alloc_contracts(b.e, gfp, b.bits_mask);
+            plan_fields(q, "alloc_pages", b.e, b.v.post_alloc_hook(b.e, gfp, order, skip), *b.be,
+                        B.post_alloc_hook(*b.be, gfp, order, skip));
+            q.witnesses.push_back({"gfp", gfp, Witness::gfp});
+            break;
+        case Entry::free_pages: {
+            FreeInput<S> in;
+            in.page_tag = b.tag("page_tag", q.assumptions);
+            in.pg_skip_kasan_poison = b.c.bool_const("PG_skip_kasan_poison");
+            in.fpi_skip_kasan_poison = S::boolean(false);
+            auto fa = b.v.free_pages_prepare(b.e, in), fb = B.free_pages_prepare(*b.be, in);
+            q.fields = {{"free.poison", {fa.poison, fb.poison}}, {"free.poison_init", {fa.poison_init, fb.poison_init}},
+                        {"free.kernel_init", {fa.kernel_init, fb.kernel_init}}};
+            break;
+        }
+        case Entry::vmalloc:
+            q.contracts = vmalloc_contracts(b.e, gfp, b.bits_mask);
+            vmalloc_fields(b, q, "vmalloc", gfp, gfp, b.c.bool_const("prot_is_PAGE_KERNEL"), skip);
+            q.witnesses.push_back({"gfp", gfp, Witness::gfp});
+            break;
+        case Entry::vmap_stack:
+            vmalloc_fields(b, q, "vmap_stack", b.v.GFP_VMAP_STACK(b.e), B.GFP_VMAP_STACK(*b.be), b.c.bool_val(true), skip);
+            q.witnesses.push_back({"GFP_VMAP_STACK", b.v.GFP_VMAP_STACK(b.e), Witness::gfp});
+            break;
+        case Entry::cached_stack:
+            q.fields = {{"kasan_unpoison_range on reuse",
+                         {b.v.cached_stack_unpoison(b.e) && b.e.kasan_enabled, B.cached_stack_unpoison(*b.be) && b.be->kasan_enabled}}};
+            break;
+        case Entry::pgtable_kernel:
+        case Entry::pgtable_user: {
+            bool user = en == Entry::pgtable_user;
+            z3::expr ga = user ? b.v.GFP_PGTABLE_USER(b.e) : b.v.GFP_PGTABLE_KERNEL(b.e);
+            z3::expr gb = user ? B.GFP_PGTABLE_USER(*b.be) : B.GFP_PGTABLE_KERNEL(*b.be);
+            plan_fields(q, "page table page", b.e, b.v.post_alloc_hook(b.e, ga, b.c.bv_val(0, 64), skip), *b.be,
+                        B.post_alloc_hook(*b.be, gb, b.c.bv_val(0, 64), skip));
+            q.witnesses.push_back({"GFP_PGTABLE", ga, Witness::gfp});
+            break;
+        }
+        case Entry::thread_info:
+            plan_fields(q, "stack pages", b.e, b.v.post_alloc_hook(b.e, b.v.THREADINFO_GFP(b.e), b.c.bv_val(2, 64), skip),
+                        *b.be, B.post_alloc_hook(*b.be, B.THREADINFO_GFP(*b.be), b.c.bv_val(2, 64), skip));
+            q.witnesses.push_back({"THREADINFO_GFP", b.v.THREADINFO_GFP(b.e), Witness::gfp});
+            break;
+        case Entry::user_page: {
+            z3::expr mte = b.c.bool_const("vm_mte");
+            q.assumptions.push_back(z3::implies(mte, b.e.mte));
+            plan_fields(q, "user page", b.e, b.v.post_alloc_hook(b.e, b.v.user_page_gfp(b.e, mte), b.c.bv_val(0, 64), skip),
+                        *b.be, B.post_alloc_hook(*b.be, B.user_page_gfp(*b.be, mte), b.c.bv_val(0, 64), skip));
+            break;
+        }
+        case Entry::skb:
+            plan_fields(q, "skb frag page", b.e, b.v.post_alloc_hook(b.e, b.v.skb_frag_gfp(b.e), b.c.bv_val(3, 64), skip),
+                        *b.be, B.post_alloc_hook(*b.be, B.skb_frag_gfp(*b.be), b.c.bv_val(3, 64), skip));
+            break;
+    }
+    q.violation = region(b, hw_active) && any_differs(b.c, q);
+    q.scenario = [&b, en, gfp, hw_active](const z3::model& m) { return isolation_scenario(b, m, en, gfp, hw_active); };
+    return q;
+}
+
+// Internal values of __vmalloc_node_range that differ between two versions
+// even when no outcome does (why two revisions are equivalent, or not).
+Query vmalloc_internals_query(Builder& b, int field) {
+    Query q(b.c);
+    q.entry = "__vmalloc_node_range(gfp, prot): the values it passes on";
+    q.method = "comparison of intermediate values over all inputs";
+    const SymVariant& B = *b.base;
+    z3::expr gfp = b.word("gfp"), prot = b.c.bool_const("prot_is_PAGE_KERNEL");
+    auto va = b.v.vmalloc_node_range(b.e, gfp, prot), vb = B.vmalloc_node_range(*b.be, gfp, prot);
+    std::vector<std::pair<std::string, std::pair<z3::expr, z3::expr>>> all = {
+        {"kasan_unpoison_vmalloc() called", {va.call_unpoison, vb.call_unpoison}},
+        {"KASAN_VMALLOC_PROT_NORMAL passed", {va.flag_prot_normal, vb.flag_prot_normal}},
+        {"gfp of the vm_struct metadata", {va.meta_gfp, vb.meta_gfp}},
+        {"gfp of the backing pages", {va.page_gfp, vb.page_gfp}}};
+    q.fields = {all.at(field)};
+    q.prefer.push_back(gfp == (b.e.gfp.GFP_KERNEL | b.e.gfp.SKIP_KASAN));
+    q.prefer.push_back(prot);
+    q.contracts = vmalloc_contracts(b.e, gfp, b.bits_mask);
+    q.violation = any_differs(b.c, q);
+    q.minimise_bits.push_back(gfp);
+    q.witnesses = {{"gfp", gfp, Witness::gfp}, {"prot == PAGE_KERNEL", prot, Witness::boolean}};
+    return q;
+}
+
+// ---- 10 gfp-encoding ------------------------------------------------------------------------------
+Query gfp_encoding_query(Builder& b) {
+    Query q(b.c);
+    q.entry = "include/linux/gfp_types.h of the variant's era, every build";
+    z3::expr bad = b.c.bool_val(false);
+    z3::expr hw = b.c.bool_const("CONFIG_KASAN_HW_TAGS"), lockdep = b.c.bool_const("CONFIG_LOCKDEP");
+    for (bool h : {false, true})
+        for (bool l : {false, true}) {
+            BuildConfig bc;
+            bc.mode = h ? Mode::hw_tags : Mode::generic;
+            bc.lockdep = l;
+            GfpLayout L = b.v.concrete().gfp_layout(bc);
+            gfp_t seen = 0;
+            bool broken = false;
+            for (const auto& f : L.single_flags()) {
+                broken |= (f.mask & ~L.bits_mask()) != 0 || (f.mask & seen) != 0;
+                seen |= f.mask;
+            }
+            bad = bad || ((h ? hw : !hw) && (l ? lockdep : !lockdep) && b.c.bool_val(broken));
+        }
+    q.violation = bad;
+    q.witnesses = {{"CONFIG_KASAN_HW_TAGS", hw, Witness::boolean}, {"CONFIG_LOCKDEP", lockdep, Witness::boolean}};
+    q.scenario = [&b, hw, lockdep](const z3::model& m) {
+        std::string s = "# written by tagproof prove: a counterexample replayed in the model\nname gfp_encoding\n";
+        s += "variant " + b.v.concrete().name() + "\nmodes " + (truth(m, hw) ? "hw_tags" : "generic") + "\n";
+        s += std::string("config lockdep=") + (truth(m, lockdep) ? "y" : "n") + "\n";
+        return s + "pg = alloc_pages(0, GFP_KERNEL)\nexpect violation gfp-encoding\n";
+    };
+    return q;
+}
+
+std::vector<Obligation> build_list() {
+    std::vector<Obligation> v = {
+        {"match-all-never-faults/access", "match-all-never-faults",
+         "an access through a pointer with tag 0xFF never faults", false, false,
+         [](Builder& b) { return access_query(b, true); }},
+        {"mismatch-faults/access", "mismatch-faults",
+         "with checking on, a pointer tag that differs from the memory tag faults", false, false,
+         [](Builder& b) { return access_query(b, false); }},
+        {"no-false-positive/alloc_pages", "no-false-positive",
+         "an access through page_address() of a fresh allocation never faults", false, false,
+         [](Builder& b) { return alloc_pages_query(b, false); }},
+        {"detection/free_pages", "detection",
+         "a use-after-free of a tagged page through its old pointer is detected", false, false,
+         [](Builder& b) { return free_pages_query(b, false); }},
+        {"zeroing/alloc_pages", "zeroing",
+         "memory promised zero by __GFP_ZERO or init_on_alloc is zeroed", false, false,
+         [](Builder& b) { return zeroing_query(b); }},
+        {"zeroing/huge_zero_folio", "zeroing",
+         "the huge zero folio, mapped into PROT_MTE vmas as is, has zero tags", false, false,
+         [](Builder& b) { return huge_zero_query(b); }},
+        {"page-tag-consistency/alloc_pages", "page-tag-consistency",
+         "after allocation the page tag is match-all or equals the memory tag", false, false,
+         [](Builder& b) { return alloc_pages_query(b, true); }},
+        {"page-tag-consistency/free_pages", "page-tag-consistency",
+         "free-time poisoning matches the allocation: skipped iff tagging was skipped", false, false,
+         [](Builder& b) { return free_pages_query(b, true); }},
+        {"tag-range/random_tag", "tag-range", "random tags lie in 0xF0..0xFD (HW) / 0x00..0xFD (SW)", false, false,
+         [](Builder& b) { return tag_range_query(b); }},
+        {"sampling-accounting/bmc", "sampling-accounting",
+         "of k eligible allocations on a CPU exactly the 1st, (N+1)th, ... are tagged", false, false,
+         [](Builder& b) { return sampling_bmc_query(b); }},
+        {"sampling-accounting/induction", "sampling-accounting",
+         "the per-CPU counter stays in [0, N-1] and tags exactly when it is 0", false, false,
+         [](Builder& b) { return sampling_induction_query(b); }},
+        {"gfp-encoding/layout", "gfp-encoding", "every GFP bit lies inside __GFP_BITS_MASK, none shared", false, false,
+         [](Builder& b) { return gfp_encoding_query(b); }},
+    };
+    for (Entry en : {Entry::alloc_pages, Entry::free_pages, Entry::vmalloc, Entry::vmap_stack, Entry::cached_stack,
+                     Entry::pgtable_kernel, Entry::pgtable_user, Entry::thread_info, Entry::user_page, Entry::skb}) {
+        v.push_back({std::string("mode-isolation/") + entry_name(en), "mode-isolation",
+                     "outside HW_TAGS-active states the entry point behaves exactly as under the baseline", true, false,
+                     [en](Builder& b) { return isolation_query(b, en, false); }});
+    }
+    const char* internal[] = {"call", "prot_normal", "metadata_gfp", "page_gfp"};
+    for (int i = 0; i < 4; ++i)
+        v.push_back({std::string("internals/vmalloc.") + internal[i], "mode-isolation",
+                     "an intermediate value of __vmalloc_node_range (not an outcome) that differs from the baseline",
+                     true, true, [i](Builder& b) { return vmalloc_internals_query(b, i); }});
+    for (Entry en : {Entry::alloc_pages, Entry::vmalloc, Entry::vmap_stack, Entry::pgtable_kernel, Entry::pgtable_user,
+                     Entry::thread_info, Entry::user_page, Entry::skb}) {
+        v.push_back({std::string("changes/") + entry_name(en), "mode-isolation",
+                     "with HW_TAGS active: what the entry point does differently from the baseline", true, true,
+                     [en](Builder& b) { return isolation_query(b, en, true); }});
+    }
+    return v;
+}
+
+}  // namespace
+
+const std::vector<Obligation>& all_obligations() {
+    static const std::vector<Obligation> list = build_list();
+    return list;
+}
+
+}  // namespace tagproof::solver

@@ -1,0 +1,226 @@
+// prove.cpp — one fresh Z3 context per obligation and variant; unsat is
+// "proved", sat a counterexample turned into a scenario and replayed in the
+// executable model, anything else "unknown" (never shown as proved).
+#include "prove.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "error.hpp"
+#include "obligation.hpp"
+#include "runner.hpp"
+#include "scenario.hpp"
+
+namespace tagproof::solver {
+
+namespace {
+
+std::string show(const z3::model& m, const Witness& w, const Builder& b) {
+    z3::expr v = m.eval(w.value, true);
+    if (w.kind == Witness::boolean) return v.is_true() ? "yes" : "no";
+    std::uint64_t n = v.get_numeral_uint64();
+    char buf[40];
+    if (w.kind == Witness::hex) {
+        std::snprintf(buf, sizeof buf, "0x%02llx", (unsigned long long)n);
+        return buf;
+    }
+    if (w.kind == Witness::gfp) {
+        ConcreteConfig cc = read_config(m, b.in);
+        BuildConfig bc;
+        bc.mode = cc.mode;
+        std::snprintf(buf, sizeof buf, "%#llx", (unsigned long long)n);
+        return std::string(buf) + " (" + b.v.concrete().gfp_layout(bc).print(n) + ")";
+    }
+    return std::to_string(n);
+}
+
+// Confirmed when the model, over its tag choices, shows the violation the
+// scenario expects; other violations it shows on the way are named too.
+std::string replay(const std::string& text, const std::string& name, const std::string& invariant, bool& ok) {
+    try {
+        scenario::Scenario sc = scenario::parse_scenario(text, name);
+        scenario::RunOptions ro;
+        ro.max_runs = 2048;
+        ro.samples = 200;
+        auto res = scenario::run_scenario(sc, ro);
+        std::string also;
+        ok = false;
+        for (const auto& r : res)
+            for (const auto& v : r.violations) {
+                std::string inv = v.substr(0, v.find(':'));
+                if (inv == invariant) ok = true;
+                else if (also.find(inv) == std::string::npos) also += (also.empty() ? "" : ", ") + inv;
+            }
+        if (!ok)
+            return "NOT reproduced by the model (a solver bug, or a state the model cannot reach): no run violates " +
+                   invariant + " (" + res.front().line() + ")";
+        return "confirmed in the model (" + res.front().line() + ")" + (also.empty() ? "" : "; the trace also violates " + also);
+    } catch (const InputError& e) {
+        ok = false;
+        return std::string("NOT reproduced: the generated scenario does not run: ") + e.what();
+    }
+}
+
+std::string safe(std::string s) {
+    for (char& ch : s)
+        if (ch == '/' || ch == ' ') ch = '_';
+    return s;
+}
+
+}  // namespace
+
+std::vector<Verdict> prove(const ProveOptions& opt) {
+    const SymVariant& v = find_sym_variant(opt.variant, "--variant");
+    std::string base_name = opt.baseline.empty() ? v.concrete().baseline() : opt.baseline;
+    const SymVariant* base = base_name.empty() ? nullptr : &find_sym_variant(base_name, "--baseline");
+    std::vector<Verdict> out;
+    for (const Obligation& ob : all_obligations()) {
+        bool selected = opt.only.empty();
+        for (const auto& p : opt.only) selected |= ob.id.rfind(p, 0) == 0;
+        if (!selected) continue;
+        Verdict vd;
+        vd.variant = v.concrete().name();
+        vd.baseline = base_name;
+        vd.id = ob.id;
+        vd.invariant = ob.invariant;
+        vd.statement = ob.statement;
+        vd.informational = ob.informational;
+        if (ob.id.rfind("internals/", 0) == 0 && opt.baseline.empty()) {
+            vd.applicable = false;
+            vd.why_not = "only for an explicit --baseline (comparing revisions)";
+            out.push_back(vd);
+            continue;
+        }
+        if (ob.needs_baseline && (!base || (opt.baseline.empty() && !v.concrete().claims_hw_only_change()))) {
+            vd.applicable = false;
+            vd.why_not = !base ? "needs a baseline (--baseline)"
+                               : v.concrete().name() + " does not claim to change HW_TAGS behaviour only; give --baseline to compare";
+            out.push_back(vd);
+            continue;
+        }
+        z3::context c;
+        ContextScope scope(c);
+        Builder b{c, v, ob.needs_baseline ? base : nullptr, make_inputs(c), {}, {}, c.bv_val(0, 64), opt.depth};
+        b.e = make_env(v, b.in);
+        if (b.base) b.be = make_env(*b.base, b.in);
+        {
+            BuildConfig hw, other;
+            other.mode = Mode::generic;
+            b.bits_mask = z3::ite(b.in.rt.hw_tags, c.bv_val(v.concrete().gfp_layout(hw).bits_mask(), 64),
+                                  c.bv_val(v.concrete().gfp_layout(other).bits_mask(), 64));
+        }
+        Query q = ob.build(b);
+        vd.entry = q.entry;
+        vd.method = q.method;
+        if (!q.applicable) {
+            vd.applicable = false;
+            vd.why_not = q.why_not;
+            out.push_back(vd);
+            continue;
+        }
+        std::vector<std::pair<std::string, bool>> scopes;
+        if (q.contracts.empty()) scopes.push_back({"all inputs", false});
+        else {
+            scopes.push_back({"within caller contracts", true});
+            if (opt.raw_scope) scopes.push_back({"raw flag space", false});
+        }
+        for (const auto& [scope_name, with_contracts] : scopes) {
+            ScopeVerdict sv;
+            sv.scope = scope_name;
+            auto t0 = std::chrono::steady_clock::now();
+            z3::solver s(c);
+            z3::params p(c);
+            p.set("timeout", opt.timeout_ms);
+            s.set(p);
+            for (const auto& d : b.in.domain) s.add(d);
+            for (const auto& a : q.assumptions) s.add(a);
+            if (with_contracts) s.add(all_hold(c, q.contracts));
+            s.add(q.violation);
+            if (!opt.smt2_dir.empty()) {
+                std::filesystem::create_directories(opt.smt2_dir);
+                sv.smt2_file = opt.smt2_dir + "/" + safe(vd.variant + "." + ob.id + "." + scope_name) + ".smt2";
+                std::ofstream(sv.smt2_file) << s.to_smt2();
+            }
+            z3::check_result r = s.check();
+            if (r == z3::unsat) {
+                sv.verdict = ob.informational ? "unchanged" : "proved";
+            } else if (r == z3::unknown) {
+                sv.verdict = "unknown";
+                sv.details.push_back("solver: " + s.reason_unknown());
+            } else {
+                sv.verdict = ob.informational ? "changed" : "counterexample";
+                // then the defaults, so the configuration printed is the usual one
+                std::vector<z3::expr> prefs = q.prefer;
+                for (const z3::expr& d : {z3::expr(b.in.rt.hw_tags), z3::expr(b.in.rt.mte), z3::expr(!b.in.rt.kasan_off),
+                                          z3::expr(b.in.rt.config_kasan_vmalloc), z3::expr(b.in.rt.vmalloc_param),
+                                          z3::expr(!b.in.init_on_alloc), z3::expr(!b.in.init_on_free),
+                                          z3::expr(b.in.sample == c.bv_val(1, 64)),
+                                          z3::expr(b.in.sample_order == c.bv_val(3, 64))})
+                    prefs.push_back(d);
+                for (const auto& pref : prefs) {
+                    s.push();
+                    s.add(pref);
+                    if (s.check() == z3::sat) continue;  // keep the preference
+                    s.pop();
+                    s.check();
+                }
+                for (const auto& g : q.minimise_bits) {
+                    std::uint64_t val = s.get_model().eval(g, true).get_numeral_uint64();
+                    for (int bit = 63; bit >= 0; --bit) {
+                        if (!(val >> bit & 1)) continue;
+                        s.push();
+                        s.add((g & c.bv_val(std::uint64_t(1) << bit, 64)) == c.bv_val(0, 64));
+                        if (s.check() == z3::sat) {
+                            val = s.get_model().eval(g, true).get_numeral_uint64();
+                            continue;  // keep it cleared
+                        }
+                        s.pop();
+                        s.check();
+                    }
+                }
+                z3::model m = s.get_model();
+                sv.details.push_back("configuration: " + read_config(m, b.in).describe());
+                for (const auto& w : q.witnesses) sv.details.push_back(w.name + ": " + show(m, w, b));
+                for (const auto& [name, ab] : q.fields) {
+                    z3::expr x = m.eval(ab.first, true), y = m.eval(ab.second, true);
+                    if (z3::eq(x, y)) continue;
+                    auto txt = [](const z3::expr& e) {
+                        if (e.is_bool()) return std::string(e.is_true() ? "yes" : "no");
+                        char buf[24];
+                        std::snprintf(buf, sizeof buf, "%#llx", (unsigned long long)e.get_numeral_uint64());
+                        return std::string(buf);
+                    };
+                    sv.details.push_back(name + ": " + txt(x) + " (" + vd.variant + ") vs " + txt(y) + " (" +
+                                         base_name + ")");
+                }
+                for (const auto& k : q.contracts)
+                    if (!m.eval(k.holds, true).is_true()) sv.broken.push_back(k.name + ": " + k.text);
+                if (q.scenario) {
+                    sv.scenario = q.scenario(m);
+                    if (!opt.scenario_dir.empty()) {
+                        std::filesystem::create_directories(opt.scenario_dir);
+                        std::ofstream(opt.scenario_dir + "/" + safe(vd.variant + "." + ob.id + "." + scope_name) +
+                                      ".litmus")
+                            << sv.scenario;
+                    }
+                    if (opt.replay) {
+                        sv.replay = replay(sv.scenario, safe(vd.variant + "." + ob.id) + ".litmus", ob.invariant, sv.replay_ok);
+                        // a change need not be visible within one event (a counter, say): no solver bug
+                        if (ob.informational && !sv.replay_ok) {
+                            sv.replay_ok = true;
+                            sv.replay = "not visible in a one-event replay (" + sv.replay + ")";
+                        }
+                    }
+                }
+            }
+            sv.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            vd.scopes.push_back(sv);
+        }
+        out.push_back(vd);
+    }
+    return out;
+}
+
+}  // namespace tagproof::solver

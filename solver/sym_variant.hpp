@@ -1,0 +1,91 @@
+// sym_variant.hpp — every variant's rules, instantiated with the Z3 domain,
+// behind a run-time interface (the symbolic twin of kernel/variant.hpp).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "gfp.hpp"
+#include "plans.hpp"
+#include "variant.hpp"
+#include "z3_domain.hpp"
+
+namespace tagproof::solver {
+
+using SEnv = kernel::KasanEnv<Symbolic>;
+using SWord = Symbolic::Word;
+using SBool = Symbolic::Bool;
+
+class SymVariant {
+public:
+    virtual ~SymVariant() = default;
+    virtual const kernel::Variant& concrete() const = 0;  // names, GFP layout, boot syntax
+    virtual SWord THREADINFO_GFP(const SEnv&) const = 0;
+    virtual SWord GFP_VMAP_STACK(const SEnv&) const = 0;
+    virtual SWord GFP_PGTABLE_KERNEL(const SEnv&) const = 0;
+    virtual SWord GFP_PGTABLE_USER(const SEnv&) const = 0;
+    virtual SWord user_page_gfp(const SEnv&, const SBool& vm_mte) const = 0;
+    virtual SWord skb_frag_gfp(const SEnv&) const = 0;
+    virtual SBool want_init_on_alloc(const SEnv&, const SWord& gfp) const = 0;
+    virtual kernel::PostAllocPlan<Symbolic> post_alloc_hook(const SEnv&, const SWord& gfp, const SWord& order,
+                                                            const SWord& skip) const = 0;
+    virtual kernel::SampleDecision<Symbolic> kasan_sample_page_alloc(const SEnv&, const SWord& order,
+                                                                     const SWord& gfp, const SWord& skip) const = 0;
+    virtual kernel::FreePlan<Symbolic> free_pages_prepare(const SEnv&, const kernel::FreeInput<Symbolic>&) const = 0;
+    virtual kernel::VmallocPlan<Symbolic> vmalloc_node_range(const SEnv&, const SWord& gfp,
+                                                             const SBool& prot_kernel) const = 0;
+    virtual kernel::VmallocUnpoison<Symbolic> kasan_unpoison_vmalloc(const SEnv&,
+                                                                     const kernel::VmallocPlan<Symbolic>&) const = 0;
+    virtual SBool cached_stack_unpoison(const SEnv&) const = 0;
+    virtual SWord random_tag_min(const SEnv&) const = 0;
+    virtual SWord random_tag_max(const SEnv&) const = 0;
+    virtual SBool granule_check_faults(const SEnv&, const kernel::TagCheckInput<Symbolic>&) const = 0;
+};
+
+template <class V>
+class SymVariantOf final : public SymVariant {
+    using S = Symbolic;
+
+public:
+    explicit SymVariantOf(const kernel::Variant& c) : c_(c) {}
+    const kernel::Variant& concrete() const override { return c_; }
+    SWord THREADINFO_GFP(const SEnv& e) const override { return V::template THREADINFO_GFP<S>(e); }
+    SWord GFP_VMAP_STACK(const SEnv& e) const override { return V::template GFP_VMAP_STACK<S>(e); }
+    SWord GFP_PGTABLE_KERNEL(const SEnv& e) const override { return V::template GFP_PGTABLE_KERNEL<S>(e); }
+    SWord GFP_PGTABLE_USER(const SEnv& e) const override { return V::template GFP_PGTABLE_USER<S>(e); }
+    SWord user_page_gfp(const SEnv& e, const SBool& m) const override { return V::template user_page_gfp<S>(e, m); }
+    SWord skb_frag_gfp(const SEnv& e) const override { return V::template skb_frag_gfp<S>(e); }
+    SBool want_init_on_alloc(const SEnv& e, const SWord& g) const override {
+        return V::template want_init_on_alloc<S>(e, g);
+    }
+    kernel::PostAllocPlan<S> post_alloc_hook(const SEnv& e, const SWord& gfp, const SWord& order,
+                                             const SWord& skip) const override {
+        return V::template post_alloc_hook<S>(e, gfp, order, skip);
+    }
+    kernel::SampleDecision<S> kasan_sample_page_alloc(const SEnv& e, const SWord& order, const SWord& gfp,
+                                                      const SWord& skip) const override {
+        return V::template kasan_sample_page_alloc<S>(e, order, gfp, skip);
+    }
+    kernel::FreePlan<S> free_pages_prepare(const SEnv& e, const kernel::FreeInput<S>& in) const override {
+        return V::template free_pages_prepare<S>(e, in);
+    }
+    kernel::VmallocPlan<S> vmalloc_node_range(const SEnv& e, const SWord& gfp, const SBool& prot) const override {
+        return V::template vmalloc_node_range<S>(e, gfp, prot);
+    }
+    kernel::VmallocUnpoison<S> kasan_unpoison_vmalloc(const SEnv& e, const kernel::VmallocPlan<S>& v) const override {
+        return V::template kasan_unpoison_vmalloc<S>(e, v);
+    }
+    SBool cached_stack_unpoison(const SEnv& e) const override { return V::template cached_stack_unpoison<S>(e); }
+    SWord random_tag_min(const SEnv& e) const override { return V::template random_tag_min<S>(e); }
+    SWord random_tag_max(const SEnv& e) const override { return V::template random_tag_max<S>(e); }
+    SBool granule_check_faults(const SEnv& e, const kernel::TagCheckInput<S>& in) const override {
+        return V::template granule_check_faults<S>(e, in);
+    }
+
+private:
+    const kernel::Variant& c_;
+};
+
+// The symbolic twin of kernel::find_variant (built-ins and mutants).
+const SymVariant& find_sym_variant(const std::string& name, const std::string& where = "");
+
+}  // namespace tagproof::solver
