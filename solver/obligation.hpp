@@ -53,6 +53,7 @@ struct Query {
     std::vector<std::pair<std::string, std::pair<z3::expr, z3::expr>>> fields;
     // A scenario file that replays a counterexample in the model ("" if none).
     std::function<std::string(const z3::model&)> scenario;
+    bool trace_from_scenario = false;  // show the scenario's events as the counterexample
     explicit Query(z3::context& c) : violation(c.bool_val(false)) {}
 };
 

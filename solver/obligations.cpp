@@ -7,6 +7,7 @@
 #include "error.hpp"
 
 #include "obligation.hpp"
+#include "trace_bmc.hpp"
 
 namespace tagproof::solver {
 
@@ -649,6 +650,11 @@ std::vector<Obligation> build_list() {
                      "outside HW_TAGS-active states the entry point behaves exactly as under the baseline", true, false,
                      [en](Builder& b) { return isolation_query(b, en, false); }});
     }
+    for (const char* inv : {"match-all-never-faults", "mismatch-faults", "no-false-positive", "detection", "zeroing",
+                            "page-tag-consistency"})
+        v.push_back({std::string(inv) + "/trace", inv,
+                     "no sequence of page allocations, frees and accesses on 2 pages and 2 CPUs breaks it", false,
+                     false, [inv](Builder& b) { return trace_query(b, inv); }});
     const char* internal[] = {"call", "prot_normal", "metadata_gfp", "page_gfp"};
     for (int i = 0; i < 4; ++i)
         v.push_back({std::string("internals/vmalloc.") + internal[i], "mode-isolation",

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "error.hpp"
 #include "obligation.hpp"
@@ -76,6 +77,15 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
     std::string base_name = opt.baseline.empty() ? v.concrete().baseline() : opt.baseline;
     const SymVariant* base = base_name.empty() ? nullptr : &find_sym_variant(base_name, "--baseline");
     std::vector<Verdict> out;
+    for (const auto& p : opt.only) {
+        bool known = false;
+        for (const Obligation& ob : all_obligations()) known |= ob.id.rfind(p, 0) == 0;
+        if (!known) {
+            std::string ids;
+            for (const Obligation& ob : all_obligations()) ids += (ids.empty() ? "" : ", ") + ob.id;
+            throw InputError("--obligation", "no obligation starts with '" + p + "'; obligations: " + ids);
+        }
+    }
     for (const Obligation& ob : all_obligations()) {
         bool selected = opt.only.empty();
         for (const auto& p : opt.only) selected |= ob.id.rfind(p, 0) == 0;
@@ -105,6 +115,13 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
         Builder b{c, v, ob.needs_baseline ? base : nullptr, make_inputs(c), {}, {}, c.bv_val(0, 64), opt.depth};
         b.e = make_env(v, b.in);
         if (b.base) b.be = make_env(*b.base, b.in);
+        // a parameter an era does not parse keeps its default in that era
+        for (const SymVariant* w : {&v, b.base}) {
+            if (!w) continue;
+            BootParamSyntax syn = w->concrete().boot_syntax();
+            if (!syn.page_alloc_sample) b.in.domain.push_back(b.in.sample == c.bv_val(1, 64));
+            if (!syn.page_alloc_sample_order) b.in.domain.push_back(b.in.sample_order == c.bv_val(3, 64));
+        }
         {
             BuildConfig hw, other;
             other.mode = Mode::generic;
@@ -156,6 +173,7 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
                 for (const z3::expr& d : {z3::expr(b.in.rt.hw_tags), z3::expr(b.in.rt.mte), z3::expr(!b.in.rt.kasan_off),
                                           z3::expr(b.in.rt.config_kasan_vmalloc), z3::expr(b.in.rt.vmalloc_param),
                                           z3::expr(!b.in.init_on_alloc), z3::expr(!b.in.init_on_free),
+                                          z3::expr(z3::ule(b.in.sample, c.bv_val(16, 64))),
                                           z3::expr(b.in.sample == c.bv_val(1, 64)),
                                           z3::expr(b.in.sample_order == c.bv_val(3, 64))})
                     prefs.push_back(d);
@@ -199,6 +217,13 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
                     if (!m.eval(k.holds, true).is_true()) sv.broken.push_back(k.name + ": " + k.text);
                 if (q.scenario) {
                     sv.scenario = q.scenario(m);
+                    if (q.trace_from_scenario) {
+                        std::istringstream in(sv.scenario);
+                        std::string l;
+                        while (std::getline(in, l))
+                            if (l.find('(') != std::string::npos && l.rfind("doc", 0) != 0 && l.rfind("#", 0) != 0)
+                                sv.details.push_back("  " + l);
+                    }
                     if (!opt.scenario_dir.empty()) {
                         std::filesystem::create_directories(opt.scenario_dir);
                         std::ofstream(opt.scenario_dir + "/" + safe(vd.variant + "." + ob.id + "." + scope_name) +

@@ -198,7 +198,8 @@ void Model::access(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu) {
         }
     }
     // 2. the data effect (the access completes in every case but a panic)
-    if (is_write && !panicked_) set_data(p.addr, len, p.obj >= 0 ? data_secret(p.obj) : DATA_STALE);
+    if (is_write && !panicked_)
+        set_data(p.addr, len, p.obj < 0 ? DATA_STALE : objects_[p.obj].live ? data_secret(p.obj) : DATA_UAF);
     oracle_on_access(p, len, kind, cpu, faulted, checked, bad);
 }
 

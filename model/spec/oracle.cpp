@@ -158,8 +158,8 @@ void Model::oracle_on_access(const Ptr& p, std::uint64_t len, AccessKind kind, i
         for (std::uint64_t a = p.addr - p.addr % G_; a < p.addr + len; a += G_) {
             Where w = translate(a);
             std::uint32_t d = data_[gidx(w.pfn, w.off)];
-            if (d != DATA_ZERO && d != data_secret(o.id)) {
-                std::string src = d == DATA_STALE ? "stale data" : "a secret of " + objects_[d - 2].what;
+            if (d != DATA_ZERO && d != data_secret(o.id) && d != DATA_UAF) {
+                std::string src = d == DATA_STALE ? "stale data" : "a secret of " + objects_[d - 3].what;
                 violation("zeroing", what + " of " + o.what + " (promised zero) reads " + src);
                 break;
             }
