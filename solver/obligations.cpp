@@ -433,9 +433,28 @@ z3::expr any_differs(z3::context& c, const Query& q) {
     return d;
 }
 
-// The region where the variant claims no change, or (changes) where it does.
-z3::expr region(Builder& b, bool hw_active) {
-    return hw_active ? b.e.kasan_hw_tags_enabled() : !b.e.kasan_hw_tags_enabled();
+// The build and runtime states compared: where the variant claims no change
+// (each state its own obligation, so a verdict names it), or where it does.
+enum class Region { none, generic, sw_tags, hw_inactive, hw_active };
+const char* region_name(Region r) {
+    switch (r) {
+        case Region::none: return "no-kasan";
+        case Region::generic: return "generic";
+        case Region::sw_tags: return "sw_tags";
+        case Region::hw_inactive: return "hw_tags-inactive";
+        case Region::hw_active: return "hw_tags-active";
+    }
+    return "?";
+}
+z3::expr region(Builder& b, Region r) {
+    switch (r) {
+        case Region::none: return b.in.none;
+        case Region::generic: return b.in.rt.generic;
+        case Region::sw_tags: return b.in.rt.sw_tags;
+        case Region::hw_inactive: return b.in.rt.hw_tags && !b.e.kasan_enabled;
+        case Region::hw_active: return b.e.kasan_hw_tags_enabled();
+    }
+    return b.c.bool_val(false);
 }
 
 enum class Entry { alloc_pages, free_pages, vmalloc, vmap_stack, cached_stack, pgtable_kernel, pgtable_user, thread_info, user_page, skb };
@@ -480,10 +499,12 @@ std::string isolation_scenario(const Builder& b, const z3::model& m, Entry en, c
     return s + "expect violation mode-isolation\n";
 }
 
-Query isolation_query(Builder& b, Entry en, bool hw_active) {
+Query isolation_query(Builder& b, Entry en, Region rg) {
+    bool hw_active = rg == Region::hw_active;
     Query q(b.c);
     q.entry = entry_name(en);
-    q.method = "equivalence with the baseline over all inputs in the region";
+    q.method = std::string("equivalence with the baseline over all inputs in the state ") + region_name(rg) +
+               (rg == Region::hw_inactive ? " (HW_TAGS compiled in; kasan=off or no MTE)" : "");
     const SymVariant& B = *b.base;
     z3::expr skip = b.word("kasan_page_alloc_skip");
     q.assumptions.push_back(z3::sge(skip, b.c.bv_val(0, 64)) && z3::slt(skip, b.e.sample));
@@ -547,7 +568,7 @@ Query isolation_query(Builder& b, Entry en, bool hw_active) {
                         *b.be, B.post_alloc_hook(*b.be, B.skb_frag_gfp(*b.be), b.c.bv_val(3, 64), skip));
             break;
     }
-    q.violation = region(b, hw_active) && any_differs(b.c, q);
+    q.violation = region(b, rg) && any_differs(b.c, q);
     q.scenario = [&b, en, gfp, hw_active](const z3::model& m) { return isolation_scenario(b, m, en, gfp, hw_active); };
     return q;
 }
@@ -644,12 +665,14 @@ std::vector<Obligation> build_list() {
         {"gfp-encoding/layout", "gfp-encoding", "every GFP bit lies inside __GFP_BITS_MASK, none shared", false, false,
          [](Builder& b) { return gfp_encoding_query(b); }},
     };
-    for (Entry en : {Entry::alloc_pages, Entry::free_pages, Entry::vmalloc, Entry::vmap_stack, Entry::cached_stack,
-                     Entry::pgtable_kernel, Entry::pgtable_user, Entry::thread_info, Entry::user_page, Entry::skb}) {
-        v.push_back({std::string("mode-isolation/") + entry_name(en), "mode-isolation",
-                     "outside HW_TAGS-active states the entry point behaves exactly as under the baseline", true, false,
-                     [en](Builder& b) { return isolation_query(b, en, false); }});
-    }
+    for (Region rg : {Region::none, Region::generic, Region::sw_tags, Region::hw_inactive})
+        for (Entry en : {Entry::alloc_pages, Entry::free_pages, Entry::vmalloc, Entry::vmap_stack, Entry::cached_stack,
+                         Entry::pgtable_kernel, Entry::pgtable_user, Entry::thread_info, Entry::user_page, Entry::skb}) {
+            v.push_back({std::string("mode-isolation/") + region_name(rg) + "/" + entry_name(en), "mode-isolation",
+                         std::string("in the state ") + region_name(rg) +
+                             " the entry point behaves exactly as under the baseline",
+                         true, false, [en, rg](Builder& b) { return isolation_query(b, en, rg); }});
+        }
     for (const char* inv : {"match-all-never-faults", "mismatch-faults", "no-false-positive", "detection", "zeroing",
                             "page-tag-consistency"})
         v.push_back({std::string(inv) + "/trace", inv,
@@ -664,7 +687,7 @@ std::vector<Obligation> build_list() {
                      Entry::thread_info, Entry::user_page, Entry::skb}) {
         v.push_back({std::string("changes/") + entry_name(en), "mode-isolation",
                      "with HW_TAGS active: what the entry point does differently from the baseline", true, true,
-                     [en](Builder& b) { return isolation_query(b, en, true); }});
+                     [en](Builder& b) { return isolation_query(b, en, Region::hw_active); }});
     }
     return v;
 }
