@@ -198,8 +198,18 @@ void Model::access(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu) {
         }
     }
     // 2. the data effect (the access completes in every case but a panic)
-    if (is_write && !panicked_)
-        set_data(p.addr, len, p.obj < 0 ? DATA_STALE : objects_[p.obj].live ? data_secret(p.obj) : DATA_UAF);
+    if (is_write && !panicked_) {
+        std::uint32_t d = DATA_STALE;
+        if (p.obj >= 0) {
+            const Object& o = objects_[p.obj];
+            std::uint64_t a = p.addr | ~ADDR_MASK;
+            bool inside = o.live && a >= o.base && a + len <= o.base + o.size;
+            // an alias (vmalloc backing page through the linear map) is judged by the oracle; keep it the owner's
+            if (o.area >= 0 && a < VMALLOC_BASE) inside = o.live;
+            d = inside ? data_secret(p.obj) : DATA_WILD;
+        }
+        set_data(p.addr, len, d);
+    }
     oracle_on_access(p, len, kind, cpu, faulted, checked, bad);
 }
 

@@ -200,19 +200,23 @@ Tag Model::random_tag(const char* what) {
     for (unsigned t = 0; t < 256; ++t)
         if (tag_count_[t] || seen_elsewhere_.test(t)) present.insert(norm(t));
     for (const auto& pg : pages_) present.insert(pg.page_tag);
+    // The fresh tag first: a chooser that leans to index 0 (a shrunk RapidCheck
+    // case) then draws distinct tags, and collisions are the deliberate choice.
     std::vector<unsigned> cands;
     std::vector<Option> opts;
+    unsigned k = 0;
+    for (unsigned t : present) k += t >= lo && t <= hi;
+    if (k < R) {
+        unsigned fresh = lo;
+        while (present.count(fresh)) ++fresh;
+        cands.push_back(fresh);
+        opts.push_back({R - k, R});
+    }
     for (unsigned t : present)
         if (t >= lo && t <= hi) {
             cands.push_back(t);
             opts.push_back({1, R});
         }
-    if (cands.size() < R) {
-        unsigned fresh = lo;
-        while (present.count(fresh)) ++fresh;
-        cands.push_back(fresh);
-        opts.push_back({R - (unsigned)(cands.size() - 1), R});
-    }
     Tag t = Tag(cands[ch_.choose(opts, what)]);
     chosen_tags_.push_back(t);
     seen_elsewhere_.set(t);  // pointers keep it after the memory is retagged

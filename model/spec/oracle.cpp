@@ -62,13 +62,27 @@ void Model::oracle_sampling(int cpu, bool eligible, bool tagged) {
         violation("sampling-accounting", "eligible allocation #" + std::to_string(i + 1) + " on CPU " +
                                              std::to_string(cpu) + " was " + (tagged ? "tagged" : "not tagged") +
                                              "; with kasan.page_alloc.sample=" + std::to_string(N) +
-                                             " only the 1st, " + std::to_string(N + 1) + "th, ... are tagged");
+                                             " only every " + std::to_string(N) + "th, starting with the 1st, is tagged");
 }
 
+// 5 zeroing, at the allocation: memory promised zero holds zero (data a wild
+// write left in free memory excepted: that write is the bug). Page-tag
+// consistency for page_alloc users is checked on the whole state at end_event
+// (a caller may still be re-tagging, e.g. vmalloc).
 void Model::oracle_after_alloc(int id) {
-    // page-tag-consistency for page_alloc users is checked on the whole state at
-    // end_event (a caller may still be re-tagging, e.g. vmalloc).
-    (void)id;
+    const Object& o = objects_[id];
+    if (!o.promised_zero || !rt_.kasan_enabled) return;
+    for (std::uint64_t a = o.base; a < o.base + o.size; a += G_) {
+        Where w = translate(a);
+        if (!w.mapped) continue;
+        std::uint32_t d = data_[gidx(w.pfn, w.off)];
+        if (d != DATA_ZERO && d != DATA_WILD) {
+            std::string src = d == DATA_STALE ? "stale data" : "a secret of " + objects_[d - 3].what;
+            violation("zeroing", o.what + " is promised zero but holds " + src + " at offset " +
+                                     std::to_string(a - o.base));
+            return;
+        }
+    }
 }
 
 // 6 page-tag-consistency, free side: pages whose caller asked not to be
@@ -158,7 +172,7 @@ void Model::oracle_on_access(const Ptr& p, std::uint64_t len, AccessKind kind, i
         for (std::uint64_t a = p.addr - p.addr % G_; a < p.addr + len; a += G_) {
             Where w = translate(a);
             std::uint32_t d = data_[gidx(w.pfn, w.off)];
-            if (d != DATA_ZERO && d != data_secret(o.id) && d != DATA_UAF) {
+            if (d != DATA_ZERO && d != data_secret(o.id) && d != DATA_WILD) {
                 std::string src = d == DATA_STALE ? "stale data" : "a secret of " + objects_[d - 3].what;
                 violation("zeroing", what + " of " + o.what + " (promised zero) reads " + src);
                 break;

@@ -22,10 +22,10 @@ inline constexpr std::uint64_t ADDR_MASK = 0x00ffffffffffffffull;
 // secret written by the owner with that object id (secret(id) = id + 2).
 inline constexpr std::uint32_t DATA_ZERO = 0;
 inline constexpr std::uint32_t DATA_STALE = 1;
-// DATA_UAF: written through a pointer whose object was already freed (a
-// use-after-free write, itself the bug to report; the zeroing oracle does not
-// blame the next owner's allocation for it).
-inline constexpr std::uint32_t DATA_UAF = 2;
+// DATA_WILD: written through a pointer outside its object's bounds or after
+// the object was freed (an out-of-bounds or use-after-free write, itself the
+// bug; the zeroing oracle does not blame the next owner's allocation for it).
+inline constexpr std::uint32_t DATA_WILD = 2;
 inline constexpr std::uint32_t data_secret(int obj) { return std::uint32_t(obj) + 3; }
 
 // Who set a granule's tag last (for the detection oracle).

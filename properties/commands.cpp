@@ -1,0 +1,335 @@
+// commands.cpp — see commands.hpp. Generation draws from the abstract state;
+// run() executes the event on the model and writes the scenario line that
+// replays it (`tagproof run`).
+#include "commands.hpp"
+
+#include <functional>
+#include <sstream>
+
+namespace tagproof::properties {
+
+LastFailure& last_failure() {
+    static thread_local LastFailure f;
+    return f;
+}
+
+void assert_holds(Sut& sut, const std::string& violated) {
+    if (violated.empty()) return;
+    // Keep the shortest failing run seen: every failing run is a real
+    // counterexample, and the shortest is the one worth a scenario file.
+    LastFailure& f = last_failure();
+    if (f.invariant.empty() || sut.lines.size() < f.events) {
+        f.invariant = violated;
+        f.message = sut.first_violation;
+        f.scenario = sut.scenario(violated, sut.twin ? sut.twin->variant.name() : "");
+        f.events = sut.lines.size();
+    }
+    RC_FAIL(sut.first_violation);
+}
+
+namespace {
+
+int gen_cpu() { return *rc::gen::weightedOneOf<int>({{3, rc::gen::just(0)}, {1, rc::gen::just(1)}}); }
+
+// Sizes around granule and size-class boundaries, and past KMALLOC_MAX_CACHE_SIZE.
+std::uint64_t gen_kmalloc_size() {
+    static const std::vector<std::uint64_t> sizes = {1,   7,   8,   9,   15,  16,  17,  24,   31,   32,   33,   43,  48,
+                                          64,  96,  100, 107, 112, 127, 128, 129,  192,  201,  235,  256, 1000,
+                                          2048, 4096, 7936, 8192, 8193, 8202};
+    return *rc::gen::elementOf(sizes);
+}
+
+const Handle* live_handle(const AbstractState& s, const std::string& name) {
+    const Handle* h = s.find(name);
+    return h && h->live ? h : nullptr;
+}
+
+void set_dead(AbstractState& s, const std::string& name) {
+    for (auto& h : s.handles)
+        if (h.name == name) h.live = false;
+}
+
+std::string ptr_var(const Handle& h) {
+    return h.kind == Handle::page || h.kind == Handle::user ? h.name + "_p" : h.name;
+}
+
+}  // namespace
+
+// ---- alloc_pages ---------------------------------------------------------------------------
+AllocPages::AllocPages(const AbstractState& s)
+    : name(std::string("pg") + std::to_string(s.next)), order(*rc::gen::inRange(0u, 4u)),
+      gfp(*rc::gen::elementOf(s.gfp_choices)), cpu(gen_cpu()) {}
+void AllocPages::checkPreconditions(const AbstractState& s) const { RC_PRE(s.find(name) == nullptr); }
+void AllocPages::apply(AbstractState& s) const {
+    s.handles.push_back({Handle::page, name, true, cpu, std::int64_t(4096) << order});
+    s.next++;
+}
+void AllocPages::run(const AbstractState&, Sut& sut) const {
+    std::string line = name + " = alloc_pages(" + std::to_string(order) + ", " + gfp + ") cpu=" + std::to_string(cpu);
+    std::string v = sut.step(line, [&](Sut& x) {
+        int id = x.model->alloc_pages(order, x.model->gfp().parse(gfp, "generated gfp"), cpu);
+        if (id < 0) return;
+        x.pages[name] = id;
+        x.ptrs[name + "_p"] = x.model->page_address(id);
+    });
+    assert_holds(sut, v);
+    if (sut.pages.count(name)) sut.lines.push_back(name + "_p = page_address(" + name + ")");
+}
+void AllocPages::show(std::ostream& os) const {
+    os << name << " = alloc_pages(order=" << order << ", " << gfp << ") cpu=" << cpu;
+}
+
+// ---- free_pages ----------------------------------------------------------------------------
+namespace {
+const Handle* resolve(const AbstractState& s, std::size_t pick, const std::function<bool(const Handle&)>& ok) {
+    std::vector<const Handle*> c;
+    for (const auto& h : s.handles)
+        if (ok(h)) c.push_back(&h);
+    return c.empty() ? nullptr : c[pick % c.size()];
+}
+bool live_page(const Handle& h) { return h.live && h.kind == Handle::page; }
+bool releasable(const Handle& h) {
+    return h.live && (h.kind == Handle::ptr || h.kind == Handle::vmalloc || h.kind == Handle::stack ||
+                      h.kind == Handle::pgtable || h.kind == Handle::user);
+}
+bool live_user(const Handle& h) { return h.live && h.kind == Handle::user; }
+bool any_handle(const Handle&) { return true; }
+}  // namespace
+
+FreePages::FreePages(const AbstractState& s) : pick(*rc::gen::arbitrary<std::size_t>()) {
+    const Handle* h = resolve(s, pick, live_page);
+    if (!h) RC_DISCARD("no live page");
+    shown = h->name;
+}
+void FreePages::apply(AbstractState& s) const {
+    if (const Handle* h = resolve(s, pick, live_page)) set_dead(s, h->name);
+}
+void FreePages::run(const AbstractState& s, Sut& sut) const {
+    const Handle* h = resolve(s, pick, live_page);
+    if (!h || !sut.pages.count(h->name)) return;
+    std::string page = h->name;
+    assert_holds(sut, sut.step("free_pages(" + page + ")", [&](Sut& x) {
+        if (x.pages.count(page)) x.model->free_pages(x.pages.at(page));
+    }));
+}
+void FreePages::show(std::ostream& os) const { os << "free_pages(" << shown << ")"; }
+
+// ---- kmalloc ------------------------------------------------------------------------------
+Kmalloc::Kmalloc(const AbstractState& s)
+    : name(std::string("k") + std::to_string(s.next)), size(gen_kmalloc_size()), zero(*rc::gen::arbitrary<bool>()),
+      cpu(gen_cpu()) {}
+void Kmalloc::checkPreconditions(const AbstractState& s) const { RC_PRE(s.find(name) == nullptr); }
+void Kmalloc::apply(AbstractState& s) const {
+    s.handles.push_back({Handle::ptr, name, true, cpu, std::int64_t(size)});
+    s.next++;
+}
+void Kmalloc::run(const AbstractState&, Sut& sut) const {
+    std::string line = name + " = " + (zero ? "kzalloc(" : "kmalloc(") + std::to_string(size) + ") cpu=" + std::to_string(cpu);
+    assert_holds(sut, sut.step(line, [&](Sut& x) {
+        gfp_t g = x.model->gfp().mask("GFP_KERNEL") | (zero ? x.model->gfp().mask("__GFP_ZERO") : 0);
+        x.ptrs[name] = x.model->kmalloc(size, g, cpu);
+    }, name));
+}
+void Kmalloc::show(std::ostream& os) const {
+    os << name << " = " << (zero ? "kzalloc(" : "kmalloc(") << size << ", GFP_KERNEL) cpu=" << cpu;
+}
+
+// ---- kfree / vfree / stack_free / pgtable_free / munmap -------------------------------------
+Release::Release(const AbstractState& s) : pick(*rc::gen::arbitrary<std::size_t>()), cpu(gen_cpu()) {
+    const Handle* h = resolve(s, pick, releasable);
+    if (!h) RC_DISCARD("nothing to release");
+    shown = std::string(h->kind == Handle::vmalloc ? "vfree" : h->kind == Handle::stack ? "free_thread_stack"
+                        : h->kind == Handle::pgtable ? "pte_free" : h->kind == Handle::user ? "munmap" : "kfree") +
+            "(" + h->name + ")";
+}
+void Release::apply(AbstractState& s) const {
+    if (const Handle* h = resolve(s, pick, releasable)) set_dead(s, h->name);
+}
+static const char* release_call(Handle::Kind k) {
+    switch (k) {
+        case Handle::vmalloc: return "vfree";
+        case Handle::stack: return "stack_free";
+        case Handle::pgtable: return "pgtable_free";
+        case Handle::user: return "munmap";
+        default: return "kfree";
+    }
+}
+void Release::run(const AbstractState& s, Sut& sut) const {
+    const Handle* h = resolve(s, pick, releasable);
+    if (!h) return;
+    std::string target = h->name;
+    Handle::Kind kind = h->kind;
+    std::string line = std::string(release_call(kind)) + "(" + target + ")" +
+                       (kind == Handle::stack ? " cpu=" + std::to_string(cpu) : "");
+    assert_holds(sut, sut.step(line, [&](Sut& x) {
+        switch (kind) {
+            case Handle::vmalloc:
+                if (x.ptrs.count(target) && !x.ptrs.at(target).null) x.model->vfree(x.ptrs.at(target));
+                break;
+            case Handle::stack:
+                if (x.ptrs.count(target) && !x.ptrs.at(target).null) x.model->stack_free(x.ptrs.at(target), cpu);
+                break;
+            case Handle::pgtable:
+                if (x.ptrs.count(target) && !x.ptrs.at(target).null) x.model->pgtable_free(x.ptrs.at(target));
+                break;
+            case Handle::user:
+                if (x.pages.count(target)) x.model->munmap(x.pages.at(target));
+                break;
+            default:
+                if (x.ptrs.count(target)) x.model->kfree(x.ptrs.at(target));
+        }
+    }));
+}
+void Release::show(std::ostream& os) const { os << shown << " cpu=" << cpu; }
+
+// ---- vmalloc ------------------------------------------------------------------------------
+Vmalloc::Vmalloc(const AbstractState& s)
+    : name(std::string("v") + std::to_string(s.next)),
+      size(*rc::gen::elementOf(std::vector<std::uint64_t>{1, 16, 100, 2027, 4096, 5000, 8192})),
+      zero(*rc::gen::arbitrary<bool>()), cpu(gen_cpu()) {}
+void Vmalloc::checkPreconditions(const AbstractState& s) const { RC_PRE(s.find(name) == nullptr); }
+void Vmalloc::apply(AbstractState& s) const {
+    s.handles.push_back({Handle::vmalloc, name, true, cpu, std::int64_t(size)});
+    s.next++;
+}
+void Vmalloc::run(const AbstractState&, Sut& sut) const {
+    std::string line = name + " = " + (zero ? "vzalloc(" : "vmalloc(") + std::to_string(size) + ") cpu=" + std::to_string(cpu);
+    assert_holds(sut, sut.step(line, [&](Sut& x) {
+        gfp_t g = x.model->gfp().mask("GFP_KERNEL") | (zero ? x.model->gfp().mask("__GFP_ZERO") : 0);
+        x.ptrs[name] = x.model->vmalloc(size, g, true, cpu);
+    }, name));
+}
+void Vmalloc::show(std::ostream& os) const {
+    os << name << " = " << (zero ? "vzalloc(" : "vmalloc(") << size << ") cpu=" << cpu;
+}
+
+// ---- thread stacks ----------------------------------------------------------------------
+StackAlloc::StackAlloc(const AbstractState& s) : name(std::string("s") + std::to_string(s.next)), cpu(gen_cpu()) {}
+void StackAlloc::checkPreconditions(const AbstractState& s) const { RC_PRE(s.find(name) == nullptr); }
+void StackAlloc::apply(AbstractState& s) const {
+    s.handles.push_back({Handle::stack, name, true, cpu, 16384});
+    s.next++;
+}
+void StackAlloc::run(const AbstractState&, Sut& sut) const {
+    assert_holds(sut, sut.step(name + " = stack_alloc() cpu=" + std::to_string(cpu),
+                               [&](Sut& x) { x.ptrs[name] = x.model->stack_alloc(cpu); }, name));
+}
+void StackAlloc::show(std::ostream& os) const { os << name << " = alloc_thread_stack_node() cpu=" << cpu; }
+
+// ---- page tables --------------------------------------------------------------------------
+PgtableAlloc::PgtableAlloc(const AbstractState& s)
+    : name(std::string("t") + std::to_string(s.next)),
+      kind(*rc::gen::elementOf(std::vector<std::string>{"kernel", "user", "pgd_slab"})), cpu(gen_cpu()) {}
+void PgtableAlloc::checkPreconditions(const AbstractState& s) const { RC_PRE(s.find(name) == nullptr); }
+void PgtableAlloc::apply(AbstractState& s) const {
+    s.handles.push_back({Handle::pgtable, name, true, cpu, kind == "pgd_slab" ? 512 : 4096});
+    s.next++;
+}
+void PgtableAlloc::run(const AbstractState&, Sut& sut) const {
+    assert_holds(sut, sut.step(name + " = pgtable_alloc(" + kind + ") cpu=" + std::to_string(cpu), [&](Sut& x) {
+        x.ptrs[name] = x.model->pgtable_alloc(kind != "kernel", kind == "pgd_slab", cpu);
+    }, name));
+}
+void PgtableAlloc::show(std::ostream& os) const {
+    os << name << " = " << (kind == "pgd_slab" ? "pgd_alloc() [pgd_cache]" : kind == "user" ? "pte_alloc_one()" : "pte_alloc_one_kernel()")
+       << " cpu=" << cpu;
+}
+
+// ---- user pages -----------------------------------------------------------------------------
+UserFault::UserFault(const AbstractState& s)
+    : name(std::string("u") + std::to_string(s.next)), mte(*rc::gen::arbitrary<bool>()), cpu(gen_cpu()) {}
+void UserFault::checkPreconditions(const AbstractState& s) const { RC_PRE(s.find(name) == nullptr); }
+void UserFault::apply(AbstractState& s) const {
+    s.handles.push_back({Handle::user, name, true, cpu, 4096});
+    s.next++;
+}
+void UserFault::run(const AbstractState&, Sut& sut) const {
+    std::string line = name + " = user_fault(" + (mte ? "mte" : "") + ") cpu=" + std::to_string(cpu);
+    assert_holds(sut, sut.step(line, [&](Sut& x) {
+        int id = x.model->user_fault(mte && x.config.mte, cpu);
+        if (id < 0) return;
+        x.pages[name] = id;
+        x.ptrs[name + "_p"] = x.model->page_address(id);
+    }));
+    if (sut.pages.count(name)) sut.lines.push_back(name + "_p = page_address(" + name + ")");
+}
+void UserFault::show(std::ostream& os) const {
+    os << name << " = vma_alloc_zeroed_movable_folio(" << (mte ? "VM_MTE" : "") << ") cpu=" << cpu;
+}
+
+UserSetTag::UserSetTag(const AbstractState& s) : pick(*rc::gen::arbitrary<std::size_t>()), nibble(*rc::gen::inRange(0u, 16u)) {
+    if (!s.hw) RC_DISCARD("no MTE tags in this build");
+    const Handle* h = resolve(s, pick, live_user);
+    if (!h) RC_DISCARD("no user page");
+    shown = h->name;
+}
+void UserSetTag::run(const AbstractState& s, Sut& sut) const {
+    const Handle* h = resolve(s, pick, live_user);
+    if (!h || !sut.pages.count(h->name)) return;
+    std::string page = h->name;
+    assert_holds(sut, sut.step("user_set_tag(" + page + ", 0, " + std::to_string(nibble) + ")", [&](Sut& x) {
+        if (x.pages.count(page)) x.model->user_set_tag(x.pages.at(page), 0, std::uint8_t(nibble));
+    }));
+}
+void UserSetTag::show(std::ostream& os) const { os << "stg(" << shown << " + 0, tag " << nibble << ")  [user space]"; }
+
+// ---- kasan_reset_tag ---------------------------------------------------------------------
+ResetTag::ResetTag(const AbstractState& s)
+    : name(std::string("r") + std::to_string(s.next)), pick(*rc::gen::arbitrary<std::size_t>()) {
+    const Handle* h = resolve(s, pick, any_handle);
+    if (!h) RC_DISCARD("no pointer");
+    shown = ptr_var(*h);
+}
+void ResetTag::checkPreconditions(const AbstractState& s) const { RC_PRE(s.find(name) == nullptr); }
+void ResetTag::apply(AbstractState& s) const {
+    const Handle* h = resolve(s, pick, any_handle);
+    std::int64_t size = h ? h->size : 0;
+    s.handles.push_back({Handle::alias, name, true, 0, size});
+    s.next++;
+}
+void ResetTag::run(const AbstractState& s, Sut& sut) const {
+    const Handle* h = resolve(s, pick, any_handle);
+    if (!h) return;
+    std::string from = ptr_var(*h);
+    if (!sut.ptrs.count(from) || sut.ptrs.at(from).null) return;
+    assert_holds(sut, sut.step(name + " = reset_tag(" + from + ")", [&](Sut& x) {
+        if (x.ptrs.count(from)) x.ptrs[name] = x.model->reset_tag(x.ptrs.at(from));
+    }));
+}
+void ResetTag::show(std::ostream& os) const { os << name << " = kasan_reset_tag(" << shown << ")"; }
+
+// ---- an access ----------------------------------------------------------------------------
+Access::Access(const AbstractState& s) : pick(*rc::gen::arbitrary<std::size_t>()) {
+    const Handle* h = resolve(s, pick, any_handle);
+    if (!h) RC_DISCARD("no pointer");
+    shown = ptr_var(*h);
+    // offset in 1/64ths of the object (0..63), or bytes past its end (>= 64 -> 64..96 => 0..32 past), or before it
+    offset = *rc::gen::weightedOneOf<std::int64_t>({{4, rc::gen::inRange<std::int64_t>(0, 64)},
+                                                    {2, rc::gen::inRange<std::int64_t>(64, 97)},
+                                                    {1, rc::gen::inRange<std::int64_t>(-16, 0)}});
+    len = *rc::gen::elementOf(std::vector<std::uint64_t>{1, 1, 2, 4, 8, 16});
+    kind = *rc::gen::elementOf(std::vector<std::string>{"read", "write", "read", "rmw"});
+    cpu = gen_cpu();
+}
+void Access::run(const AbstractState& s, Sut& sut) const {
+    const Handle* h = resolve(s, pick, any_handle);
+    if (!h) return;
+    std::string ptr = ptr_var(*h);
+    if (!sut.ptrs.count(ptr) || sut.ptrs.at(ptr).null) return;
+    std::int64_t off = offset < 0 ? offset : offset < 64 ? h->size * offset / 64 : h->size + (offset - 64);
+    std::string o = off == 0 ? "" : off > 0 ? " + " + std::to_string(off) : " - " + std::to_string(-off);
+    std::string line = kind + "(" + ptr + o + ", " + std::to_string(len) + ") cpu=" + std::to_string(cpu);
+    spec::AccessKind k = kind == "read" ? spec::AccessKind::read : kind == "write" ? spec::AccessKind::write
+                                                                                   : spec::AccessKind::rmw;
+    assert_holds(sut, sut.step(line, [&](Sut& x) {
+        if (x.ptrs.count(ptr)) x.model->access(x.model->offset(x.ptrs.at(ptr), off), len, k, cpu);
+    }));
+}
+void Access::show(std::ostream& os) const {
+    std::string where = offset < 0 ? " - " + std::to_string(-offset)
+                        : offset < 64 ? " + " + std::to_string(offset) + "/64 of its size"
+                                      : " + size + " + std::to_string(offset - 64);
+    os << kind << "(" << shown << where << ", " << len << ") cpu=" << cpu;
+}
+
+}  // namespace tagproof::properties

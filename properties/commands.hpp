@@ -1,0 +1,162 @@
+// commands.hpp — one RapidCheck command per model event.
+//
+// A command is generated from the abstract state (which handles exist), asserts
+// its preconditions again in checkPreconditions (a shrunk sequence may lack the
+// handle it was generated for), changes the abstract state in apply, runs the
+// event on the model in run — failing on the first invariant violation the
+// variant is not recorded to have — and prints itself in show() the way a
+// kernel developer writes the call.
+#pragma once
+#include <rapidcheck.h>
+#include <rapidcheck/state.h>
+
+#include <ostream>
+#include <string>
+
+#include "harness.hpp"
+
+namespace tagproof::properties {
+
+using Cmd = rc::state::Command<AbstractState, Sut>;
+
+// The shortest failing run of the current check (reset by check_invariants):
+// after shrinking, the minimal counterexample or one as short.
+struct LastFailure {
+    std::string invariant, message, scenario;
+    std::size_t events = 0;
+};
+LastFailure& last_failure();
+// Asserts the event left no unexpected violation; records the failure.
+void assert_holds(Sut& sut, const std::string& violated);
+
+struct AllocPages : Cmd {
+    std::string name;
+    unsigned order;
+    std::string gfp;
+    int cpu;
+    explicit AllocPages(const AbstractState& s);
+    void checkPreconditions(const AbstractState& s) const override;
+    void apply(AbstractState& s) const override;
+    void run(const AbstractState& s, Sut& sut) const override;
+    void show(std::ostream& os) const override;
+};
+
+// Commands that use an existing handle hold a pick, resolved against the
+// handles that exist when they run (pick % count): a shrunk sequence is always
+// valid, and RapidCheck never has to regenerate a command.
+struct FreePages : Cmd {
+    std::size_t pick;
+    std::string shown;  // the handle the pick named when generated (for show())
+    explicit FreePages(const AbstractState& s);
+    void apply(AbstractState& s) const override;
+    void run(const AbstractState& s, Sut& sut) const override;
+    void show(std::ostream& os) const override;
+};
+
+struct Kmalloc : Cmd {
+    std::string name;
+    std::uint64_t size;
+    bool zero;
+    int cpu;
+    explicit Kmalloc(const AbstractState& s);
+    void checkPreconditions(const AbstractState& s) const override;
+    void apply(AbstractState& s) const override;
+    void run(const AbstractState& s, Sut& sut) const override;
+    void show(std::ostream& os) const override;
+};
+
+// kfree / vfree / stack_free / pgtable_free / munmap: releasing a live handle.
+struct Release : Cmd {
+    std::size_t pick;
+    std::string shown;
+    int cpu;
+    explicit Release(const AbstractState& s);
+    void apply(AbstractState& s) const override;
+    void run(const AbstractState& s, Sut& sut) const override;
+    void show(std::ostream& os) const override;
+};
+
+struct Vmalloc : Cmd {
+    std::string name;
+    std::uint64_t size;
+    bool zero;
+    int cpu;
+    explicit Vmalloc(const AbstractState& s);
+    void checkPreconditions(const AbstractState& s) const override;
+    void apply(AbstractState& s) const override;
+    void run(const AbstractState& s, Sut& sut) const override;
+    void show(std::ostream& os) const override;
+};
+
+struct StackAlloc : Cmd {
+    std::string name;
+    int cpu;
+    explicit StackAlloc(const AbstractState& s);
+    void checkPreconditions(const AbstractState& s) const override;
+    void apply(AbstractState& s) const override;
+    void run(const AbstractState& s, Sut& sut) const override;
+    void show(std::ostream& os) const override;
+};
+
+struct PgtableAlloc : Cmd {
+    std::string name, kind;  // kernel / user / pgd_slab
+    int cpu;
+    explicit PgtableAlloc(const AbstractState& s);
+    void checkPreconditions(const AbstractState& s) const override;
+    void apply(AbstractState& s) const override;
+    void run(const AbstractState& s, Sut& sut) const override;
+    void show(std::ostream& os) const override;
+};
+
+struct UserFault : Cmd {
+    std::string name;
+    bool mte;
+    int cpu;
+    explicit UserFault(const AbstractState& s);
+    void checkPreconditions(const AbstractState& s) const override;
+    void apply(AbstractState& s) const override;
+    void run(const AbstractState& s, Sut& sut) const override;
+    void show(std::ostream& os) const override;
+};
+
+struct UserSetTag : Cmd {
+    std::size_t pick;
+    std::string shown;
+    unsigned nibble;
+    explicit UserSetTag(const AbstractState& s);
+    void run(const AbstractState& s, Sut& sut) const override;
+    void show(std::ostream& os) const override;
+};
+
+struct ResetTag : Cmd {
+    std::string name;
+    std::size_t pick;
+    std::string shown;
+    explicit ResetTag(const AbstractState& s);
+    void checkPreconditions(const AbstractState& s) const override;
+    void apply(AbstractState& s) const override;
+    void run(const AbstractState& s, Sut& sut) const override;
+    void show(std::ostream& os) const override;
+};
+
+// read / write / rmw through any pointer handle, live or not, around its bounds.
+struct Access : Cmd {
+    std::size_t pick;
+    std::string shown;
+    std::int64_t offset;  // resolved against the handle's size: a fraction of it, or past it
+    std::uint64_t len;
+    std::string kind;
+    int cpu;
+    explicit Access(const AbstractState& s);
+    void run(const AbstractState& s, Sut& sut) const override;
+    void show(std::ostream& os) const override;
+};
+
+// The generator RapidCheck draws commands from.
+inline auto command_generator() {
+    return rc::state::gen::execOneOfWithArgs<AllocPages, AllocPages, FreePages, Kmalloc, Kmalloc, Release, Release,
+                                             Vmalloc, StackAlloc, PgtableAlloc, UserFault, UserSetTag, ResetTag,
+                                             Access, Access, Access>();
+}
+
+}  // namespace tagproof::properties

@@ -1,0 +1,81 @@
+// harness.hpp — the system under test of the RapidCheck properties.
+#pragma once
+#include <map>
+#include <ostream>
+#include <functional>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "chooser.hpp"
+#include "model.hpp"
+
+namespace tagproof::properties {
+
+// A run's configuration: build, machine, boot command line.
+struct Config {
+    Mode mode = Mode::hw_tags;
+    bool mte = true;
+    std::string cmdline;
+    std::string describe() const;
+};
+// How RapidCheck prints a configuration in a counterexample.
+void showValue(const Config& c, std::ostream& os);
+
+// What RapidCheck's generator and preconditions see: the handles so far.
+struct Handle {
+    enum Kind { page, ptr, vmalloc, stack, pgtable, user, alias } kind = ptr;
+    std::string name;
+    bool live = true;
+    int cpu = 0;
+    std::int64_t size = 0;  // bytes an access may address (for offsets around the bounds)
+};
+struct AbstractState {
+    std::vector<Handle> handles;
+    int next = 0;
+    std::vector<std::string> gfp_choices;  // GFP strings this variant's era and build define
+    bool hw = false;                       // HW_TAGS build (user tag writes exist)
+    std::string fresh(const char* prefix) { return prefix + std::to_string(next++); }
+    const Handle* find(const std::string& name) const;
+    std::vector<const Handle*> of(Handle::Kind k, bool live_only) const;
+};
+
+// The model under test, the values of the handles, and the replay script.
+// Random tags from a generated list of picks: RapidCheck shrinks the picks
+// toward 0, the fresh tag, so a shrunk case keeps its tags when commands go.
+class PickChooser final : public spec::Chooser {
+public:
+    explicit PickChooser(std::vector<std::uint8_t> picks) : picks_(std::move(picks)) {}
+    std::size_t choose(const std::vector<spec::Option>& options, const char*) override {
+        if (picks_.empty()) return 0;
+        return picks_[i_++ % picks_.size()] % options.size();
+    }
+
+private:
+    std::vector<std::uint8_t> picks_;
+    std::size_t i_ = 0;
+};
+
+struct Sut {
+    Sut(const kernel::Variant& v, const Config& c, std::vector<std::uint8_t> picks);
+    const kernel::Variant& variant;
+    Config config;
+    PickChooser chooser;
+    std::unique_ptr<spec::Model> model;
+    std::map<std::string, spec::Ptr> ptrs;
+    std::map<std::string, int> pages;  // page-handle -> object id
+    std::vector<std::string> lines;    // scenario events, in order
+    std::vector<std::string> observed; // per event: what a reviewer could see (mode-isolation)
+    std::set<std::string> allowed;     // invariants the variant is recorded to violate
+    std::string first_violation;       // "invariant: message" that made the property fail
+    // Runs one event: records its scenario line and observation, and returns
+    // the first new violation of an invariant not in `allowed` ("" if none).
+    std::string step(const std::string& line, const std::function<void(Sut&)>& event, const std::string& result_name = "");
+    // mode-isolation: the baseline runs every event in lockstep (same seed);
+    // any difference in what the events show is a violation.
+    std::unique_ptr<Sut> twin;
+    std::string scenario(const std::string& invariant, const std::string& baseline = "") const;
+};
+
+}  // namespace tagproof::properties

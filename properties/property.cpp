@@ -1,0 +1,170 @@
+// property.cpp — see property.hpp.
+#include "property.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "error.hpp"
+#include "runner.hpp"
+#include "scenario.hpp"
+
+namespace tagproof::properties {
+
+rc::Gen<Config> gen_config(const kernel::Variant& v, bool hw_active_allowed) {
+    BootParamSyntax syn = v.boot_syntax();
+    return rc::gen::exec([syn, hw_active_allowed] {
+        Config c;
+        c.mode = *rc::gen::weightedElement<Mode>({{6, Mode::hw_tags}, {2, Mode::sw_tags}, {2, Mode::generic}});
+        c.mte = *rc::gen::weightedElement<bool>({{9, true}, {1, false}});
+        std::string cmd;
+        auto add = [&](const std::string& x) { cmd += (cmd.empty() ? "" : " ") + x; };
+        bool off = *rc::gen::weightedElement<bool>({{1, true}, {6, false}});
+        if (c.mode == Mode::hw_tags && (off || !hw_active_allowed)) {
+            if (!off && c.mte) add("kasan=off");
+            else if (off) add("kasan=off");
+        }
+        add(*rc::gen::elementOf(std::vector<std::string>{"", "kasan.mode=async", "kasan.mode=asymm"}));
+        if (syn.page_alloc_sample)
+            add(*rc::gen::elementOf(std::vector<std::string>{"", "", "kasan.page_alloc.sample=2",
+                                                             "kasan.page_alloc.sample=3"}));
+        if (syn.page_alloc_sample_order)
+            add(*rc::gen::elementOf(std::vector<std::string>{"", "kasan.page_alloc.sample.order=0",
+                                                             "kasan.page_alloc.sample.order=1"}));
+        add(*rc::gen::elementOf(std::vector<std::string>{"", "", "init_on_alloc=1", "init_on_free=1"}));
+        add(*rc::gen::elementOf(std::vector<std::string>{"", "", "kasan.vmalloc=off"}));
+        add("kasan_multi_shot");
+        // collapse the blanks the choices left
+        std::string out, tok;
+        std::istringstream in(cmd);
+        while (in >> tok) out += (out.empty() ? "" : " ") + tok;
+        c.cmdline = out;
+        return c;
+    });
+}
+
+AbstractState initial_state(const kernel::Variant& v, const Config& c, const kernel::Variant* baseline) {
+    AbstractState s;
+    BuildConfig b;
+    b.mode = c.mode;
+    GfpLayout L = v.gfp_layout(b);
+    s.hw = c.mode == Mode::hw_tags;
+    // the flags that matter, as real callers combine them (within the caller contracts)
+    s.gfp_choices = {"GFP_KERNEL", "GFP_KERNEL", "GFP_KERNEL|__GFP_ZERO", "GFP_KERNEL|__GFP_COMP",
+                     "GFP_HIGHUSER_MOVABLE|__GFP_ZERO", "GFP_KERNEL_ACCOUNT|__GFP_ZERO"};
+    if (L.defines("__GFP_SKIP_KASAN")) {
+        s.gfp_choices.push_back("GFP_KERNEL|__GFP_SKIP_KASAN");
+        s.gfp_choices.push_back("GFP_KERNEL|__GFP_ZERO|__GFP_SKIP_KASAN");
+    }
+    if (L.defines("__GFP_KASAN_SAMPLE")) s.gfp_choices.push_back("GFP_KERNEL|__GFP_KASAN_SAMPLE");
+    if (baseline) {
+        GfpLayout B = baseline->gfp_layout(b);
+        std::vector<std::string> both;
+        for (const auto& g : s.gfp_choices) {
+            try {
+                B.parse(g, "baseline");
+                both.push_back(g);
+            } catch (const InputError&) {
+            }
+        }
+        s.gfp_choices = both;
+    }
+    return s;
+}
+
+namespace {
+
+// Does the scenario still show `invariant` in some run?
+bool shows(const std::string& text, const std::string& invariant) {
+    try {
+        scenario::Scenario sc = scenario::parse_scenario(text, "minimising.litmus");
+        scenario::RunOptions ro;
+        ro.max_runs = 256;
+        ro.samples = 32;
+        for (const auto& r : scenario::run_scenario(sc, ro))
+            for (const auto& v : r.violations)
+                if (v.rfind(invariant + ":", 0) == 0) return true;
+    } catch (const std::exception&) {
+    }
+    return false;
+}
+
+// After RapidCheck's shrink (which removes commands but is limited by the
+// random tags the remaining ones draw), remove event lines one at a time
+// while the scenario still shows the violation: the shortest replayable trace.
+std::string minimise(const std::string& text, const std::string& invariant, std::size_t& events) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    std::string l;
+    while (std::getline(in, l)) lines.push_back(l);
+    auto is_event = [](const std::string& x) {
+        return !x.empty() && x[0] != '#' && x.find('(') != std::string::npos && x.rfind("doc", 0) != 0 &&
+               x.rfind("boot", 0) != 0 && x.rfind("config", 0) != 0;
+    };
+    auto join = [](const std::vector<std::string>& ls) {
+        std::string t;
+        for (const auto& x : ls) t += x + "\n";
+        return t;
+    };
+    bool progress = true;
+    while (progress) {
+        progress = false;
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            if (!is_event(lines[i])) continue;
+            std::vector<std::string> cand = lines;
+            cand.erase(cand.begin() + std::ptrdiff_t(i));
+            if (shows(join(cand), invariant)) {
+                lines = cand;
+                progress = true;
+                --i;
+            }
+        }
+    }
+    events = 0;
+    for (const auto& x : lines) events += is_event(x);
+    return join(lines);
+}
+
+}  // namespace
+
+PropertyResult check_invariants(const kernel::Variant& v, const PropertyOptions& opt) {
+    PropertyResult r;
+    last_failure() = LastFailure{};
+    const kernel::Variant* base = opt.isolation ? &kernel::find_variant(v.baseline()) : nullptr;
+    auto property = [&v, base, opt] {
+        Config c = *gen_config(v, !opt.isolation);
+        auto picks = *rc::gen::container<std::vector<std::uint8_t>>(rc::gen::weightedOneOf<std::uint8_t>(
+            {{4, rc::gen::just<std::uint8_t>(0)}, {1, rc::gen::arbitrary<std::uint8_t>()}}));
+        AbstractState s0 = initial_state(v, c, base);
+        Sut sut(v, c, picks);
+        if (base) {
+            sut.twin = std::make_unique<Sut>(*base, c, picks);
+            sut.allowed.clear();  // isolation asks only for equal outcomes
+            for (const auto& d : v.known_defects()) sut.allowed.insert(d);
+        }
+        RC_TAG(mode_name(c.mode));
+        auto cmds = *rc::gen::resize(int(opt.max_events), rc::state::gen::commands(s0, command_generator()));
+        rc::state::runAll(cmds, s0, sut);
+    };
+    std::string name = v.name() + (opt.isolation ? ": mode-isolation against " + v.baseline() : ": invariants");
+    r.passed = rc::check(name, property);
+    if (!r.passed) {
+        r.failure = last_failure();
+        if (!r.failure.scenario.empty()) {
+            r.failure.scenario = minimise(r.failure.scenario, r.failure.invariant, r.failure.events);
+            // written where `tagproof run` can replay it
+            const char* dir = std::getenv("TAGPROOF_RC_SCENARIOS");
+            std::string d = dir && *dir ? dir : "rapidcheck-failures";
+            std::filesystem::create_directories(d);
+            std::string file = d + "/" + v.name() + "." + r.failure.invariant + ".litmus";
+            std::ofstream(file) << r.failure.scenario;
+            std::fprintf(stderr, "shrunk to %zu events; scenario written to %s (replay: tagproof run %s)\n%s",
+                         r.failure.events, file.c_str(), file.c_str(), r.failure.scenario.c_str());
+        }
+    }
+    return r;
+}
+
+}  // namespace tagproof::properties
