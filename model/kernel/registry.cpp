@@ -34,15 +34,7 @@ const Variant& find_variant(const std::string& name, const std::string& where) {
 
 CEnv Variant::make_env(const BuildConfig& b, const Machine& m, const BootParams& p, const RuntimeState& r) const {
     CEnv e;
-    RuntimeInputs<Concrete> in;
-    in.generic = b.mode == Mode::generic;
-    in.sw_tags = b.mode == Mode::sw_tags;
-    in.hw_tags = b.mode == Mode::hw_tags;
-    in.config_kasan_vmalloc = b.kasan_vmalloc;
-    in.mte = m.mte;
-    in.kasan_off = p.kasan == KasanArg::off;
-    in.vmalloc_param = p.vmalloc;
-    derive_runtime_predicates<Concrete>(in, e);
+    derive_runtime_predicates<Concrete>(runtime_inputs(b, m, p), e);
     (void)r;
     e.init_on_alloc = p.init_on_alloc;
     e.init_on_free = p.init_on_free;

@@ -5,9 +5,8 @@
 
 namespace tagproof {
 
-RuntimeState derive_runtime(const BuildConfig& b, const Machine& m, const BootParams& p) {
-    using kernel::Concrete;
-    kernel::RuntimeInputs<Concrete> in;
+kernel::RuntimeInputs<kernel::Concrete> runtime_inputs(const BuildConfig& b, const Machine& m, const BootParams& p) {
+    kernel::RuntimeInputs<kernel::Concrete> in;
     in.generic = b.mode == Mode::generic;
     in.sw_tags = b.mode == Mode::sw_tags;
     in.hw_tags = b.mode == Mode::hw_tags;
@@ -15,6 +14,12 @@ RuntimeState derive_runtime(const BuildConfig& b, const Machine& m, const BootPa
     in.mte = m.mte;
     in.kasan_off = p.kasan == KasanArg::off;
     in.vmalloc_param = p.vmalloc;
+    return in;
+}
+
+RuntimeState derive_runtime(const BuildConfig& b, const Machine& m, const BootParams& p) {
+    using kernel::Concrete;
+    kernel::RuntimeInputs<Concrete> in = runtime_inputs(b, m, p);
     kernel::KasanEnv<Concrete> e;
     kernel::derive_runtime_predicates<Concrete>(in, e);
 

@@ -34,7 +34,13 @@ void derive_runtime_predicates(const RuntimeInputs<D>& in, KasanEnv<D>& e) {
 
 }  // namespace tagproof::kernel
 
+namespace tagproof::kernel {
+struct Concrete;
+}
+
 namespace tagproof {
+// The concrete inputs of a build, machine and boot.
+kernel::RuntimeInputs<kernel::Concrete> runtime_inputs(const BuildConfig& b, const Machine& m, const BootParams& p);
 // The concrete runtime state, with the lines the kernel would print at boot.
 RuntimeState derive_runtime(const BuildConfig& b, const Machine& m, const BootParams& p);
 }  // namespace tagproof
