@@ -14,6 +14,7 @@ static const char* kUsage =
     "  prove                Z3 proofs of the invariants over a variant's decision code\n"
     "  run FILE...          run scenario files, one verdict line per file and mode\n"
     "  variants             list the built-in variants (--mutants: the negative controls too)\n"
+    "  accessinfo SYMBOL    decode __hwasan_check_x<reg>_<accessinfo>, an AccessInfo or a KASAN BRK immediate\n"
     "  gfp STRING|NUMBER    parse and print GFP flags as the kernel prints them\n"
     "  boot CMDLINE         parse a kernel command line and show the KASAN state it gives\n"
     "\n"
@@ -34,6 +35,7 @@ int main(int argc, char** argv) {
         if (verb == "boot") return cli::verb_boot(args);
         if (verb == "review") return cli::verb_review(args);
         if (verb == "prove") return cli::verb_prove(args);
+        if (verb == "accessinfo") return cli::verb_accessinfo(args);
         std::cerr << "tagproof: unknown verb '" << verb << "'\n" << kUsage;
         return cli::EXIT_BAD_INPUT;
     } catch (const InputError& e) {

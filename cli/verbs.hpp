@@ -13,6 +13,7 @@ int verb_gfp(const Args& args);
 int verb_boot(const Args& args);
 int verb_review(const Args& args);
 int verb_prove(const Args& args);
+int verb_accessinfo(const Args& args);
 
 // Exit statuses.
 inline constexpr int EXIT_HOLDS = 0;
