@@ -1,7 +1,8 @@
 // domain.hpp — the value domain decisions are written over.
 //
-// A decision uses only: the Bool operators && || !, the Word operators & | ~ ==,
-// and the static helpers below (lit, any, ite, slt, ult, add, sub). Concrete
+// A decision uses only: the Bool operators && || !, the Word operators & | ~ ==
+// + -, and the static helpers below (lit,
+// any, ite, slt, ult, add, sub, lshr, ashr). Concrete
 // instantiates them with bool / uint64_t; solver/z3_domain.hpp instantiates
 // them with z3::expr (Bool sort and 64-bit bit-vectors). Nothing else may be
 // used in a decision: no `if` on a Bool, no early return on data.
@@ -23,6 +24,8 @@ struct Concrete {
     static Bool ult(Word a, Word b) { return a < b; }
     static Word add(Word a, Word b) { return a + b; }
     static Word sub(Word a, Word b) { return a - b; }
+    static Word lshr(Word a, unsigned n) { return a >> n; }
+    static Word ashr(Word a, unsigned n) { return Word(std::int64_t(a) >> n); }
 };
 
 }  // namespace tagproof::kernel
