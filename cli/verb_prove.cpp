@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "error.hpp"
+#include "check_proofs.hpp"
 #include "prove.hpp"
 #include "variant.hpp"
 #include "verbs.hpp"
@@ -27,7 +28,8 @@ static const char* kHelp =
     "--expect FILE compares every verdict with the recorded one (variant obligation scope verdict).\n"
     "Without --variant: every built-in variant. Exit status: 0 all proved (or as expected),\n"
     "1 a counterexample (or a verdict not as expected, or a replay that failed), 2 bad input,\n"
-    "3 unknown.\n";
+    "3 unknown.\n"
+    "--checks proves the statements of tag-checks.md §9 about the SW_TAGS check styles instead.\n";
 
 namespace {
 
@@ -57,14 +59,36 @@ Expected load_expected(const std::string& path) {
 
 }  // namespace
 
+// `tagproof prove --checks`: the SW_TAGS check styles (I inline, O outlined,
+// F fast path + outlined, C outline calls) against tag-checks.md §9.
+static int prove_checks() {
+    auto rows = solver::prove_check_statements();
+    std::printf("%-40s %-10s %-15s %-15s %8s\n", "statement (tag-checks.md §9)", "styles", "recorded", "verdict", "ms");
+    int off = 0;
+    for (const auto& r : rows) {
+        bool ok = r.verdict == r.expected;
+        off += !ok;
+        std::printf("%-40s %-10s %-15s %-15s %8.0f%s\n", r.id.c_str(), r.styles.c_str(), r.expected.c_str(),
+                    r.verdict.c_str(), r.ms, ok ? "" : "  !!! not as recorded");
+    }
+    std::printf("\n");
+    for (const auto& r : rows) {
+        std::printf("%s: %s\n", r.id.c_str(), r.text.c_str());
+        if (!r.witness.empty()) std::printf("    smallest input found: %s\n", r.witness.c_str());
+    }
+    std::printf("%s\n", off ? "some verdicts are not the recorded ones" : "every verdict as recorded");
+    return off ? EXIT_COUNTEREXAMPLE : EXIT_HOLDS;
+}
+
 int verb_prove(const Args& args) {
     Options o = parse_options(args, {"--variant", "--baseline", "--obligation", "--depth", "--timeout", "--smt2",
                                      "--write-scenarios", "--expect"},
-                              {"--help", "--contracts-only", "--no-replay", "--quiet", "--record"});
+                              {"--help", "--contracts-only", "--no-replay", "--quiet", "--record", "--checks"});
     if (o.has("--help")) {
         std::cout << kHelp;
         return 0;
     }
+    if (o.has("--checks")) return prove_checks();
     auto number = [&](const char* k, unsigned dflt) -> unsigned {
         std::string s = o.get(k);
         if (s.empty()) return dflt;

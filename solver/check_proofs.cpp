@@ -1,0 +1,200 @@
+// check_proofs.cpp — see check_proofs.hpp. Shadow and data memory are Z3
+// arrays indexed by bits 55..0 of an address (TBI), values masked to a byte;
+// `mapped` is a third array, so loads of an unmapped shadow address show up as
+// a fault and not as a spurious pass (tag-checks.md §8).
+#include "check_proofs.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <functional>
+
+#include "checks/accessinfo.hpp"
+#include "checks/sw_checks.hpp"
+#include "z3_domain.hpp"
+
+namespace tagproof::solver {
+
+using namespace kernel::checks;
+using S = Symbolic;
+
+namespace {
+
+struct SymMem {
+    z3::expr sh, dt, mp;
+    z3::expr shadow(const z3::expr& a) const { return z3::select(sh, a) & S::lit(0xFF); }
+    z3::expr data(const z3::expr& a) const { return z3::select(dt, a) & S::lit(0xFF); }
+    z3::expr mapped(const z3::expr& a) const { return z3::select(mp, a); }
+};
+
+struct Ctx {
+    z3::context& c;
+    SymMem mem;
+    z3::expr p;
+    std::vector<z3::expr> facts;
+};
+
+using Body = std::function<z3::expr(Ctx&, const ShadowEra&, unsigned k)>;
+
+z3::expr kern(Ctx& x, const ShadowEra& e) {
+    return (x.p & S::lit(std::uint64_t(1) << 55)) != S::lit(0) && !S::ult(Shadow<S>::U(x.p), S::lit(e.mem_start));
+}
+z3::expr aligned(Ctx& x, unsigned k) { return (x.p & S::lit((1u << k) - 1)) == S::lit(0); }
+z3::expr nowrap(const z3::expr& a, unsigned k) { return !S::ult(a + S::lit(1u << k), a); }
+// every shadow byte an eligible access of a kernel pointer reads is mapped
+z3::expr shadow_mapped(Ctx& x, const ShadowEra& e, unsigned k) {
+    using Sh = Shadow<S>;
+    auto u = Sh::U(x.p);
+    return x.mem.mapped(Sh::low56(Sh::inline_addr(e, x.p))) && x.mem.mapped(Sh::low56(Sh::outlined_addr(e, x.p))) &&
+           x.mem.mapped(Sh::low56(Sh::kernel_addr(e, u))) &&
+           x.mem.mapped(Sh::low56(Sh::kernel_addr(e, u + S::lit((1u << k) - 1))));
+}
+
+std::string hex(std::uint64_t v) {
+    char b[24];
+    std::snprintf(b, sizeof b, "0x%llx", (unsigned long long)v);
+    return b;
+}
+
+}  // namespace
+
+std::vector<CheckStatement> prove_check_statements(unsigned timeout_ms) {
+    struct Def {
+        std::string id, text, styles, expected;
+        Body violation;  // the negation, for one era and one k
+    };
+    using Sh = Shadow<S>;
+    std::vector<Def> defs = {
+        {"9.1 shadow-agreement", "bit 55 = 1: the compiler's, the outlined routine's and the kernel's shadow addresses agree in bits 55..0",
+         "all", "proved",
+         [](Ctx& x, const ShadowEra& e, unsigned) {
+             auto a = Sh::low56(Sh::inline_addr(e, x.p)), b = Sh::low56(Sh::outlined_addr(e, x.p)),
+                  c = Sh::low56(Sh::kernel_addr(e, x.p));
+             return (x.p & S::lit(std::uint64_t(1) << 55)) != S::lit(0) && !(a == b && b == c);
+         }},
+        {"9.1' shadow-agreement without bit 55", "the same for NULL and user pointers (the premise is needed)", "I vs O",
+         "counterexample",
+         [](Ctx& x, const ShadowEra& e, unsigned) {
+             return Sh::low56(Sh::inline_addr(e, x.p)) != Sh::low56(Sh::outlined_addr(e, x.p));
+         }},
+        {"9.2 fast-path-transparent", "the inline fast path + outlined slow path decides as the outlined check", "F vs O",
+         "proved",
+         [](Ctx& x, const ShadowEra& e, unsigned k) {
+             return kern(x, e) && shadow_mapped(x, e, k) &&
+                    fastpath_check<S>(e, x.mem, x.p, k).report != outlined_check<S>(e, x.mem, x.p, k).report;
+         }},
+        {"9.3 outlined-equals-call", "eligible, truly aligned kernel accesses: outlined reports iff the call reports", "O vs C",
+         "proved",
+         [](Ctx& x, const ShadowEra& e, unsigned k) {
+             return kern(x, e) && aligned(x, k) && nowrap(x.p, k) && shadow_mapped(x, e, k) &&
+                    outlined_check<S>(e, x.mem, x.p, k).report != call_check<S>(e, x.mem, x.p, S::lit(1u << k)).report;
+         }},
+        {"9.4 call-refines-outlined", "any alignment: whatever outlined reports, the call reports", "O vs C", "proved",
+         [](Ctx& x, const ShadowEra& e, unsigned k) {
+             return kern(x, e) && nowrap(x.p, k) && nowrap(Sh::U(x.p), k) && shadow_mapped(x, e, k) &&
+                    outlined_check<S>(e, x.mem, x.p, k).report &&
+                    !call_check<S>(e, x.mem, x.p, S::lit(1u << k)).report;
+         }},
+        {"9.4' outlined-refines-call", "the converse: a misaligned access crossing into a mismatching granule (row 2)",
+         "O vs C", "counterexample",
+         [](Ctx& x, const ShadowEra& e, unsigned k) {
+             return kern(x, e) && nowrap(x.p, k) && nowrap(Sh::U(x.p), k) && shadow_mapped(x, e, k) &&
+                    call_check<S>(e, x.mem, x.p, S::lit(1u << k)).report && !outlined_check<S>(e, x.mem, x.p, k).report;
+         }},
+        {"9.5 match-all", "a 0xFF pointer: inline, outlined and fast path never report", "I, O, F", "proved",
+         [](Ctx& x, const ShadowEra& e, unsigned k) {
+             return Sh::tag(x.p) == S::lit(0xFF) &&
+                    (inline_check<S>(e, x.mem, x.p, k).report || outlined_check<S>(e, x.mem, x.p, k).report ||
+                     fastpath_check<S>(e, x.mem, x.p, k).report);
+         }},
+        {"9.5 match-all-call", "a 0xFF pointer, access not wrapping: the call never reports", "C", "proved",
+         [](Ctx& x, const ShadowEra& e, unsigned k) {
+             return Sh::tag(x.p) == S::lit(0xFF) && nowrap(x.p, k) && call_check<S>(e, x.mem, x.p, S::lit(1u << k)).report;
+         }},
+        {"9.5' match-all-call-wrap", "without the no-wrap premise (row 4: the wrap test comes first)", "C",
+         "counterexample",
+         [](Ctx& x, const ShadowEra& e, unsigned k) {
+             return Sh::tag(x.p) == S::lit(0xFF) && call_check<S>(e, x.mem, x.p, S::lit(1u << k)).report;
+         }},
+        {"9.6 inline-only-removes-reports", "bit 55 = 1: whatever the inline check reports, outlined reports", "I vs O",
+         "proved",
+         [](Ctx& x, const ShadowEra& e, unsigned k) {
+             return (x.p & S::lit(std::uint64_t(1) << 55)) != S::lit(0) && shadow_mapped(x, e, k) &&
+                    inline_check<S>(e, x.mem, x.p, k).report && !outlined_check<S>(e, x.mem, x.p, k).report;
+         }},
+        {"9.6' inline-short-granule-false-negative", "the converse: memory tag <= 0x0F and the granule's last byte equal to the tag (row 5)",
+         "I vs O", "counterexample",
+         [](Ctx& x, const ShadowEra& e, unsigned k) {
+             return kern(x, e) && shadow_mapped(x, e, k) && outlined_check<S>(e, x.mem, x.p, k).report &&
+                    !inline_check<S>(e, x.mem, x.p, k).report;
+         }},
+        {"9.8 single-granule-routing", "an aligned eligible access stays in one granule", "all", "proved",
+         [](Ctx& x, const ShadowEra&, unsigned k) {
+             return aligned(x, k) && S::lshr(x.p, 4) != S::lshr(x.p + S::lit((1u << k) - 1), 4) && nowrap(x.p, k);
+         }},
+        {"9.9 accessinfo-round-trip", "the kernel reads back size 2^k and the write bit from the runtime part", "AccessInfo",
+         "proved",
+         [](Ctx& x, const ShadowEra&, unsigned k) {
+             z3::expr w = x.c.bool_const("is_write");
+             auto v = kernel::accessinfo_encode<S>(S::lit(k), w, S::boolean(true), S::lit(0xFF), S::boolean(true),
+                                                   S::boolean(true));
+             auto rt = v & S::lit(kernel::kAccessInfoRuntimeMask);
+             return kernel::accessinfo_runtime_size<S>(rt) != S::lit(1u << k) || ((rt & S::lit(0x10)) != S::lit(0)) != w ||
+                    ((S::lit(kernel::kKasanBrkImm) + rt) & ~S::lit(kernel::kKasanBrkMask)) != S::lit(kernel::kKasanBrkImm);
+         }},
+        {"9.10 no-metadata-call-reports", "bit 55 = 1 below the shadowed range, tag not 0xFF: the call reports", "C", "proved",
+         [](Ctx& x, const ShadowEra& e, unsigned k) {
+             return (x.p & S::lit(std::uint64_t(1) << 55)) != S::lit(0) && S::ult(Sh::U(x.p), S::lit(e.mem_start)) &&
+                    Sh::tag(x.p) != S::lit(0xFF) && nowrap(x.p, k) &&
+                    !call_check<S>(e, x.mem, x.p, S::lit(1u << k)).report;
+         }},
+    };
+
+    std::vector<CheckStatement> out;
+    for (const auto& d : defs) {
+        CheckStatement st{d.id, d.text, d.styles, d.expected, "", "", 0};
+        auto t0 = std::chrono::steady_clock::now();
+        z3::context c;
+        ContextScope scope(c);
+        z3::sort bv = c.bv_sort(64);
+        Ctx x{c, {c.constant("shadow", c.array_sort(bv, bv)), c.constant("data", c.array_sort(bv, bv)),
+                  c.constant("mapped", c.array_sort(bv, c.bool_sort()))},
+              c.bv_const("p", 64), {}};
+        z3::expr bad = c.bool_val(false);
+        std::vector<std::pair<z3::expr, std::string>> cases;
+        for (const ShadowEra* e : {&kShadowBefore, &kShadowAfter})
+            for (unsigned k = 0; k <= 4; ++k) {
+                z3::expr v = d.violation(x, *e, k);
+                bad = bad || v;
+                cases.push_back({v, std::string(e == &kShadowBefore ? "logical-shift era" : "arithmetic-shift era ([AS])") +
+                                        ", size " + std::to_string(1u << k)});
+            }
+        z3::solver s(c);
+        z3::params prm(c);
+        prm.set("timeout", timeout_ms);
+        s.set(prm);
+        s.add(bad);
+        z3::check_result r = s.check();
+        if (r == z3::unsat) st.verdict = "proved";
+        else if (r == z3::unknown) st.verdict = "unknown";
+        else {
+            st.verdict = "counterexample";
+            z3::model m = s.get_model();
+            std::uint64_t p = m.eval(x.p, true).get_numeral_uint64();
+            std::string where;
+            for (const auto& [v, name] : cases)
+                if (m.eval(v, true).is_true()) {
+                    where = name;
+                    break;
+                }
+            Sh::W pw = S::lit(p);
+            std::uint64_t M = m.eval(x.mem.shadow(Sh::low56(Sh::outlined_addr(kShadowBefore, pw))), true).get_numeral_uint64();
+            st.witness = "p = " + hex(p) + " (tag " + hex(p >> 56) + ", offset in granule " + std::to_string(p & 15) +
+                         "), memory tag of its granule " + hex(M) + "; " + where;
+        }
+        st.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        out.push_back(st);
+    }
+    return out;
+}
+
+}  // namespace tagproof::solver
