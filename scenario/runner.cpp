@@ -72,12 +72,13 @@ spec::ModelConfig make_config(const Scenario& sc, Mode mode, const kernel::Varia
         else if (k == "cpus") c.machine.cpus = int(num());
         else if (k == "pages") c.pages = unsigned(num());
         else if (k == "initial_mem_tag") c.initial_mem_tag = Tag(num());
+        else if (k == "check_style") c.build.check_style = parse_check_style(val, where);
         else if (k == "sample_phase") {
             if (val != "any" && val != "0") throw InputError(where, "config sample_phase is 'any' or 0");
             c.sample_phase_any = val == "any";
         } else
             throw InputError(where, "unknown config key '" + k + "'; known: kasan_vmalloc, vmap_stack, lockdep, mte, "
-                                    "mte_asymm, mte_store_only, cpus, pages, initial_mem_tag, sample_phase");
+                                    "mte_asymm, mte_store_only, cpus, pages, initial_mem_tag, sample_phase, check_style");
     }
     std::string cmdline = sc.boot_by_mode.count(mode) ? sc.boot_by_mode.at(mode) : sc.boot;
     c.boot = parse_boot_params_strict(cmdline, at(sc, sc.boot_line), v.boot_syntax());
@@ -321,10 +322,12 @@ private:
             if (t > 0xFF) fail("a tag is one byte");
             m_.set_mem_tag(ptr(st.args[0]), num(st.args[1]), Tag(t));
         } else if (c == "read" || c == "write" || c == "rmw") {
-            nargs(st, 2, 2);
+            nargs(st, 2, 3);
+            bool insn = st.args.size() == 3;
+            if (insn && st.args[2].text != "insn") fail(c + "(PTR, LEN[, insn]): the third argument is 'insn'");
             spec::AccessKind k = c == "read" ? spec::AccessKind::read
                                  : c == "write" ? spec::AccessKind::write : spec::AccessKind::rmw;
-            m_.access(ptr(st.args[0]), num(st.args[1]), k, cpu);
+            m_.access(ptr(st.args[0]), num(st.args[1]), k, cpu, insn);
         } else if (c == "kasan_check_async") {
             m_.kasan_check_async(cpu);
         }

@@ -23,4 +23,20 @@ Mode parse_mode(const std::string& s, const std::string& where) {
     throw InputError(where, "unknown KASAN mode '" + s + "': expected none, generic, sw_tags or hw_tags");
 }
 
+const char* check_style_name(CheckStyle s) {
+    switch (s) {
+        case CheckStyle::outlined: return "outlined";
+        case CheckStyle::inline_check: return "inline";
+        case CheckStyle::fastpath: return "fastpath";
+        case CheckStyle::calls: return "calls";
+    }
+    return "?";
+}
+
+CheckStyle parse_check_style(const std::string& s, const std::string& where) {
+    for (CheckStyle c : {CheckStyle::outlined, CheckStyle::inline_check, CheckStyle::fastpath, CheckStyle::calls})
+        if (s == check_style_name(c)) return c;
+    throw InputError(where, "unknown check style '" + s + "': expected outlined, inline, fastpath or calls");
+}
+
 }  // namespace tagproof

@@ -19,8 +19,17 @@ enum class Mode { none, generic, sw_tags, hw_tags };
 const char* mode_name(Mode m);
 Mode parse_mode(const std::string& s, const std::string& where);  // "none|generic|sw_tags|hw_tags"
 
+// How SW_TAGS builds check a single load or store (tag-checks.md §1): clang >= 12
+// since v5.14 emits specialized outlined checks; older compilers the inline
+// check; LLVM >= 18 an inline fast path in front of the outlined check;
+// CONFIG_KASAN_OUTLINE calls __hwasan_loadN_noabort.
+enum class CheckStyle { outlined, inline_check, fastpath, calls };
+const char* check_style_name(CheckStyle s);
+CheckStyle parse_check_style(const std::string& s, const std::string& where);
+
 struct BuildConfig {
     Mode mode = Mode::hw_tags;
+    CheckStyle check_style = CheckStyle::outlined;  // SW_TAGS only
     bool kasan_vmalloc = true;  // CONFIG_KASAN_VMALLOC
     bool vmap_stack = true;     // CONFIG_VMAP_STACK
     bool lockdep = false;       // CONFIG_LOCKDEP: gives __GFP_NOLOCKDEP a bit

@@ -13,6 +13,9 @@
 // byte precise, pointer tags ignored.
 #include <algorithm>
 #include <cstdio>
+#include <functional>
+
+#include "checks/sw_checks.hpp"
 
 #include "error.hpp"
 #include "model.hpp"
@@ -114,7 +117,78 @@ void Model::kasan_check_async(int cpu) {
     report(r);
 }
 
-void Model::access(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu) {
+namespace {
+// The model's memory as the check styles read it: a shadow address maps back
+// to the granule it describes (kernel addresses only: bit 55 set), data bytes
+// are 0x00 for zeroed granules and 0xAA otherwise (the model keeps no bytes).
+struct StyleMem {
+    const Model& m;
+    std::uint64_t off56;
+    std::function<std::optional<std::uint8_t>(std::uint64_t)> tag_at;
+    std::function<std::optional<bool>(std::uint64_t)> zero_at;
+    std::uint64_t mem_of(std::uint64_t s56) const {
+        std::uint64_t x = (s56 - off56) & ADDR_MASK;
+        return ((x << 4) & ADDR_MASK) | ~ADDR_MASK;
+    }
+    bool is_kernel(std::uint64_t s56) const { return (((s56 - off56) & ADDR_MASK) >> 51) & 1; }
+    std::uint64_t shadow(std::uint64_t s56) const { return tag_at(mem_of(s56)).value_or(0); }
+    bool mapped(std::uint64_t s56) const { return is_kernel(s56) && tag_at(mem_of(s56)).has_value(); }
+    std::uint64_t data(std::uint64_t a56) const { return zero_at(a56 | ~ADDR_MASK).value_or(false) ? 0x00 : 0xAA; }
+};
+}  // namespace
+
+bool Model::sw_style_check(const Ptr& p, std::uint64_t len, bool is_write, int cpu, bool& reported) {
+    using namespace kernel::checks;
+    if (!eligible(len, len)) return false;
+    unsigned k = 0;
+    while ((1u << k) < len) ++k;
+    const ShadowEra& era = kShadowBefore;
+    StyleMem mem{*this, era.offset & ADDR_MASK,
+                 [this](std::uint64_t a) -> std::optional<std::uint8_t> {
+                     auto t = mem_tag(Ptr{a, KASAN_TAG_KERNEL, -1});
+                     return t ? std::optional<std::uint8_t>(*t) : std::nullopt;
+                 },
+                 [this](std::uint64_t a) -> std::optional<bool> {
+                     Where w = translate(a);
+                     if (!w.mapped) return std::nullopt;
+                     return data_[gidx(w.pfn, w.off)] == DATA_ZERO;
+                 }};
+    std::uint64_t v = p.value();
+    CheckResult<kernel::Concrete> r;
+    switch (cfg_.build.check_style) {
+        case CheckStyle::inline_check: r = inline_check<kernel::Concrete>(era, mem, v, k); break;
+        case CheckStyle::outlined: r = outlined_check<kernel::Concrete>(era, mem, v, k); break;
+        case CheckStyle::fastpath: r = fastpath_check<kernel::Concrete>(era, mem, v, k); break;
+        case CheckStyle::calls: r = call_check<kernel::Concrete>(era, mem, v, len); break;
+    }
+    reported = false;
+    if (r.fault) {
+        Report f;
+        f.kasan = false;
+        f.bug_type = "page-fault";
+        f.addr = v;
+        f.is_write = is_write;
+        f.cpu = cpu;
+        report(f);
+        notes_.push_back(label_ + ": the " + check_style_name(cfg_.build.check_style) +
+                         " check loads an unmapped shadow byte (an oops inside the check)");
+        reported = true;
+    } else if (r.report) {
+        Report rep;
+        rep.addr = v;
+        rep.is_write = is_write;
+        rep.ptr_tag = p.tag;
+        rep.mem_tag = mem_tag(p).value_or(0);
+        rep.cpu = cpu;
+        rep.size = r.size;
+        rep.bug_type = bug_type_for(p, p.addr, rep.mem_tag);
+        report(rep);
+        reported = true;
+    }
+    return true;
+}
+
+void Model::access(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu, bool insn) {
     if (cpu < 0 || cpu >= (int)cpus_.size()) throw InputError("", "cpu " + std::to_string(cpu) + " does not exist");
     if (len == 0) throw InputError("", "an access needs a length of at least 1");
     if (panicked_) return;
@@ -141,6 +215,16 @@ void Model::access(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu) {
     std::vector<std::uint64_t> bad;
     std::uint64_t first_bad = 0;
     std::uint8_t first_mem = 0;
+    bool styled = false, style_reported = false;
+    if (rt_.kasan_enabled && mode == Mode::sw_tags && insn)
+        styled = sw_style_check(p, len, is_write, cpu, style_reported);
+    if (styled) {
+        checked = p.tag != KASAN_TAG_KERNEL;
+        faulted = style_reported;
+        if (is_write && !panicked_) set_data(p.addr, len, p.obj >= 0 && objects_[p.obj].live ? data_secret(p.obj) : DATA_WILD);
+        oracle_on_access(p, len, kind, cpu, faulted, checked, bad);
+        return;
+    }
     if (rt_.kasan_enabled && mode != Mode::none) {
         checked = mode == Mode::generic ||
                   (mode == Mode::sw_tags ? p.tag != KASAN_TAG_KERNEL

@@ -81,7 +81,9 @@ public:
     Ptr reset_tag(const Ptr& p) const;
     Ptr offset(const Ptr& p, std::int64_t off) const;
     void set_mem_tag(const Ptr& p, std::uint64_t len, Tag t);  // test hook: kasan_poison(p, len, t)
-    void access(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu);
+    // insn: a single load or store the compiler checks with one granule check
+    // (its type claims alignment); otherwise a range (mem*, str*, loadN).
+    void access(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu, bool insn = false);
     void kasan_check_async(int cpu);
 
     // ---- queries -----------------------------------------------------------
@@ -176,6 +178,9 @@ private:
     void report(Report r);
     void report_free(const Ptr& p, const char* bug_type);
     std::string bug_type_for(const Ptr& p, std::uint64_t bad_addr, std::uint8_t mem) const;
+    // SW_TAGS: a single-instruction access through the build's check style
+    // (model/kernel/checks); returns false when the style does not apply.
+    bool sw_style_check(const Ptr& p, std::uint64_t len, bool is_write, int cpu, bool& reported);
 
     // oracle.cpp
     void violation(const std::string& invariant, const std::string& msg);
