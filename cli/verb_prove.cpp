@@ -1,6 +1,7 @@
 // verb_prove.cpp — `tagproof prove`: the Z3 obligations for a variant, with
 // Alive2-style verdicts and, for every counterexample, its replay in the model.
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -61,8 +62,9 @@ Expected load_expected(const std::string& path) {
 
 // `tagproof prove --checks`: the SW_TAGS check styles (I inline, O outlined,
 // F fast path + outlined, C outline calls) against tag-checks.md §9.
-static int prove_checks() {
-    auto rows = solver::prove_check_statements();
+static int prove_checks(const std::vector<std::string>& only, const std::string& dir) {
+    auto rows = solver::prove_check_statements(20000, only);
+    if (rows.empty()) throw InputError("--obligation", "no check statement has that number (9.1 .. 9.11, with ' for the converses)");
     std::printf("%-40s %-10s %-15s %-15s %8s\n", "statement (tag-checks.md §9)", "styles", "recorded", "verdict", "ms");
     int off = 0;
     for (const auto& r : rows) {
@@ -75,7 +77,20 @@ static int prove_checks() {
     for (const auto& r : rows) {
         std::printf("%s: %s\n", r.id.c_str(), r.text.c_str());
         if (!r.witness.empty()) std::printf("    smallest input found: %s\n", r.witness.c_str());
+        if (!r.replay.empty()) std::printf("    replay: %s\n", r.replay.c_str());
+        off += !r.replay_ok;
     }
+    if (only.empty()) std::printf("%s\n", solver::kRoutingNote);
+    if (!dir.empty())
+        for (const auto& r : rows)
+            if (!r.scenario.empty()) {
+                std::filesystem::create_directories(dir);
+                std::string f = dir + "/check-" + r.id.substr(0, r.id.find(' ')) + ".litmus";
+                for (char& ch : f)
+                    if (ch == '\'') ch = 'c';
+                std::ofstream(f) << r.scenario;
+                std::printf("scenario written: %s\n", f.c_str());
+            }
     std::printf("%s\n", off ? "some verdicts are not the recorded ones" : "every verdict as recorded");
     return off ? EXIT_COUNTEREXAMPLE : EXIT_HOLDS;
 }
@@ -88,7 +103,12 @@ int verb_prove(const Args& args) {
         std::cout << kHelp;
         return 0;
     }
-    if (o.has("--checks")) return prove_checks();
+    if (o.has("--checks")) {
+        std::vector<std::string> only;
+        for (const auto& [k, v] : o.named)
+            if (k == "--obligation") only.push_back(v);
+        return prove_checks(only, o.get("--write-scenarios"));
+    }
     auto number = [&](const char* k, unsigned dflt) -> unsigned {
         std::string s = o.get(k);
         if (s.empty()) return dflt;

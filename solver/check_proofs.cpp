@@ -10,6 +10,8 @@
 
 #include "checks/accessinfo.hpp"
 #include "checks/sw_checks.hpp"
+#include "runner.hpp"
+#include "scenario.hpp"
 #include "z3_domain.hpp"
 
 namespace tagproof::solver {
@@ -57,10 +59,13 @@ std::string hex(std::uint64_t v) {
 
 }  // namespace
 
-std::vector<CheckStatement> prove_check_statements(unsigned timeout_ms) {
+std::vector<CheckStatement> prove_check_statements(unsigned timeout_ms, const std::vector<std::string>& only) {
     struct Def {
         std::string id, text, styles, expected;
         Body violation;  // the negation, for one era and one k
+        // builds the replay scenario from p, k, the pointer tag and the granule's memory tag
+        std::function<std::string(std::uint64_t p, unsigned k, std::uint64_t M)> scenario = nullptr;
+        std::string not_replayable = "";
     };
     using Sh = Shadow<S>;
     std::vector<Def> defs = {
@@ -75,7 +80,8 @@ std::vector<CheckStatement> prove_check_statements(unsigned timeout_ms) {
          "counterexample",
          [](Ctx& x, const ShadowEra& e, unsigned) {
              return Sh::low56(Sh::inline_addr(e, x.p)) != Sh::low56(Sh::outlined_addr(e, x.p));
-         }},
+         },
+         nullptr, "an address computation, not an access outcome"},
         {"9.2 fast-path-transparent", "the inline fast path + outlined slow path decides as the outlined check", "F vs O",
          "proved",
          [](Ctx& x, const ShadowEra& e, unsigned k) {
@@ -99,6 +105,12 @@ std::vector<CheckStatement> prove_check_statements(unsigned timeout_ms) {
          [](Ctx& x, const ShadowEra& e, unsigned k) {
              return kern(x, e) && nowrap(x.p, k) && nowrap(Sh::U(x.p), k) && shadow_mapped(x, e, k) &&
                     call_check<S>(e, x.mem, x.p, S::lit(1u << k)).report && !outlined_check<S>(e, x.mem, x.p, k).report;
+         },
+         [](std::uint64_t p, unsigned k, std::uint64_t) {
+             // the first granule is the object's own (outlined passed), the next one is not (the call reported):
+             // a 16-byte kmalloc object and the free slot after it
+             return "modes sw_tags\nconfig check_style=outlined\np = kmalloc(16)\nread(p + " + std::to_string(p & 15) +
+                    ", " + std::to_string(1u << k) + ", insn) => ok\nexpect violation mismatch-faults\n";
          }},
         {"9.5 match-all", "a 0xFF pointer: inline, outlined and fast path never report", "I, O, F", "proved",
          [](Ctx& x, const ShadowEra& e, unsigned k) {
@@ -106,7 +118,7 @@ std::vector<CheckStatement> prove_check_statements(unsigned timeout_ms) {
                     (inline_check<S>(e, x.mem, x.p, k).report || outlined_check<S>(e, x.mem, x.p, k).report ||
                      fastpath_check<S>(e, x.mem, x.p, k).report);
          }},
-        {"9.5 match-all-call", "a 0xFF pointer, access not wrapping: the call never reports", "C", "proved",
+        {"9.5c match-all-call", "a 0xFF pointer, access not wrapping: the call never reports", "C", "proved",
          [](Ctx& x, const ShadowEra& e, unsigned k) {
              return Sh::tag(x.p) == S::lit(0xFF) && nowrap(x.p, k) && call_check<S>(e, x.mem, x.p, S::lit(1u << k)).report;
          }},
@@ -114,7 +126,8 @@ std::vector<CheckStatement> prove_check_statements(unsigned timeout_ms) {
          "counterexample",
          [](Ctx& x, const ShadowEra& e, unsigned k) {
              return Sh::tag(x.p) == S::lit(0xFF) && call_check<S>(e, x.mem, x.p, S::lit(1u << k)).report;
-         }},
+         },
+         nullptr, "the address wraps past 2^64, outside the modelled RAM"},
         {"9.6 inline-only-removes-reports", "bit 55 = 1: whatever the inline check reports, outlined reports", "I vs O",
          "proved",
          [](Ctx& x, const ShadowEra& e, unsigned k) {
@@ -124,8 +137,20 @@ std::vector<CheckStatement> prove_check_statements(unsigned timeout_ms) {
         {"9.6' inline-short-granule-false-negative", "the converse: memory tag <= 0x0F and the granule's last byte equal to the tag (row 5)",
          "I vs O", "counterexample",
          [](Ctx& x, const ShadowEra& e, unsigned k) {
-             return kern(x, e) && shadow_mapped(x, e, k) && outlined_check<S>(e, x.mem, x.p, k).report &&
-                    !inline_check<S>(e, x.mem, x.p, k).report;
+             // data bytes the model can hold: 0x00 (zeroed) or 0xAA (anything else)
+             auto last = x.mem.data(Sh::low56(Sh::K(x.p) | S::lit(15)));
+             return kern(x, e) && shadow_mapped(x, e, k) && (last == S::lit(0) || last == S::lit(0xAA)) &&
+                    outlined_check<S>(e, x.mem, x.p, k).report && !inline_check<S>(e, x.mem, x.p, k).report;
+         },
+         [](std::uint64_t p, unsigned k, std::uint64_t M) {
+             std::uint64_t T = p >> 56;
+             char b[160];
+             std::snprintf(b, sizeof b,
+                           "modes sw_tags\nconfig check_style=inline\np = %s(16)\nq = set_tag(p, 0x%02llx)\n"
+                           "set_mem_tag(p, 16, 0x%02llx)\n",
+                           T == 0 ? "kzalloc" : "kmalloc", (unsigned long long)T, (unsigned long long)M);
+             return std::string(b) + "read(q + " + std::to_string(p & 15) + ", " + std::to_string(1u << k) +
+                    ", insn) => ok\nexpect violation mismatch-faults\n";
          }},
         {"9.8 single-granule-routing", "an aligned eligible access stays in one granule", "all", "proved",
          [](Ctx& x, const ShadowEra&, unsigned k) {
@@ -141,6 +166,14 @@ std::vector<CheckStatement> prove_check_statements(unsigned timeout_ms) {
              return kernel::accessinfo_runtime_size<S>(rt) != S::lit(1u << k) || ((rt & S::lit(0x10)) != S::lit(0)) != w ||
                     ((S::lit(kernel::kKasanBrkImm) + rt) & ~S::lit(kernel::kKasanBrkMask)) != S::lit(kernel::kKasanBrkImm);
          }},
+        {"9.11 report-parameters-equal", "eligible aligned kernel accesses: outlined and call report the same size and address",
+         "O vs C", "proved",
+         [](Ctx& x, const ShadowEra& e, unsigned k) {
+             auto o = outlined_check<S>(e, x.mem, x.p, k);
+             auto c = call_check<S>(e, x.mem, x.p, S::lit(1u << k));
+             return kern(x, e) && aligned(x, k) && nowrap(x.p, k) && shadow_mapped(x, e, k) && o.report &&
+                    !(c.report && c.size == o.size);
+         }},
         {"9.10 no-metadata-call-reports", "bit 55 = 1 below the shadowed range, tag not 0xFF: the call reports", "C", "proved",
          [](Ctx& x, const ShadowEra& e, unsigned k) {
              return (x.p & S::lit(std::uint64_t(1) << 55)) != S::lit(0) && S::ult(Sh::U(x.p), S::lit(e.mem_start)) &&
@@ -151,7 +184,15 @@ std::vector<CheckStatement> prove_check_statements(unsigned timeout_ms) {
 
     std::vector<CheckStatement> out;
     for (const auto& d : defs) {
-        CheckStatement st{d.id, d.text, d.styles, d.expected, "", "", 0};
+        std::string first = d.id.substr(0, d.id.find(' '));
+        bool selected = only.empty();
+        for (const auto& o : only) selected |= o == first;
+        if (!selected) continue;
+        CheckStatement st;
+        st.id = d.id;
+        st.text = d.text;
+        st.styles = d.styles;
+        st.expected = d.expected;
         auto t0 = std::chrono::steady_clock::now();
         z3::context c;
         ContextScope scope(c);
@@ -190,6 +231,30 @@ std::vector<CheckStatement> prove_check_statements(unsigned timeout_ms) {
             std::uint64_t M = m.eval(x.mem.shadow(Sh::low56(Sh::outlined_addr(kShadowBefore, pw))), true).get_numeral_uint64();
             st.witness = "p = " + hex(p) + " (tag " + hex(p >> 56) + ", offset in granule " + std::to_string(p & 15) +
                          "), memory tag of its granule " + hex(M) + "; " + where;
+            unsigned k = 0;
+            for (std::size_t i = 0; i < cases.size(); ++i)
+                if (m.eval(cases[i].first, true).is_true()) {
+                    k = unsigned(i % 5);
+                    break;
+                }
+            if (d.scenario) {
+                st.scenario = "# written by tagproof prove --checks: " + d.id + "\nname " + d.id.substr(0, d.id.find(' ')) +
+                              "_replay\ndoc " + d.text + "\n" + d.scenario(p, k, M);
+                try {
+                    auto sc = scenario::parse_scenario(st.scenario, "check.litmus");
+                    auto res = scenario::run_scenario(sc, scenario::RunOptions{});
+                    st.replay_ok = !res.empty() && res.front().pass;
+                    st.replay = st.replay_ok ? "confirmed in the model (" + res.front().line() + ")"
+                                             : "NOT reproduced by the model: " +
+                                                   (res.front().failures.empty() ? res.front().observation
+                                                                                 : res.front().failures.front());
+                } catch (const std::exception& ex) {
+                    st.replay_ok = false;
+                    st.replay = std::string("NOT reproduced: ") + ex.what();
+                }
+            } else {
+                st.replay = "not replayed: " + d.not_replayable;
+            }
         }
         st.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         out.push_back(st);
