@@ -87,7 +87,7 @@ static int prove_checks(const std::vector<std::string>& only, const std::string&
                 std::filesystem::create_directories(dir);
                 std::string f = dir + "/check-" + r.id.substr(0, r.id.find(' ')) + ".litmus";
                 for (char& ch : f)
-                    if (ch == '\'') ch = 'c';
+                    if (ch == '\'') ch = 'x';
                 std::ofstream(f) << r.scenario;
                 std::printf("scenario written: %s\n", f.c_str());
             }

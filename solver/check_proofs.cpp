@@ -81,7 +81,13 @@ std::vector<CheckStatement> prove_check_statements(unsigned timeout_ms, const st
          [](Ctx& x, const ShadowEra& e, unsigned) {
              return Sh::low56(Sh::inline_addr(e, x.p)) != Sh::low56(Sh::outlined_addr(e, x.p));
          },
-         nullptr, "an address computation, not an access outcome"},
+         [](std::uint64_t p, unsigned k, std::uint64_t) {
+             // the access outcome it leads to (row 7): the call reports, the outlined check oopses
+             std::uint64_t base = 0x00ff000000001000ull, off = ((p & 0x00ffffffffffffffull) - base) & 0x00ffffffffffffffull;
+             std::string ptr = "q = set_tag(p + " + hex(off) + ", " + hex(p >> 56) + ")\n";
+             (void)k;
+             return "modes sw_tags\nconfig check_style=calls\np = kmalloc(16)\n" + ptr + "read(q, 1, insn) => report\n";
+         }},
         {"9.2 fast-path-transparent", "the inline fast path + outlined slow path decides as the outlined check", "F vs O",
          "proved",
          [](Ctx& x, const ShadowEra& e, unsigned k) {
@@ -127,7 +133,13 @@ std::vector<CheckStatement> prove_check_statements(unsigned timeout_ms, const st
          [](Ctx& x, const ShadowEra& e, unsigned k) {
              return Sh::tag(x.p) == S::lit(0xFF) && call_check<S>(e, x.mem, x.p, S::lit(1u << k)).report;
          },
-         nullptr, "the address wraps past 2^64, outside the modelled RAM"},
+         [](std::uint64_t p, unsigned k, std::uint64_t) {
+             // the same pointer value, reached from a kmalloc object (row 4)
+             std::uint64_t base = 0x00ff000000001000ull, off = ((p & 0x00ffffffffffffffull) - base) & 0x00ffffffffffffffull;
+             return "modes sw_tags\nconfig check_style=calls\np = kmalloc(16)\nq = set_tag(p + " + hex(off) +
+                    ", 0xff)\nread(q, " + std::to_string(1u << k) + ", insn) => report\n"
+                    "expect violation match-all-never-faults\n";
+         }},
         {"9.6 inline-only-removes-reports", "bit 55 = 1: whatever the inline check reports, outlined reports", "I vs O",
          "proved",
          [](Ctx& x, const ShadowEra& e, unsigned k) {

@@ -193,6 +193,36 @@ void Model::access(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu, bo
     if (len == 0) throw InputError("", "an access needs a length of at least 1");
     if (panicked_) return;
     bool is_write = kind != AccessKind::read;
+    // 0. SW_TAGS single instructions: the compiler's check runs before the
+    // access itself (it may report, or oops on an unmapped shadow byte, for an
+    // address the access would then fault on).
+    bool mapped_all = true;
+    for (std::uint64_t a = p.addr; a < p.addr + len; a = (a / PAGE_SIZE + 1) * PAGE_SIZE) mapped_all &= translate(a).mapped;
+    if (rt_.kasan_enabled && cfg_.build.mode == Mode::sw_tags && insn) {
+        bool style_reported = false;
+        if (sw_style_check(p, len, is_write, cpu, style_reported)) {
+            if (!mapped_all) {
+                if (!style_reported) {
+                    Report r;
+                    r.kasan = false;
+                    r.bug_type = "page-fault";
+                    r.addr = p.value();
+                    r.is_write = is_write;
+                    r.cpu = cpu;
+                    report(r);
+                }
+                // the oracle judges the report against the pointer only: nothing is mapped there
+                if (style_reported && p.tag == KASAN_TAG_KERNEL && !reports_.empty() && reports_.back().kasan)
+                    violation("match-all-never-faults", std::string(access_kind_name(kind)) + " of " + std::to_string(len) +
+                                                            " at " + ptr_str(p) + " through a match-all pointer was reported");
+                return;
+            }
+            if (is_write && !panicked_)
+                set_data(p.addr, len, p.obj >= 0 && objects_[p.obj].live ? data_secret(p.obj) : DATA_WILD);
+            oracle_on_access(p, len, kind, cpu, style_reported, p.tag != KASAN_TAG_KERNEL, {});
+            return;
+        }
+    }
     // 1. translation: an unmapped byte is an MMU fault, not a tag check fault
     for (std::uint64_t a = p.addr; a < p.addr + len; a = (a / PAGE_SIZE + 1) * PAGE_SIZE) {
         if (!translate(a).mapped) {
@@ -215,16 +245,6 @@ void Model::access(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu, bo
     std::vector<std::uint64_t> bad;
     std::uint64_t first_bad = 0;
     std::uint8_t first_mem = 0;
-    bool styled = false, style_reported = false;
-    if (rt_.kasan_enabled && mode == Mode::sw_tags && insn)
-        styled = sw_style_check(p, len, is_write, cpu, style_reported);
-    if (styled) {
-        checked = p.tag != KASAN_TAG_KERNEL;
-        faulted = style_reported;
-        if (is_write && !panicked_) set_data(p.addr, len, p.obj >= 0 && objects_[p.obj].live ? data_secret(p.obj) : DATA_WILD);
-        oracle_on_access(p, len, kind, cpu, faulted, checked, bad);
-        return;
-    }
     if (rt_.kasan_enabled && mode != Mode::none) {
         checked = mode == Mode::generic ||
                   (mode == Mode::sw_tags ? p.tag != KASAN_TAG_KERNEL
