@@ -94,6 +94,14 @@ std::vector<CheckStatement> prove_check_statements(unsigned timeout_ms, const st
              return kern(x, e) && shadow_mapped(x, e, k) &&
                     fastpath_check<S>(e, x.mem, x.p, k).report != outlined_check<S>(e, x.mem, x.p, k).report;
          }},
+        {"9.2' fast-path-race", "with a retag by another CPU between the fast path's and the slow path's shadow loads (row 9)",
+         "F vs O", "counterexample",
+         [](Ctx& x, const ShadowEra& e, unsigned k) {
+             SymMem later{x.c.constant("shadow_later", x.c.array_sort(x.c.bv_sort(64), x.c.bv_sort(64))), x.mem.dt, x.mem.mp};
+             return kern(x, e) && shadow_mapped(x, e, k) &&
+                    fastpath_check<S>(e, x.mem, later, x.p, k).report != outlined_check<S>(e, x.mem, x.p, k).report;
+         },
+         nullptr, "the model runs one event at a time: no retag can fall between two loads of one check"},
         {"9.3 outlined-equals-call", "eligible, truly aligned kernel accesses: outlined reports iff the call reports", "O vs C",
          "proved",
          [](Ctx& x, const ShadowEra& e, unsigned k) {

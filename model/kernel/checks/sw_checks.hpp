@@ -88,18 +88,24 @@ CheckResult<D> outlined_check(const ShadowEra& era, const Mem& mem, const typena
 
 // §4.3: the fast path's own shadow load decides whether to call §4.2, which
 // loads again (a concurrent retag between the two is the only difference).
+// `later` is the memory the slow path sees: another CPU may retag in between
+// (tag-checks.md §6 row 9); pass the same memory twice for a single CPU.
 template <class D, class Mem>
-CheckResult<D> fastpath_check(const ShadowEra& era, const Mem& mem, const typename D::Word& p, unsigned k) {
+CheckResult<D> fastpath_check(const ShadowEra& era, const Mem& mem, const Mem& later, const typename D::Word& p, unsigned k) {
     using S = Shadow<D>;
     auto T = S::tag(p);
     auto saddr = S::low56(S::inline_addr(era, p));
     auto M = mem.shadow(saddr);
-    CheckResult<D> slow = outlined_check<D>(era, mem, p, k);
+    CheckResult<D> slow = outlined_check<D>(era, later, p, k);
     CheckResult<D> r;
     r.fault = !mem.mapped(saddr) || (M != T && T != D::lit(0xFF) && slow.fault);
     r.report = mem.mapped(saddr) && M != T && T != D::lit(0xFF) && slow.report;
     r.size = slow.size;
     return r;
+}
+template <class D, class Mem>
+CheckResult<D> fastpath_check(const ShadowEra& era, const Mem& mem, const typename D::Word& p, unsigned k) {
+    return fastpath_check<D>(era, mem, mem, p, k);
 }
 
 // §4.4 kasan_check_range(p, n, w), unrolled to the granules an access of n <= 16
