@@ -23,7 +23,7 @@ const std::set<std::string> kCalls = {
     "kmem_cache_create", "kmem_cache_alloc", "kmem_cache_free", "vmalloc", "vzalloc", "vmalloc_exec", "vfree",
     "vrealloc", "vmalloc_to_page_address", "stack_alloc", "stack_free", "stack_poison_leftover", "pgtable_alloc",
     "pgtable_free", "user_fault", "huge_zero_folio", "user_set_tag", "munmap", "skb_alloc", "mempool_create",
-    "mempool_alloc", "mempool_free", "set_tag", "reset_tag", "set_mem_tag", "read", "write", "rmw",
+    "mempool_alloc", "mempool_free", "set_tag", "reset_tag", "set_mem_tag", "read", "write", "rmw", "racing_read",
     "kasan_check_async"};
 
 struct LineParser {

@@ -321,6 +321,12 @@ private:
             std::uint64_t t = num(st.args[2]);
             if (t > 0xFF) fail("a tag is one byte");
             m_.set_mem_tag(ptr(st.args[0]), num(st.args[1]), Tag(t));
+        } else if (c == "racing_read") {
+            // racing_read(PTR, LEN, TAG): another CPU retags PTR's granule to TAG during the check
+            nargs(st, 3, 3);
+            std::uint64_t t = num(st.args[2]);
+            if (t > 0xFF) fail("a tag is one byte");
+            m_.access_racing_retag(ptr(st.args[0]), num(st.args[1]), spec::AccessKind::read, cpu, Tag(t));
         } else if (c == "read" || c == "write" || c == "rmw") {
             nargs(st, 2, 3);
             bool insn = st.args.size() == 3;

@@ -158,7 +158,22 @@ bool Model::sw_style_check(const Ptr& p, std::uint64_t len, bool is_write, int c
     switch (cfg_.build.check_style) {
         case CheckStyle::inline_check: r = inline_check<kernel::Concrete>(era, mem, v, k); break;
         case CheckStyle::outlined: r = outlined_check<kernel::Concrete>(era, mem, v, k); break;
-        case CheckStyle::fastpath: r = fastpath_check<kernel::Concrete>(era, mem, v, k); break;
+        case CheckStyle::fastpath:
+            if (race_retag_) {
+                // the slow path's reload sees the other CPU's retag of this granule
+                StyleMem later = mem;
+                std::uint64_t granule = (p.addr | ~ADDR_MASK) & ~std::uint64_t(15);
+                Tag t = *race_retag_;
+                auto before = mem.tag_at;
+                later.tag_at = [before, granule, t](std::uint64_t a) -> std::optional<std::uint8_t> {
+                    if ((a & ~std::uint64_t(15)) == granule) return t;
+                    return before(a);
+                };
+                r = fastpath_check<kernel::Concrete>(era, mem, later, v, k);
+            } else {
+                r = fastpath_check<kernel::Concrete>(era, mem, v, k);
+            }
+            break;
         case CheckStyle::calls: r = call_check<kernel::Concrete>(era, mem, v, len); break;
     }
     reported = false;
@@ -315,6 +330,18 @@ void Model::access(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu, bo
         set_data(p.addr, len, d);
     }
     oracle_on_access(p, len, kind, cpu, faulted, checked, bad);
+}
+
+void Model::access_racing_retag(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu, Tag tag) {
+    if (cfg_.build.mode == Mode::sw_tags && cfg_.build.check_style == CheckStyle::fastpath) {
+        race_retag_ = tag;
+        access(p, len, kind, cpu, true);
+        race_retag_.reset();
+        set_tags((p.addr | ~ADDR_MASK) & ~std::uint64_t(15), 16, tag, TAG_BY_TEST);  // the retag lands
+        return;
+    }
+    set_tags((p.addr | ~ADDR_MASK) & ~std::uint64_t(15), G_, tag, TAG_BY_TEST);
+    access(p, len, kind, cpu, true);
 }
 
 std::string Model::format_report(const Report& r) const {

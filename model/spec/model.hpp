@@ -84,6 +84,10 @@ public:
     // insn: a single load or store the compiler checks with one granule check
     // (its type claims alignment); otherwise a range (mem*, str*, loadN).
     void access(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu, bool insn = false);
+    // Another CPU retags the granule of p to `tag` while this CPU's check runs:
+    // between the fast path's shadow load and the slow path's (SW_TAGS fastpath
+    // style; for the other styles the retag simply lands before the check).
+    void access_racing_retag(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu, Tag tag);
     void kasan_check_async(int cpu);
 
     // ---- queries -----------------------------------------------------------
@@ -181,6 +185,7 @@ private:
     // SW_TAGS: a single-instruction access through the build's check style
     // (model/kernel/checks); returns false when the style does not apply.
     bool sw_style_check(const Ptr& p, std::uint64_t len, bool is_write, int cpu, bool& reported);
+    std::optional<Tag> race_retag_;  // set by access_racing_retag for the duration of one check
 
     // oracle.cpp
     void violation(const std::string& invariant, const std::string& msg);
