@@ -1,5 +1,6 @@
 // verb_prove.cpp — `tagproof prove`: the Z3 obligations for a variant, with
 // Alive2-style verdicts and, for every counterexample, its replay in the model.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -8,6 +9,7 @@
 #include <sstream>
 
 #include "error.hpp"
+#include "check_grid.hpp"
 #include "check_proofs.hpp"
 #include "prove.hpp"
 #include "variant.hpp"
@@ -30,7 +32,8 @@ static const char* kHelp =
     "Without --variant: every built-in variant. Exit status: 0 all proved (or as expected),\n"
     "1 a counterexample (or a verdict not as expected, or a replay that failed), 2 bad input,\n"
     "3 unknown.\n"
-    "--checks proves the statements of tag-checks.md §9 about the SW_TAGS check styles instead.\n";
+    "--checks proves the statements of tag-checks.md §9 about the SW_TAGS check styles instead, then the\n"
+    "styles x properties grid (HW_TAGS rows from --variant's granule check); --obligation grid: the grid only.\n";
 
 namespace {
 
@@ -61,10 +64,16 @@ Expected load_expected(const std::string& path) {
 }  // namespace
 
 // `tagproof prove --checks`: the SW_TAGS check styles (I inline, O outlined,
-// F fast path + outlined, C outline calls) against tag-checks.md §9.
-static int prove_checks(const std::vector<std::string>& only, const std::string& dir) {
+// F fast path + outlined, C outline calls) against tag-checks.md §9, then every
+// style (HW_TAGS and Generic too) against the access properties.
+static int prove_grid(const std::string& variant);
+
+static int prove_checks(const std::vector<std::string>& only, const std::string& dir, const std::string& variant) {
+    bool grid = only.empty() || std::find(only.begin(), only.end(), "grid") != only.end();
+    if (!only.empty() && grid && only.size() == 1) return prove_grid(variant);
     auto rows = solver::prove_check_statements(20000, only);
-    if (rows.empty()) throw InputError("--obligation", "no check statement has that number (9.1 .. 9.11, with ' for the converses)");
+    if (rows.empty())
+        throw InputError("--obligation", "no check statement has that number (9.1 .. 9.11, with ' for the converses, or grid)");
     std::printf("%-40s %-10s %-15s %-15s %8s\n", "statement (tag-checks.md §9)", "styles", "recorded", "verdict", "ms");
     int off = 0;
     for (const auto& r : rows) {
@@ -91,7 +100,43 @@ static int prove_checks(const std::vector<std::string>& only, const std::string&
                 std::ofstream(f) << r.scenario;
                 std::printf("scenario written: %s\n", f.c_str());
             }
+    if (grid) {
+        std::printf("\n");
+        off += prove_grid(variant) != EXIT_HOLDS;
+    }
     std::printf("%s\n", off ? "some verdicts are not the recorded ones" : "every verdict as recorded");
+    return off ? EXIT_COUNTEREXAMPLE : EXIT_HOLDS;
+}
+
+// The styles x properties table: one cell per (style, property), "proved" or
+// "cex" with the recorded verdict beside it when they differ; the
+// counterexamples follow, one line each.
+static int prove_grid(const std::string& variant) {
+    solver::Grid g = solver::prove_check_grid(variant.empty() ? "linux-7.0" : variant);
+    std::printf("styles x properties (HW_TAGS rows: %s's granule check)\n", variant.empty() ? "linux-7.0" : variant.c_str());
+    for (const auto& p : g.premises) std::printf("  assuming %s\n", p.c_str());
+    std::printf("%-48s", "style");
+    for (std::size_t i = 0; i < g.properties.size(); ++i) std::printf(" %-16s", ("(" + std::to_string(i + 1) + ")").c_str());
+    std::printf("\n");
+    int off = 0;
+    for (const auto& r : g.rows) {
+        std::printf("%-48s", r.style.c_str());
+        for (const auto& c : r.cells) {
+            bool ok = c.verdict == c.expected;
+            off += !ok;
+            std::string v = c.verdict == "counterexample" ? "cex" : c.verdict;
+            if (!ok) v += " !!!(" + c.expected + ")";
+            std::printf(" %-16s", v.c_str());
+        }
+        std::printf("\n");
+    }
+    for (std::size_t i = 0; i < g.properties.size(); ++i) std::printf("(%zu) %s\n", i + 1, g.properties[i].c_str());
+    for (const auto& r : g.rows)
+        for (std::size_t i = 0; i < r.cells.size(); ++i)
+            if (!r.cells[i].witness.empty())
+                std::printf("  %s, (%zu) %s: %s\n", r.style.c_str(), i + 1, g.properties[i].c_str(), r.cells[i].witness.c_str());
+    if (off) std::printf("%d grid cells are not as recorded (marked !!!)\n", off);
+    else std::printf("every grid cell as recorded\n");
     return off ? EXIT_COUNTEREXAMPLE : EXIT_HOLDS;
 }
 
@@ -107,7 +152,7 @@ int verb_prove(const Args& args) {
         std::vector<std::string> only;
         for (const auto& [k, v] : o.named)
             if (k == "--obligation") only.push_back(v);
-        return prove_checks(only, o.get("--write-scenarios"));
+        return prove_checks(only, o.get("--write-scenarios"), o.get("--variant"));
     }
     auto number = [&](const char* k, unsigned dflt) -> unsigned {
         std::string s = o.get(k);

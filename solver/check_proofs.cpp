@@ -1,7 +1,5 @@
-// check_proofs.cpp — see check_proofs.hpp. Shadow and data memory are Z3
-// arrays indexed by bits 55..0 of an address (TBI), values masked to a byte;
-// `mapped` is a third array, so loads of an unmapped shadow address show up as
-// a fault and not as a spurious pass (tag-checks.md §8).
+// check_proofs.cpp — see check_proofs.hpp; the symbolic memory and the
+// premises are in check_ctx.hpp.
 #include "check_proofs.hpp"
 
 #include <chrono>
@@ -9,6 +7,7 @@
 #include <functional>
 
 #include "checks/accessinfo.hpp"
+#include "check_ctx.hpp"
 #include "checks/sw_checks.hpp"
 #include "runner.hpp"
 #include "scenario.hpp"
@@ -17,46 +16,10 @@
 namespace tagproof::solver {
 
 using namespace kernel::checks;
-using S = Symbolic;
+using namespace checkctx;
 
 namespace {
-
-struct SymMem {
-    z3::expr sh, dt, mp;
-    z3::expr shadow(const z3::expr& a) const { return z3::select(sh, a) & S::lit(0xFF); }
-    z3::expr data(const z3::expr& a) const { return z3::select(dt, a) & S::lit(0xFF); }
-    z3::expr mapped(const z3::expr& a) const { return z3::select(mp, a); }
-};
-
-struct Ctx {
-    z3::context& c;
-    SymMem mem;
-    z3::expr p;
-    std::vector<z3::expr> facts;
-};
-
 using Body = std::function<z3::expr(Ctx&, const ShadowEra&, unsigned k)>;
-
-z3::expr kern(Ctx& x, const ShadowEra& e) {
-    return (x.p & S::lit(std::uint64_t(1) << 55)) != S::lit(0) && !S::ult(Shadow<S>::U(x.p), S::lit(e.mem_start));
-}
-z3::expr aligned(Ctx& x, unsigned k) { return (x.p & S::lit((1u << k) - 1)) == S::lit(0); }
-z3::expr nowrap(const z3::expr& a, unsigned k) { return !S::ult(a + S::lit(1u << k), a); }
-// every shadow byte an eligible access of a kernel pointer reads is mapped
-z3::expr shadow_mapped(Ctx& x, const ShadowEra& e, unsigned k) {
-    using Sh = Shadow<S>;
-    auto u = Sh::U(x.p);
-    return x.mem.mapped(Sh::low56(Sh::inline_addr(e, x.p))) && x.mem.mapped(Sh::low56(Sh::outlined_addr(e, x.p))) &&
-           x.mem.mapped(Sh::low56(Sh::kernel_addr(e, u))) &&
-           x.mem.mapped(Sh::low56(Sh::kernel_addr(e, u + S::lit((1u << k) - 1))));
-}
-
-std::string hex(std::uint64_t v) {
-    char b[24];
-    std::snprintf(b, sizeof b, "0x%llx", (unsigned long long)v);
-    return b;
-}
-
 }  // namespace
 
 std::vector<CheckStatement> prove_check_statements(unsigned timeout_ms, const std::vector<std::string>& only) {
@@ -67,7 +30,6 @@ std::vector<CheckStatement> prove_check_statements(unsigned timeout_ms, const st
         std::function<std::string(std::uint64_t p, unsigned k, std::uint64_t M)> scenario = nullptr;
         std::string not_replayable = "";
     };
-    using Sh = Shadow<S>;
     std::vector<Def> defs = {
         {"9.1 shadow-agreement", "bit 55 = 1: the compiler's, the outlined routine's and the kernel's shadow addresses agree in bits 55..0",
          "all", "proved",
@@ -225,10 +187,7 @@ std::vector<CheckStatement> prove_check_statements(unsigned timeout_ms, const st
         auto t0 = std::chrono::steady_clock::now();
         z3::context c;
         ContextScope scope(c);
-        z3::sort bv = c.bv_sort(64);
-        Ctx x{c, {c.constant("shadow", c.array_sort(bv, bv)), c.constant("data", c.array_sort(bv, bv)),
-                  c.constant("mapped", c.array_sort(bv, c.bool_sort()))},
-              c.bv_const("p", 64), {}};
+        Ctx x = make_ctx(c);
         z3::expr bad = c.bool_val(false);
         std::vector<std::pair<z3::expr, std::string>> cases;
         for (const ShadowEra* e : {&kShadowBefore, &kShadowAfter})

@@ -241,7 +241,7 @@ struct rules_6_1 {
     }
 
     // The tag check of one granule (tag modes; Generic's byte-precise shadow
-    // check is in model/spec/access.cpp). HW: TCMA1 match-all, TCF off after a
+    // check is in checks/generic_check.hpp). HW: TCMA1 match-all, TCF off after a
     // sync fault, untagged mappings and loads under write_only are unchecked.
     // SW_TAGS: the compiler's check, 0xFF pointers skipped.
     template <class D>

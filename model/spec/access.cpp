@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <functional>
 
+#include "checks/generic_check.hpp"
 #include "checks/sw_checks.hpp"
 
 #include "error.hpp"
@@ -269,9 +270,9 @@ void Model::access(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu, bo
             auto m = *mem_tag(Ptr{a, p.tag, -1});
             bool fault;
             if (mode == Mode::generic) {
-                // byte precise: the bytes of this granule the access touches
-                std::uint64_t hi = std::min(a + G_, p.addr + len);
-                fault = m >= 0x80 || (m != 0 && (hi - a) > m);
+                // byte precise: the last byte of this granule the access touches
+                std::uint64_t last = std::min(a + G_, p.addr + len) - 1;
+                fault = kernel::checks::generic_granule_poisons<kernel::Concrete>(m, last - a);
             } else {
                 kernel::TagCheckInput<kernel::Concrete> in;
                 in.tcf_on = c.tag_checks_on;
