@@ -212,8 +212,20 @@ void Model::access(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu, bo
     // 0. SW_TAGS single instructions: the compiler's check runs before the
     // access itself (it may report, or oops on an unmapped shadow byte, for an
     // address the access would then fault on).
+    // the first byte of each page the access touches; the end is inclusive so
+    // an access ending at the top of the address space does not wrap to 0
+    std::vector<std::uint64_t> pages;
+    {
+        std::uint64_t last = p.addr + (len - 1) < p.addr ? ~std::uint64_t(0) : p.addr + (len - 1);
+        for (std::uint64_t a = p.addr;;) {
+            pages.push_back(a);
+            std::uint64_t next = (a / PAGE_SIZE + 1) * PAGE_SIZE;
+            if (next == 0 || next > last) break;
+            a = next;
+        }
+    }
     bool mapped_all = true;
-    for (std::uint64_t a = p.addr; a < p.addr + len; a = (a / PAGE_SIZE + 1) * PAGE_SIZE) mapped_all &= translate(a).mapped;
+    for (std::uint64_t a : pages) mapped_all &= translate(a).mapped;
     if (rt_.kasan_enabled && cfg_.build.mode == Mode::sw_tags && insn) {
         bool style_reported = false;
         if (sw_style_check(p, len, is_write, cpu, style_reported)) {
@@ -240,7 +252,7 @@ void Model::access(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu, bo
         }
     }
     // 1. translation: an unmapped byte is an MMU fault, not a tag check fault
-    for (std::uint64_t a = p.addr; a < p.addr + len; a = (a / PAGE_SIZE + 1) * PAGE_SIZE) {
+    for (std::uint64_t a : pages) {
         if (!translate(a).mapped) {
             Report r;
             r.kasan = false;
