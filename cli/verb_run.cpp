@@ -20,11 +20,12 @@ static const char* kHelp =
     "\n"
     "OBSERVATION is Always / Sometimes / Never: whether the file's expectations\n"
     "hold in every run; P is the weight of the runs where they hold.\n"
-    "--variant runs the files under another variant than the one they name.\n"
+    "--variant runs the files under another variant than the one they name;\n"
+    "--check-style (inline, outlined, fastpath, calls) under another SW_TAGS check style.\n"
     "Exit status: 0 every verdict as expected, 1 some not, 2 unreadable input.\n";
 
 int verb_run(const Args& args) {
-    Options o = parse_options(args, {"--variant", "--max-runs"}, {"--verbose", "--help"});
+    Options o = parse_options(args, {"--variant", "--max-runs", "--check-style"}, {"--verbose", "--help"});
     if (o.has("--help")) {
         std::cout << kHelp;
         return 0;
@@ -32,6 +33,8 @@ int verb_run(const Args& args) {
     if (o.positional.empty()) throw InputError("command line", "tagproof run needs at least one scenario file");
     scenario::RunOptions ro;
     ro.variant_override = o.get("--variant");
+    ro.check_style_override = o.get("--check-style");
+    if (!ro.check_style_override.empty()) parse_check_style(ro.check_style_override, "--check-style");  // fail early
     if (!o.get("--max-runs").empty()) {
         try {
             ro.max_runs = std::stoul(o.get("--max-runs"));

@@ -492,6 +492,8 @@ std::vector<ModeResult> run_scenario(const Scenario& sc, const RunOptions& opt) 
         res.mode = mode;
         res.variant = v.name();
         spec::ModelConfig cfg = make_config(sc, mode, v);
+        if (!opt.check_style_override.empty())
+            cfg.build.check_style = parse_check_style(opt.check_style_override, "--check-style");
         std::set<std::string> expected_violations;
         for (const auto& e : sc.expects)
             if (e.kind == Expect::violation && mode_applies(e.modes, mode)) expected_violations.insert(e.value);

@@ -10,6 +10,7 @@ namespace tagproof::scenario {
 
 struct RunOptions {
     std::string variant_override;  // --variant
+    std::string check_style_override;  // --check-style: the SW_TAGS check style, over the file's config
     std::size_t max_runs = 4096;   // exhaustive up to this many runs, then sample
     std::size_t samples = 400;
     bool verbose = false;          // print every report of the first run

@@ -23,6 +23,7 @@ struct CheckStatement {
 std::vector<CheckStatement> prove_check_statements(unsigned timeout_ms = 20000, const std::vector<std::string>& only = {});
 // 9.7 is structural: one routing function serves every style.
 inline const char* kRoutingNote =
-    "9.7 routing-style-independent: structural: one eligible() (model/kernel/checks/sw_checks.hpp) routes every style";
+    "9.7 routing-style-independent: structural: one eligible() (model/kernel/checks/sw_checks.hpp) routes every style;\n"
+    "    tested by running scenarios/checks/routing_not_eligible.litmus under each style (tagproof run --check-style)";
 
 }  // namespace tagproof::solver
