@@ -87,7 +87,7 @@ Grid prove_check_grid(const std::string& variant, unsigned timeout_ms) {
         "a kernel pointer (bit 55 set, at or above the lowest address with metadata), every shadow byte read mapped",
         "an access of 1, 2, 4, 8 or 16 bytes ending below the top of the address space (9.5' shows the wrap test there)",
         "aligned columns: the address is a multiple of the size (an eligible access, §4.0, that tells the truth)",
-        "Generic: 'mismatch' is an inaccessible byte, 'valid' that every byte is accessible",
+        "Generic: 'mismatch' is an inaccessible byte, 'valid' that every byte is accessible; shadow bytes 0..7 or negative",
         "HW_TAGS: tags of the form 0xFx (arch_get_random_tag), TCF on, Normal-Tagged mapping",
     };
 
@@ -145,7 +145,7 @@ Grid prove_check_grid(const std::string& variant, unsigned timeout_ms) {
         {"mutant: Generic checking the last granule only", true, false,
          [](const Access& a) {
              auto last = a.x.p + a.n() - S::lit(1);
-             return generic_granule_poisons<S>(a.gshadow(last), last & S::lit(7));
+             return generic_granule_poisons<S>(a.gshadow(last), last & S::lit(7), S::boolean(false));
          },
          nullptr, {NA, C, P, C}},
     };
@@ -178,6 +178,11 @@ Grid prove_check_grid(const std::string& variant, unsigned timeout_ms) {
                     s.add(nowrap(x.p, k));
                     if (pr.aligned) s.add(aligned(x, k));
                     if (st.tags) s.add(kern(x, *e) && shadow_mapped(x, *e, k));
+                    else
+                        for (unsigned i = 0; i < 3; ++i) {  // shadow values the kernel writes: 0..7 or negative
+                            z3::expr sv = a.gshadow(x.p + S::lit(8u * i));
+                            s.add(S::ult(sv, S::lit(8)) || !S::ult(sv, S::lit(0x80)));
+                        }
                     if (st.assumes) s.add(st.assumes(a));
                     z3::expr det = st.detects(a);
                     for (const auto& f : x.facts) s.add(f);

@@ -284,7 +284,7 @@ void Model::access(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu, bo
             if (mode == Mode::generic) {
                 // byte precise: the last byte of this granule the access touches
                 std::uint64_t last = std::min(a + G_, p.addr + len) - 1;
-                fault = kernel::checks::generic_granule_poisons<kernel::Concrete>(m, last - a);
+                fault = kernel::checks::generic_granule_poisons<kernel::Concrete>(m, last - a, last != p.addr + len - 1);
             } else {
                 kernel::TagCheckInput<kernel::Concrete> in;
                 in.tcf_on = c.tag_checks_on;

@@ -9,8 +9,8 @@
 //   0        all 8 bytes accessible
 //   1..7     the first s bytes accessible (a partial granule: kmalloc(13))
 //   < 0      none accessible (redzone, freed object, page free: 0xFx / 0xFB...)
-//   8..0x7F  never written by the kernel; read as "the first 8 bytes", i.e.
-//            all accessible, by the s8 comparison below.
+//   8..0x7F  never written by the kernel: accessible by the last-granule
+//            test, poisoned by memory_is_nonzero (see below).
 #pragma once
 #include <cstdint>
 
@@ -18,16 +18,18 @@ namespace tagproof::kernel::checks {
 
 inline constexpr unsigned KASAN_GRANULE_SIZE_GENERIC = 8;
 
-// One granule whose bytes up to `last_off` (0..7, the offset of the last byte
-// the access touches in it) are read: memory_is_poisoned_1's test, which the
-// kernel also applies to the last granule of a longer access. A granule the
-// access runs past (last_off == 7) poisons iff its shadow byte is non-zero,
-// which is memory_is_nonzero's test for the granules before the last.
+// One granule of an access. The last granule the access touches poisons by
+// memory_is_poisoned_1's test: a non-zero shadow byte, read as s8, that is
+// negative or not above `last_off` (0..7, the offset of the last byte read in
+// it). A granule the access runs past (`runs_past`) poisons iff its shadow
+// byte is non-zero, memory_is_nonzero's test (which also catches the 8..0x7F
+// values the kernel never writes).
 template <class D>
-typename D::Bool generic_granule_poisons(const typename D::Word& shadow, const typename D::Word& last_off) {
+typename D::Bool generic_granule_poisons(const typename D::Word& shadow, const typename D::Word& last_off,
+                                         const typename D::Bool& runs_past) {
     auto s = shadow & D::lit(0xFF);
     auto negative = !D::ult(s, D::lit(0x80));
-    return s != D::lit(0) && (negative || !D::ult(last_off, s));
+    return s != D::lit(0) && (runs_past || negative || !D::ult(last_off, s));
 }
 
 // check_region_inline(addr, n) for 1 <= n <= 16: the granules from
@@ -43,8 +45,7 @@ typename D::Bool generic_check(const Mem& mem, const typename D::Word& addr, con
         auto g = g0 + D::lit(std::uint64_t(i) * 8);
         // compared as offsets from g0: the granule after the top one wraps to 0
         auto in_range = !D::ult(gl - g0, D::lit(std::uint64_t(i) * 8));
-        auto last_off = D::ite(g == gl, last & D::lit(7), D::lit(7));
-        bad = bad || (in_range && generic_granule_poisons<D>(mem.shadow(g), last_off));
+        bad = bad || (in_range && generic_granule_poisons<D>(mem.shadow(g), last & D::lit(7), g != gl));
     }
     return bad;
 }
