@@ -16,6 +16,7 @@
 #include <functional>
 
 #include "checks/generic_check.hpp"
+#include "checks/hw_check.hpp"
 #include "checks/sw_checks.hpp"
 
 #include "error.hpp"
@@ -314,14 +315,15 @@ void Model::access(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu, bo
             r.bug_type = bug_type_for(p, first_bad, first_mem);
             if (mode == Mode::hw_tags) {
                 TagCheckMode cm = rt_.check_mode;
-                bool async = cm == TagCheckMode::async || (cm == TagCheckMode::asymm && is_write);
-                if (async) {
+                auto how = kernel::checks::mte_fault_delivery<kernel::Concrete>(cm == TagCheckMode::async,
+                                                                                cm == TagCheckMode::asymm, is_write);
+                if (how.deferred) {
                     c.tfsr_pending = true;
                 } else {
                     r.size = 0;  // do_tag_recovery: size unknown at EL1
                     report(r);
-                    c.tag_checks_on = false;  // SCTLR_EL1.TCF := NONE on this CPU
                 }
+                if (how.checks_off_after) c.tag_checks_on = false;  // SCTLR_EL1.TCF := NONE on this CPU
             } else {
                 r.size = len;
                 r.has_tags = mode == Mode::sw_tags;

@@ -5,6 +5,8 @@
 #include <map>
 #include <set>
 
+#include "checks/generic_check.hpp"
+#include "checks/hw_check.hpp"
 #include "checks/sw_checks.hpp"
 #include "domain.hpp"
 
@@ -92,4 +94,44 @@ TEST(CheckStyles, Routing) {
     EXPECT_FALSE(eligible(3, 1));
     EXPECT_FALSE(eligible(8, 4));
     EXPECT_FALSE(eligible(32, 16));
+}
+
+// Generic (mm/kasan/generic.c): a kmalloc(13) object: granule 0 shadow 0,
+// granule 1 shadow 5 (bytes 8..12 valid), then a redzone (0xFC).
+namespace {
+struct GMem {
+    std::map<std::uint64_t, std::uint64_t> sh;
+    std::uint64_t shadow(std::uint64_t g) const { return sh.count(g & ~7ull) ? sh.at(g & ~7ull) : 0xFC; }
+};
+}  // namespace
+
+TEST(GenericCheck, ByteExactOnAPartialGranule) {
+    GMem m{{{0x1000, 0x00}, {0x1008, 0x05}}};
+    EXPECT_FALSE(generic_check<C>(m, 0x1000, 8));
+    EXPECT_FALSE(generic_check<C>(m, 0x100c, 1));  // byte 12: last valid
+    EXPECT_TRUE(generic_check<C>(m, 0x100d, 1));   // byte 13: first invalid
+    EXPECT_FALSE(generic_check<C>(m, 0x1004, 8));  // 4..11 crosses into the partial granule, valid
+    EXPECT_TRUE(generic_check<C>(m, 0x1006, 8));   // 6..13 ends one byte too far
+    EXPECT_TRUE(generic_check<C>(m, 0x1008, 16));  // runs past the partial granule into the redzone
+    EXPECT_TRUE(generic_check<C>(m, 0x1000, 16));  // runs past granule 1 (shadow 5, not 0)
+    EXPECT_TRUE(generic_check<C>(m, 0x1010, 1));   // redzone: negative shadow
+}
+
+TEST(GenericCheck, UnwrittenShadowValuesFollowTheKernel) {
+    // 0x22 is never written: memory_is_poisoned_1 lets the byte through,
+    // memory_is_nonzero flags a granule the access runs past
+    GMem m{{{0x2000, 0x22}, {0x2008, 0x00}}};
+    EXPECT_FALSE(generic_check<C>(m, 0x2007, 1));
+    EXPECT_TRUE(generic_check<C>(m, 0x2004, 8));
+}
+
+TEST(MteFaultDelivery, SyncAsyncAsymm) {
+    auto d = [](bool async, bool asymm, bool write) { return mte_fault_delivery<C>(async, asymm, write); };
+    EXPECT_FALSE(d(false, false, false).deferred);  // sync load
+    EXPECT_FALSE(d(false, false, true).deferred);   // sync store
+    EXPECT_TRUE(d(false, false, true).checks_off_after);
+    EXPECT_TRUE(d(true, false, false).deferred);    // async load
+    EXPECT_FALSE(d(true, false, false).checks_off_after);
+    EXPECT_FALSE(d(false, true, false).deferred);   // asymm load: sync
+    EXPECT_TRUE(d(false, true, true).deferred);     // asymm store: async
 }
