@@ -22,9 +22,13 @@ TEST(AllVariants, TenWithDistinctNamesAndKnownBaselines) {
     ASSERT_EQ(all.size(), 10u);
     for (const auto* v : all) {
         EXPECT_FALSE(v->is_mutant());
-        if (!v->baseline().empty()) EXPECT_NO_THROW(find_variant(v->baseline())) << v->name();
+        if (!v->baseline().empty()) {
+            EXPECT_NO_THROW(find_variant(v->baseline())) << v->name();
+        }
         for (const auto* w : all)
-            if (v != w) EXPECT_NE(v->name(), w->name());
+            if (v != w) {
+                EXPECT_NE(v->name(), w->name());
+            }
     }
 }
 
