@@ -21,7 +21,7 @@ const char* kmem_event_name(KmemEvent::Kind k) {
 
 namespace {
 
-// The value of `key=` in the field list, or npos-flagged empty view.
+// Finds `key=` among the space-separated fields; out is its value.
 bool field(std::string_view fields, std::string_view key, std::string_view& out) {
     std::size_t pos = 0;
     while (pos < fields.size()) {

@@ -164,11 +164,10 @@ bool Model::sw_style_check(const Ptr& p, std::uint64_t len, bool is_write, int c
             if (race_retag_) {
                 // the slow path's reload sees the other CPU's retag of this granule
                 StyleMem later = mem;
-                std::uint64_t granule = (p.addr | ~ADDR_MASK) & ~std::uint64_t(15);
-                Tag t = *race_retag_;
+                RaceRetag race = *race_retag_;
                 auto before = mem.tag_at;
-                later.tag_at = [before, granule, t](std::uint64_t a) -> std::optional<std::uint8_t> {
-                    if ((a & ~std::uint64_t(15)) == granule) return t;
+                later.tag_at = [before, race](std::uint64_t a) -> std::optional<std::uint8_t> {
+                    if (a - a % 16 == race.granule) return race.tag;
                     return before(a);
                 };
                 r = fastpath_check<kernel::Concrete>(era, mem, later, v, k);
@@ -348,15 +347,19 @@ void Model::access(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu, bo
 }
 
 void Model::access_racing_retag(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu, Tag tag) {
-    if (cfg_.build.mode == Mode::sw_tags && cfg_.build.check_style == CheckStyle::fastpath) {
-        race_retag_ = tag;
-        access(p, len, kind, cpu, true);
-        race_retag_.reset();
-        set_tags((p.addr | ~ADDR_MASK) & ~std::uint64_t(15), 16, tag, TAG_BY_TEST);  // the retag lands
-        return;
-    }
-    set_tags((p.addr | ~ADDR_MASK) & ~std::uint64_t(15), G_, tag, TAG_BY_TEST);
+    const std::uint64_t a = p.addr | ~ADDR_MASK, granule = a - a % G_;
+    // only the fast path loads the tag twice; every other check sees the retag
+    // or not, and the one that changes the outcome is the retag landing first
+    const bool window = cfg_.build.mode == Mode::sw_tags && cfg_.build.check_style == CheckStyle::fastpath;
+    if (window)
+        race_retag_ = RaceRetag{granule, tag};
+    else
+        set_tags(granule, G_, tag, TAG_BY_TEST);
     access(p, len, kind, cpu, true);
+    if (window) {
+        race_retag_.reset();
+        set_tags(granule, G_, tag, TAG_BY_TEST);  // the retag lands
+    }
 }
 
 std::string Model::format_report(const Report& r) const {

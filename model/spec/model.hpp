@@ -185,7 +185,11 @@ private:
     // SW_TAGS: a single-instruction access through the build's check style
     // (model/kernel/checks); returns false when the style does not apply.
     bool sw_style_check(const Ptr& p, std::uint64_t len, bool is_write, int cpu, bool& reported);
-    std::optional<Tag> race_retag_;  // set by access_racing_retag for the duration of one check
+    struct RaceRetag {
+        std::uint64_t granule;  // kernel address of the granule another CPU retags
+        Tag tag;
+    };
+    std::optional<RaceRetag> race_retag_;  // set by access_racing_retag for the duration of one check
 
     // oracle.cpp
     void violation(const std::string& invariant, const std::string& msg);

@@ -39,13 +39,14 @@ typename D::Bool generic_granule_poisons(const typename D::Word& shadow, const t
 template <class D, class Mem>
 typename D::Bool generic_check(const Mem& mem, const typename D::Word& addr, const typename D::Word& n) {
     auto last = addr + n - D::lit(1);
-    auto g0 = addr & ~D::lit(7), gl = last & ~D::lit(7);
+    const auto mask = D::lit(KASAN_GRANULE_SIZE_GENERIC - 1);
+    auto g0 = addr & ~mask, gl = last & ~mask;
     typename D::Bool bad = D::boolean(false);
     for (unsigned i = 0; i < 3; ++i) {
-        auto g = g0 + D::lit(std::uint64_t(i) * 8);
+        auto g = g0 + D::lit(std::uint64_t(i) * KASAN_GRANULE_SIZE_GENERIC);
         // compared as offsets from g0: the granule after the top one wraps to 0
-        auto in_range = !D::ult(gl - g0, D::lit(std::uint64_t(i) * 8));
-        bad = bad || (in_range && generic_granule_poisons<D>(mem.shadow(g), last & D::lit(7), g != gl));
+        auto in_range = !D::ult(gl - g0, D::lit(std::uint64_t(i) * KASAN_GRANULE_SIZE_GENERIC));
+        bad = bad || (in_range && generic_granule_poisons<D>(mem.shadow(g), last & mask, g != gl));
     }
     return bad;
 }
