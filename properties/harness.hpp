@@ -42,20 +42,8 @@ struct AbstractState {
 };
 
 // The model under test, the values of the handles, and the replay script.
-// Random tags from a generated list of picks: RapidCheck shrinks the picks
-// toward 0, the fresh tag, so a shrunk case keeps its tags when commands go.
-class PickChooser final : public spec::Chooser {
-public:
-    explicit PickChooser(std::vector<std::uint8_t> picks) : picks_(std::move(picks)) {}
-    std::size_t choose(const std::vector<spec::Option>& options, const char*) override {
-        if (picks_.empty()) return 0;
-        return picks_[i_++ % picks_.size()] % options.size();
-    }
-
-private:
-    std::vector<std::uint8_t> picks_;
-    std::size_t i_ = 0;
-};
+// Random tags come from a generated list of picks (spec::PickChooser).
+using spec::PickChooser;
 
 struct Sut {
     Sut(const kernel::Variant& v, const Config& c, std::vector<std::uint8_t> picks);

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "error.hpp"
+#include "event.hpp"
 #include "runner.hpp"
 #include "scenario.hpp"
 
@@ -49,28 +50,8 @@ AbstractState initial_state(const kernel::Variant& v, const Config& c, const ker
     AbstractState s;
     BuildConfig b;
     b.mode = c.mode;
-    GfpLayout L = v.gfp_layout(b);
     s.hw = c.mode == Mode::hw_tags;
-    // the flags that matter, as real callers combine them (within the caller contracts)
-    s.gfp_choices = {"GFP_KERNEL", "GFP_KERNEL", "GFP_KERNEL|__GFP_ZERO", "GFP_KERNEL|__GFP_COMP",
-                     "GFP_HIGHUSER_MOVABLE|__GFP_ZERO", "GFP_KERNEL_ACCOUNT|__GFP_ZERO"};
-    if (L.defines("__GFP_SKIP_KASAN")) {
-        s.gfp_choices.push_back("GFP_KERNEL|__GFP_SKIP_KASAN");
-        s.gfp_choices.push_back("GFP_KERNEL|__GFP_ZERO|__GFP_SKIP_KASAN");
-    }
-    if (L.defines("__GFP_KASAN_SAMPLE")) s.gfp_choices.push_back("GFP_KERNEL|__GFP_KASAN_SAMPLE");
-    if (baseline) {
-        GfpLayout B = baseline->gfp_layout(b);
-        std::vector<std::string> both;
-        for (const auto& g : s.gfp_choices) {
-            try {
-                B.parse(g, "baseline");
-                both.push_back(g);
-            } catch (const InputError&) {
-            }
-        }
-        s.gfp_choices = both;
-    }
+    s.gfp_choices = differential::gfp_vocabulary(v, b, baseline);
     return s;
 }
 

@@ -40,6 +40,23 @@ public:
     std::size_t choose(const std::vector<Option>&, const char*) override { return 0; }
 };
 
+// Choices from a list of picks (index modulo the options), cycling; no picks:
+// always the first option. RapidCheck and the fuzzers generate the picks and
+// shrink them toward 0, the fresh tag, so a shrunk case keeps its tags when
+// events go.
+class PickChooser final : public Chooser {
+public:
+    explicit PickChooser(std::vector<std::uint8_t> picks) : picks_(std::move(picks)) {}
+    std::size_t choose(const std::vector<Option>& options, const char*) override {
+        if (picks_.empty()) return 0;
+        return picks_[i_++ % picks_.size()] % options.size();
+    }
+
+private:
+    std::vector<std::uint8_t> picks_;
+    std::size_t i_ = 0;
+};
+
 // Depth-first enumeration of every path. Use: do { run(e); } while (e.next());
 class Enumerator final : public Chooser {
 public:

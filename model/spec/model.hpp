@@ -100,6 +100,12 @@ public:
     const std::vector<Violation>& violations() const { return violations_; }
     const std::vector<std::string>& notes() const { return notes_; }
     const RuntimeState& runtime() const { return rt_; }
+    // Raw state, read by the differential check against the reference.
+    std::size_t page_count() const { return pages_.size(); }
+    const PageState& page_state(std::uint64_t pfn) const { return pages_.at(pfn); }
+    const CpuState& cpu_state(int cpu) const { return cpus_.at(cpu); }
+    const std::vector<std::uint8_t>& phys_tags() const { return tag_; }    // per granule of RAM
+    const std::vector<std::uint32_t>& phys_data() const { return data_; }  // DATA_ZERO / ... per granule
     const kernel::CEnv& env() const { return env_; }
     const GfpLayout& gfp() const { return gfp_; }
     const kernel::Variant& variant() const { return v_; }
@@ -107,7 +113,7 @@ public:
     std::size_t granule() const { return G_; }
     bool panicked() const { return panicked_; }
     std::string format_report(const Report& r) const;
-    std::vector<Tag> chosen_tags() const { return chosen_tags_; }
+    const std::vector<Tag>& chosen_tags() const { return chosen_tags_; }
 
 private:
     friend struct Oracle;

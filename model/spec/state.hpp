@@ -6,17 +6,16 @@
 #include <string>
 #include <vector>
 
+#include "address_map.hpp"
 #include "gfp.hpp"
 #include "tag.hpp"
 
 namespace tagproof::spec {
 
-inline constexpr std::uint64_t PAGE_SIZE = 4096;
-// arm64 48-bit VA: the linear map and the vmalloc area, with the top byte a
-// reset (match-all) kernel pointer has.
-inline constexpr std::uint64_t LINEAR_BASE = 0xffff000000000000ull;
-inline constexpr std::uint64_t VMALLOC_BASE = 0xffff800080000000ull;
-inline constexpr std::uint64_t ADDR_MASK = 0x00ffffffffffffffull;
+using tagproof::PAGE_SIZE;
+using tagproof::LINEAR_BASE;
+using tagproof::VMALLOC_BASE;
+using tagproof::ADDR_MASK;
 
 // Data content of a granule: zero, stale (never written, unknown), or a
 // secret written by the owner with that object id (secret(id) = id + 2).

@@ -71,6 +71,10 @@ Ptr Model::vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel, int cpu, Obj
             kasan_unpoison(p, size, false, id);
         }
     }
+    // area->addr keeps the tagged address (__vmalloc_node_range assigns the
+    // result of kasan_unpoison_vmalloc): a cached thread stack is later
+    // unpoisoned with it (kernel/fork.c kasan_unpoison_range(vm_area->addr)).
+    a.tag = t;
     Object& o = objects_[id];
     o.base = a.start;
     o.size = size;

@@ -1,0 +1,246 @@
+// ref_kernel.hpp — the reference implementation's kernel: the model's
+// semantics for Hardware Tag-Based KASAN builds (arm64 MTE), kept the way the
+// kernel keeps them (DESIGN §5):
+//   - MTE tags in a TagStore, two granules per byte, set by whole words;
+//   - struct page flags in one word with the KASAN tag field (PageFlags);
+//   - which granules hold zero in a bit set (the model's data content, reduced
+//     to what the zeroing promises are about);
+//   - per-CPU kasan_page_alloc_skip counters, TCF state and TFSR;
+//   - a first-fit page allocator on an allocation bitmap (the model's policy,
+//     so both hand out the same pfns), SLUB-like caches with LIFO freelists,
+//     vm areas from a bump allocator, the per-CPU cached stacks of fork.c.
+// Every decision — post_alloc_hook, free_pages_prepare, __vmalloc_node_range,
+// kasan_unpoison_vmalloc, the GFP constants of the callers, the granule tag
+// check and MTE fault delivery — is the variant's code (model/kernel), called
+// with the concrete domain, as the model calls it.
+//
+// Pointers are plain 64-bit values with the tag in the top byte, as in the
+// kernel; a page is its pfn. After warm-up (caches and areas recycled), no
+// event allocates from the heap.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "address_map.hpp"
+#include "config.hpp"
+#include "cost.hpp"
+#include "page_flags.hpp"
+#include "tag_source.hpp"
+#include "tag_store.hpp"
+#include "variant.hpp"
+
+namespace tagproof::reference {
+
+// Deliberate bugs, for the differential check's negative controls: each must
+// be caught by the lockstep comparison (tests/property/differential_property_test.cpp).
+enum class RefMutation {
+    none,
+    short_tag_range,       // tag_range_linear() leaves the block's last granule untagged
+    shared_sample_counter, // one kasan_page_alloc_skip for all CPUs instead of one per CPU
+    ring_ignores_free,     // reports call a use-after-free an out-of-bounds access
+};
+
+struct RefConfig {
+    BuildConfig build;   // build.mode must be hw_tags
+    Machine machine;
+    BootParams boot;
+    std::uint64_t pages = 64;                  // RAM in 4 KiB pages (pfn 0 reserved)
+    Tag initial_mem_tag = KASAN_TAG_INVALID;   // MTE tags of never-tagged RAM
+    std::uint64_t dczid = 4;                   // DCZID_EL0 for the cost model (BS=4: 64-byte blocks)
+    RefMutation mutation = RefMutation::none;  // tests only
+};
+
+// One report, with the fields the model's Report has (mm/kasan/report.c).
+struct RefReport {
+    bool kasan = true;
+    const char* bug_type = "";
+    std::uint64_t addr = 0;
+    bool is_write = false;
+    std::uint64_t size = 0;
+    Tag ptr_tag = 0, mem_tag = 0;
+    bool has_tags = true;
+    bool async = false;
+    bool free_report = false;
+    int cpu = 0;
+};
+
+// What owns an allocated block (the head page's record).
+enum class PageOwner : std::uint8_t { pages, slab_page, kmalloc_large, vmalloc_page, stack, pgtable };
+
+class RefKernel {
+public:
+    RefKernel(const kernel::Variant& v, const RefConfig& cfg, TagSource& tags);
+
+    // One entry point called by the driver (trace line, workload step, lockstep
+    // event): counted in cost().events.
+    void begin_event() { ++cost_.events; }
+
+    // ---- page_alloc (ref_page_alloc.cpp) -----------------------------------
+    // The pfn of the block, or -1 when no block is free. `at`: the block the
+    // caller names (trace replay); it must be free.
+    std::int64_t alloc_pages(unsigned order, gfp_t gfp, int cpu, PageOwner owner = PageOwner::pages);
+    std::int64_t alloc_pages_at(std::uint64_t pfn, unsigned order, gfp_t gfp, int cpu);
+    void free_pages(std::uint64_t pfn);  // a free block: "Bad page state", not a KASAN report
+    std::uint64_t page_address(std::uint64_t pfn) const;  // page_to_virt(): tagged with page_kasan_tag()
+    std::int64_t skb_alloc(int cpu);                       // skb_page_frag_refill: order 3
+
+    // ---- slab (ref_slab.cpp) -----------------------------------------------
+    std::uint64_t kmalloc(std::uint64_t size, gfp_t gfp, int cpu);  // 0: NULL or ZERO_SIZE_PTR
+    void kfree(std::uint64_t ptr);
+
+    // ---- vmalloc, stacks, page tables (ref_vmalloc.cpp) --------------------
+    std::uint64_t vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel, int cpu, bool stack = false);
+    void vfree(std::uint64_t ptr);
+    std::uint64_t stack_alloc(int cpu);
+    void stack_free(std::uint64_t ptr, int cpu);
+    std::uint64_t pgtable_alloc(bool user, bool slab_backed, int cpu);
+    void pgtable_free(std::uint64_t ptr);
+
+    // ---- accesses (ref_access.cpp) -----------------------------------------
+    void access(std::uint64_t ptr, std::uint64_t len, bool is_write, int cpu);
+    void kasan_check_async(int cpu);
+
+    // ---- queries ---------------------------------------------------------
+    std::uint64_t pages() const { return npages_; }
+    bool page_allocated(std::uint64_t pfn) const { return (alloc_[pfn / 64] >> (pfn % 64)) & 1; }
+    const PageFlags& page_flags(std::uint64_t pfn) const { return flags_[pfn]; }
+    Tag page_kasan_tag(std::uint64_t pfn) const { return flags_[pfn].page_kasan_tag(rt_.kasan_enabled); }
+    std::uint8_t mem_tag_nibble(std::size_t granule) const { return tags_.get(granule); }
+    bool granule_zero(std::size_t granule) const { return (zero_[granule / 64] >> (granule % 64)) & 1; }
+    // The MTE tag (0xF0 | nibble) of a mapped address; false when unmapped.
+    bool mem_tag_at(std::uint64_t addr, Tag& out) const;
+    std::int64_t sample_skip(int cpu) const { return cpus_[cpu].sample_skip; }
+    bool tag_checks_on(int cpu) const { return cpus_[cpu].tag_checks_on; }
+    bool tfsr_pending(int cpu) const { return cpus_[cpu].tfsr_pending; }
+    bool panicked() const { return panicked_; }
+    const std::vector<RefReport>& reports() const { return reports_; }
+    std::uint64_t reports_suppressed() const { return suppressed_; }
+    const Cost& cost() const { return cost_; }
+    const RuntimeState& runtime() const { return rt_; }
+    const kernel::CEnv& env() const { return env_; }
+    const kernel::Variant& variant() const { return v_; }
+    const RefConfig& config() const { return cfg_; }
+    gfp_t gfp_mask(const char* name) const;  // a flag of the variant's layout (0 if the era lacks it)
+    bool owner_is(std::uint64_t pfn, PageOwner o) const { return page_allocated(pfn) && owner_[head_[pfn]] == o; }
+    std::uint64_t head_pfn(std::uint64_t pfn) const { return head_[pfn]; }
+    unsigned block_order(std::uint64_t pfn) const { return order_[head_[pfn]]; }
+    // Forget the report list (long replays keep the count, not the records).
+    void clear_reports() { reports_.clear(); }
+
+    static constexpr std::uint64_t G = 16;  // MTE_GRANULE_SIZE
+    static constexpr std::uint64_t kGranulesPerPage = PAGE_SIZE / G;
+
+private:
+    friend class RefChecks;
+    const kernel::Variant& v_;
+    RefConfig cfg_;
+    TagSource& tagsrc_;
+    RuntimeState rt_;
+    kernel::CEnv env_;
+    GfpLayout gfp_;
+    gfp_t gfp_comp_ = 0, gfp_kernel_nowarn_ = 0, skip_flag_ = 0;
+
+    // physical memory
+    std::uint64_t npages_;
+    std::vector<std::uint64_t> alloc_;   // 1 bit a page: allocated or reserved
+    std::uint64_t free_hint_ = 0;        // no free page in alloc_ words below this
+    std::vector<PageFlags> flags_;
+    std::vector<std::uint32_t> head_;    // each page's head pfn (valid while allocated)
+    std::vector<std::uint8_t> order_;    // head pages: the block's order
+    std::vector<PageOwner> owner_;       // head pages: who allocated it
+    std::vector<std::int32_t> slab_of_;  // head pages of slab pages: index into slabs_
+    TagStore tags_;
+    std::vector<std::uint64_t> zero_;    // 1 bit a granule: the data there is zero
+
+    struct Cpu {
+        std::int64_t sample_skip = 0;
+        bool tag_checks_on = true;
+        bool tfsr_pending = false;
+        std::array<std::int32_t, 2> cached_stacks{-1, -1};  // area indexes
+    };
+    std::vector<Cpu> cpus_;
+
+    // slab (ref_slab.cpp)
+    struct Slab {
+        std::uint64_t pfn = 0;
+        std::int32_t cache = -1;
+        std::uint32_t nslots = 0;
+        std::uint32_t first_slot = 0;  // index of slot 0 in the slot arrays
+    };
+    struct Cache {
+        std::uint64_t object_size = 0, slot_size = 0;
+        unsigned order = 0;
+        bool is_kmalloc = true;
+        std::vector<std::int32_t> slabs;                    // indexes into slabs_, creation order
+        std::vector<std::pair<std::int32_t, std::uint32_t>> freelist;  // (slab, slot), LIFO
+    };
+    std::vector<Cache> caches_;
+    std::array<std::int32_t, 14> kmalloc_cache_{};  // size class -> cache (-1: not yet created)
+    std::int32_t pgd_cache_ = -1;
+    std::vector<Slab> slabs_;
+    // per slot (all slabs): live?, and the stack ring reduced to what a report
+    // reads: for each of the 16 MTE tags, whether an entry with it exists and
+    // whether the newest such entry is a free.
+    std::vector<std::uint8_t> slot_live_;
+    std::vector<std::uint16_t> ring_seen_, ring_freed_;
+    std::vector<Tag> slot_tag_;  // the tag the slot's object was given
+    std::int32_t cache_for_size(std::uint64_t size);
+    std::int32_t create_cache(std::uint64_t object_size, std::uint64_t slot_size, bool is_kmalloc);
+    std::uint64_t slab_alloc(std::int32_t cache, std::uint64_t size, gfp_t gfp, int cpu);
+    std::uint64_t kmalloc_large(std::uint64_t size, gfp_t gfp, int cpu);
+    // the slab holding a linear-map address, or -1
+    std::int32_t slab_at(std::uint64_t untagged) const;
+
+    // vm areas (ref_vmalloc.cpp)
+    struct Area {
+        std::uint64_t start = 0, size = 0;
+        std::vector<std::uint64_t> pfns;  // capacity kept when the area is recycled
+        bool tagged_mapping = false;
+        bool live = false;
+        Tag tag = KASAN_TAG_KERNEL;       // area->addr's tag
+    };
+    std::vector<Area> areas_;
+    std::vector<std::int32_t> free_areas_;  // recycled Area records
+    std::vector<std::int32_t> live_areas_;  // sorted by start (bump addresses only grow)
+    std::uint64_t next_vaddr_ = VMALLOC_BASE;
+    std::int32_t area_at(std::uint64_t untagged) const;  // a live area mapping the address, or -1
+    void area_release(std::int32_t a);
+
+    // translation: a mapped address's granule index and mapping type
+    struct Where {
+        bool mapped;
+        std::uint64_t granule;  // pfn * 256 + offset / 16
+        bool tagged_mapping;
+        std::int32_t area;
+    };
+    Where translate(std::uint64_t addr) const;
+
+    // tag and data primitives (ref_memory.cpp), charging the cost model
+    void tag_range_linear(std::uint64_t pfn, std::uint64_t bytes, std::uint8_t nibble, bool init);
+    void tag_range_virt(std::uint64_t addr, std::uint64_t len, std::uint8_t nibble, bool init);
+    void zero_granules(std::size_t g, std::size_t n, bool value);
+    void zero_range_virt(std::uint64_t addr, std::uint64_t len, bool value);
+    void charge_tag_call(std::uint64_t addr, std::uint64_t size, bool init);
+    Tag random_tag();
+    bool byte_accessible(std::uint64_t ptr) const;
+
+    // page_alloc internals
+    std::int64_t find_free_block(unsigned order) const;
+    void take_block(std::uint64_t pfn, unsigned order, PageOwner owner);
+    void post_alloc_hook(std::uint64_t pfn, unsigned order, gfp_t gfp, int cpu);
+
+    // reports (ref_access.cpp)
+    void report(RefReport r);
+    void report_free(std::uint64_t ptr, const char* bug_type);
+    const char* bug_type_for(Tag ptr_tag, std::uint64_t bad_untagged) const;
+
+    std::vector<RefReport> reports_;
+    std::uint64_t suppressed_ = 0;
+    bool reported_once_ = false;
+    bool panicked_ = false;
+    Cost cost_;
+};
+
+}  // namespace tagproof::reference

@@ -1,0 +1,159 @@
+// ref_memory.cpp — construction, address translation, and the tag / data
+// primitives, each charging the cost model as the kernel's call would.
+#include <algorithm>
+
+#include "error.hpp"
+#include "mte_cost.hpp"
+#include "ref_kernel.hpp"
+#include "runtime.hpp"
+
+namespace tagproof::reference {
+
+RefKernel::RefKernel(const kernel::Variant& v, const RefConfig& cfg, TagSource& tags)
+    : v_(v), cfg_(cfg), tagsrc_(tags), rt_(derive_runtime(cfg.build, cfg.machine, cfg.boot)),
+      env_(v.make_env(cfg.build, cfg.machine, cfg.boot, rt_)), gfp_(v.gfp_layout(cfg.build)), npages_(cfg.pages),
+      tags_(cfg.pages * kGranulesPerPage, mte_nibble(cfg.initial_mem_tag)) {
+    if (cfg_.build.mode != Mode::hw_tags)
+        throw InputError("", std::string("the reference implementation models HW_TAGS builds only, not ") +
+                                 mode_name(cfg_.build.mode));
+    if (cfg_.pages < 4) throw InputError("", "the reference needs at least 4 pages of RAM");
+    if (cfg_.pages > (std::uint64_t(1) << 30)) throw InputError("", "more than 2^30 pages of RAM");
+    if (cfg_.machine.cpus < 1 || cfg_.machine.cpus > 64) throw InputError("", "cpus must be 1..64");
+    gfp_comp_ = gfp_mask("__GFP_COMP");
+    gfp_kernel_nowarn_ = gfp_mask("GFP_KERNEL") | gfp_mask("__GFP_NOWARN");
+    skip_flag_ = gfp_.defines("__GFP_SKIP_KASAN_POISON") ? gfp_mask("__GFP_SKIP_KASAN_POISON")
+                                                          : gfp_mask("__GFP_SKIP_KASAN");
+    alloc_.assign((npages_ + 63) / 64, 0);
+    alloc_[0] |= 1;  // pfn 0: firmware / kernel image, never handed out
+    // the bits past the last page read as allocated, so a word scan stops there
+    for (std::uint64_t p = npages_; p < alloc_.size() * 64; ++p) alloc_[p / 64] |= std::uint64_t(1) << (p % 64);
+    flags_.assign(npages_, PageFlags{});
+    head_.assign(npages_, 0);
+    order_.assign(npages_, 0);
+    owner_.assign(npages_, PageOwner::pages);
+    slab_of_.assign(npages_, -1);
+    std::size_t ng = npages_ * kGranulesPerPage;
+    zero_.assign((ng + 63) / 64, cfg_.boot.init_on_free ? ~std::uint64_t(0) : 0);
+    cpus_.resize(cfg_.machine.cpus);
+    kmalloc_cache_.fill(-1);
+    // kasan.page_alloc.sample=N starts every CPU's counter at 0, as the model does by default
+}
+
+gfp_t RefKernel::gfp_mask(const char* name) const { return gfp_.defines(name) ? gfp_.mask(name) : 0; }
+
+std::int32_t RefKernel::area_at(std::uint64_t a) const {
+    // live_areas_ is sorted by start: the last area starting at or below a
+    auto it = std::upper_bound(live_areas_.begin(), live_areas_.end(), a,
+                               [this](std::uint64_t x, std::int32_t i) { return x < areas_[i].start; });
+    if (it == live_areas_.begin()) return -1;
+    const Area& ar = areas_[*(it - 1)];
+    return a < ar.start + ar.pfns.size() * PAGE_SIZE ? *(it - 1) : -1;
+}
+
+RefKernel::Where RefKernel::translate(std::uint64_t addr) const {
+    addr |= ~ADDR_MASK;
+    if (addr >= LINEAR_BASE && addr - LINEAR_BASE < npages_ * PAGE_SIZE) {
+        std::uint64_t off = addr - LINEAR_BASE;
+        return {true, off / G, true, -1};
+    }
+    std::int32_t a = area_at(addr);
+    if (a >= 0) {
+        const Area& ar = areas_[a];
+        std::uint64_t idx = (addr - ar.start) / PAGE_SIZE;
+        return {true, ar.pfns[idx] * kGranulesPerPage + (addr % PAGE_SIZE) / G, ar.tagged_mapping, a};
+    }
+    return {false, 0, false, -1};
+}
+
+bool RefKernel::mem_tag_at(std::uint64_t addr, Tag& out) const {
+    Where w = translate(addr);
+    if (!w.mapped) return false;
+    out = mte_tag_from_nibble(tags_.get(w.granule));
+    return true;
+}
+
+// One mte_set_mem_tag_range() call over [addr, addr + size): the granules it
+// retags and the STG / STZG and DC GVA / GZVA it issues (DCZID a parameter).
+void RefKernel::charge_tag_call(std::uint64_t addr, std::uint64_t size, bool init) {
+    size = (size + G - 1) / G * G;
+    if (size == 0) return;
+    TagRangeCost c = mte_set_mem_tag_range_cost(addr & ADDR_MASK, size, cfg_.dczid);
+    ++cost_.tag_calls;
+    cost_.granules_tagged += c.granules;
+    (init ? cost_.stzg : cost_.stg) += c.stg;
+    (init ? cost_.dc_gzva : cost_.dc_gva) += c.dc_gva;
+}
+
+void RefKernel::zero_granules(std::size_t g, std::size_t n, bool value) {
+    // bit runs, a word at a time in the middle
+    while (n && g % 64) {
+        std::uint64_t bit = std::uint64_t(1) << (g % 64);
+        zero_[g / 64] = value ? zero_[g / 64] | bit : zero_[g / 64] & ~bit;
+        ++g, --n;
+    }
+    for (; n >= 64; g += 64, n -= 64) zero_[g / 64] = value ? ~std::uint64_t(0) : 0;
+    for (; n; ++g, --n) {
+        std::uint64_t bit = std::uint64_t(1) << (g % 64);
+        zero_[g / 64] = value ? zero_[g / 64] | bit : zero_[g / 64] & ~bit;
+    }
+}
+
+// Tags of a block in the linear map: one call, one contiguous granule run.
+void RefKernel::tag_range_linear(std::uint64_t pfn, std::uint64_t bytes, std::uint8_t nibble, bool init) {
+    std::size_t g = pfn * kGranulesPerPage, n = (bytes + G - 1) / G;
+    tags_.set_range(g, cfg_.mutation == RefMutation::short_tag_range ? n - 1 : n, nibble);
+    if (init) zero_granules(g, n, true);
+    charge_tag_call(LINEAR_BASE + pfn * PAGE_SIZE, bytes, init);
+}
+
+// Tags of [addr, round_up(addr + len)) through any mapping, page by page (a
+// vm area's pages need not be contiguous); one call for the cost model.
+void RefKernel::tag_range_virt(std::uint64_t addr, std::uint64_t len, std::uint8_t nibble, bool init) {
+    if (len == 0) return;
+    addr |= ~ADDR_MASK;
+    std::uint64_t end = addr + (len + G - 1) / G * G;
+    for (std::uint64_t a = addr; a < end;) {
+        std::uint64_t page_end = (a / PAGE_SIZE + 1) * PAGE_SIZE;
+        std::uint64_t stop = std::min(end, page_end);
+        Where w = translate(a);
+        if (w.mapped) {
+            std::size_t n = (stop - a + G - 1) / G;
+            tags_.set_range(w.granule, n, nibble);
+            if (init) zero_granules(w.granule, n, true);
+        }
+        if (page_end == 0) break;
+        a = stop;
+    }
+    charge_tag_call(addr, len, init);
+}
+
+// The data of the granules [addr rounded down, addr + len) is zero / not.
+void RefKernel::zero_range_virt(std::uint64_t addr, std::uint64_t len, bool value) {
+    if (len == 0) return;
+    addr |= ~ADDR_MASK;
+    std::uint64_t a = addr - addr % G, end = addr + len;
+    while (a < end) {
+        std::uint64_t page_end = (a / PAGE_SIZE + 1) * PAGE_SIZE;
+        std::uint64_t stop = page_end == 0 || end < page_end ? end : page_end;
+        Where w = translate(a);
+        if (w.mapped) zero_granules(w.granule, (stop - a + G - 1) / G, value);
+        if (page_end == 0) break;
+        a = stop;
+    }
+}
+
+Tag RefKernel::random_tag() {
+    ++cost_.random_tags;
+    return tagsrc_.next(v_.random_tag_min(env_), v_.random_tag_max(env_));
+}
+
+// kasan_byte_accessible(), HW_TAGS: match-all, or the first granule's tag.
+bool RefKernel::byte_accessible(std::uint64_t ptr) const {
+    if (!rt_.kasan_enabled) return true;
+    Where w = translate(ptr);
+    if (!w.mapped) return false;
+    Tag t = Tag(ptr >> 56);
+    return t == KASAN_TAG_KERNEL || mte_nibble(t) == tags_.get(w.granule);
+}
+
+}  // namespace tagproof::reference
