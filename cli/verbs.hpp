@@ -14,6 +14,8 @@ int verb_boot(const Args& args);
 int verb_review(const Args& args);
 int verb_prove(const Args& args);
 int verb_accessinfo(const Args& args);
+int verb_cost(const Args& args);
+int verb_replay(const Args& args);
 
 // Exit statuses.
 inline constexpr int EXIT_HOLDS = 0;

@@ -18,6 +18,7 @@ struct Cost {
     std::uint64_t dc_gva = 0, dc_gzva = 0;    // per-block tag stores (DC GZVA: init)
     std::uint64_t pages_tag_cleared = 0;      // tag_clear_highpage(): tags := 0 (and data, with init)
     std::uint64_t pages_zeroed = 0;           // clear_page() by kernel_init_pages / clear_highpage
+    std::uint64_t dc_zva = 0;                 // ... its DC ZVA blocks (zeroing without tagging)
     std::uint64_t granules_checked = 0;       // tag checks on loads and stores
     std::uint64_t random_tags = 0;            // kasan_random_tag() calls
     std::uint64_t unpoisoned_allocs = 0;      // kasan_unpoison_pages() returned true
@@ -25,6 +26,9 @@ struct Cost {
 
     // Tag-setting instructions of any kind: what a tagging saving is about.
     std::uint64_t tag_instructions() const { return stg + stzg + dc_gva + dc_gzva; }
+    // Tag setting and page zeroing together: a patch that skips tagging with
+    // init moves the zeroing to clear_page, and only the difference is saved.
+    std::uint64_t store_instructions() const { return tag_instructions() + dc_zva; }
 };
 
 // "name value" lines, one per counter, in a fixed order.
@@ -43,6 +47,8 @@ inline void print_cost(std::ostream& os, const Cost& c, const char* indent = "  
     line("tag_instructions", c.tag_instructions());
     line("pages_tag_cleared", c.pages_tag_cleared);
     line("pages_zeroed", c.pages_zeroed);
+    line("dc_zva", c.dc_zva);
+    line("store_instructions", c.store_instructions());
     line("granules_checked", c.granules_checked);
     line("random_tags", c.random_tags);
     line("unpoisoned_allocs", c.unpoisoned_allocs);

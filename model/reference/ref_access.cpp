@@ -63,6 +63,91 @@ void RefKernel::kasan_check_async(int cpu) {
     report(r);
 }
 
+// The granules of a mapped access through the variant's check: whether one
+// faults, the first that does (address and memory tag), and how many the
+// hardware compares. No side effects.
+bool RefKernel::scan(std::uint64_t ptr, std::uint64_t len, bool is_write, int cpu, std::uint64_t& first_bad,
+                     Tag& first_mem, std::uint64_t& ngran) const {
+    const Cpu& c = cpus_[cpu];
+    const Tag ptag = Tag(ptr >> 56);
+    const std::uint64_t a0 = ptr | ~ADDR_MASK;
+    const std::uint64_t last = a0 + (len - 1) < a0 ? ~std::uint64_t(0) : a0 + (len - 1);
+    std::uint64_t nbad = 0;
+    kernel::TagCheckInput<kernel::Concrete> in;
+    in.tcf_on = c.tag_checks_on;
+    in.write_only = rt_.write_only;
+    in.is_write = is_write;
+    in.ptr_tag = ptag;
+    // Per page the check can depend only on the memory tag: ask the
+    // variant once per possible tag (16), then find the first granule
+    // whose tag faults — a word-at-a-time compare when the rule is
+    // "every tag but the pointer's faults", a table lookup otherwise.
+    const std::uint16_t all_but_ptr = std::uint16_t(0xFFFF & ~(1u << mte_nibble(ptag)));
+    bool have_table = false, table_mapping = false;
+    std::uint16_t faults = 0;
+    for (std::uint64_t a = a0 - a0 % G; a <= last && !nbad;) {
+        const Where w = translate(a);
+        const std::uint64_t page_end = (a / PAGE_SIZE + 1) * PAGE_SIZE;
+        const std::uint64_t stop = page_end == 0 || last < page_end ? last : page_end - 1;
+        std::size_t n = (stop - a) / G + 1;
+    if (cfg_.mutation == RefMutation::check_misses_last_granule && stop == last && n > 1) --n;
+        if (!have_table || table_mapping != w.tagged_mapping) {
+            in.tagged_mapping = table_mapping = w.tagged_mapping;
+            faults = 0;
+            for (unsigned t = 0; t < 16; ++t) {
+                in.mem_tag = mte_tag_from_nibble(std::uint8_t(t));
+                if (v_.granule_check_faults(env_, in)) faults |= std::uint16_t(1u << t);
+            }
+            have_table = true;
+        }
+        ngran += n;
+        std::size_t bad = w.granule + n;
+        if (faults == all_but_ptr) {
+            bad = tags_.first_mismatch(w.granule, n, mte_nibble(ptag));
+        } else if (faults) {
+            for (std::size_t g = w.granule; g < w.granule + n; ++g)
+                if (faults >> tags_.get(g) & 1) {
+                    bad = g;
+                    break;
+                }
+        }
+        if (bad < w.granule + n) {
+            nbad = 1;
+            first_bad = std::max(a + (bad - w.granule) * G, a0);
+            first_mem = mte_tag_from_nibble(tags_.get(bad));
+        }
+        if (page_end == 0) break;
+        a = page_end;
+    }
+    // the granules after the first bad one are checked too (the access completes)
+    if (nbad) ngran = (last - (a0 - a0 % G)) / G + 1;
+    return nbad != 0;
+}
+
+// The first unmapped byte's page of [a0, last] (the end inclusive: no wrap
+// at 2^64), or false when every page is mapped.
+bool RefKernel::unmapped_page(std::uint64_t a0, std::uint64_t last, std::uint64_t& at) const {
+    for (std::uint64_t a = a0;;) {
+        if (!translate(a).mapped) {
+            at = a;
+            return true;
+        }
+        std::uint64_t next = (a / PAGE_SIZE + 1) * PAGE_SIZE;
+        if (next == 0 || next > last) return false;
+        a = next;
+    }
+}
+
+bool RefKernel::would_fault(std::uint64_t ptr, std::uint64_t len, bool is_write, int cpu) const {
+    if (!rt_.kasan_enabled || len == 0) return false;
+    const std::uint64_t a0 = ptr | ~ADDR_MASK, last = a0 + (len - 1) < a0 ? ~std::uint64_t(0) : a0 + (len - 1);
+    std::uint64_t at = 0;
+    if (unmapped_page(a0, last, at)) return false;  // a paging fault, not a tag check
+    std::uint64_t first_bad = 0, ngran = 0;
+    Tag first_mem = 0;
+    return scan(ptr, len, is_write, cpu, first_bad, first_mem, ngran);
+}
+
 void RefKernel::access(std::uint64_t ptr, std::uint64_t len, bool is_write, int cpu) {
     if (cpu < 0 || cpu >= int(cpus_.size())) throw InputError("", "cpu " + std::to_string(cpu) + " does not exist");
     if (len == 0) throw InputError("", "an access needs a length of at least 1");
@@ -70,74 +155,24 @@ void RefKernel::access(std::uint64_t ptr, std::uint64_t len, bool is_write, int 
     const Tag ptag = Tag(ptr >> 56);
     const std::uint64_t a0 = ptr | ~ADDR_MASK;
     const std::uint64_t last = a0 + (len - 1) < a0 ? ~std::uint64_t(0) : a0 + (len - 1);
-    // 1. translation, page by page (the end inclusive: no wrap at 2^64)
-    for (std::uint64_t a = a0;;) {
-        if (!translate(a).mapped) {
-            RefReport r;
-            r.kasan = false;
-            r.bug_type = "page-fault";
-            r.addr = (std::uint64_t(ptag) << 56) | (a & ADDR_MASK);
-            r.is_write = is_write;
-            r.cpu = cpu;
-            return report(r);
-        }
-        std::uint64_t next = (a / PAGE_SIZE + 1) * PAGE_SIZE;
-        if (next == 0 || next > last) break;
-        a = next;
+    // 1. translation: an unmapped byte is an MMU fault, not a tag check fault
+    std::uint64_t at = 0;
+    if (unmapped_page(a0, last, at)) {
+        RefReport r;
+        r.kasan = false;
+        r.bug_type = "page-fault";
+        r.addr = (std::uint64_t(ptag) << 56) | (at & ADDR_MASK);
+        r.is_write = is_write;
+        r.cpu = cpu;
+        return report(r);
     }
-    // 2. the tag check, granule by granule, one translation per page
+    // 2. the tag check
     Cpu& c = cpus_[cpu];
     if (rt_.kasan_enabled) {
         const bool checked = c.tag_checks_on && ptag != KASAN_TAG_KERNEL && !(rt_.write_only && !is_write);
-        kernel::TagCheckInput<kernel::Concrete> in;
-        in.tcf_on = c.tag_checks_on;
-        in.write_only = rt_.write_only;
-        in.is_write = is_write;
-        in.ptr_tag = ptag;
-        std::uint64_t nbad = 0, first_bad = 0, ngran = 0;
+        std::uint64_t first_bad = 0, ngran = 0;
         Tag first_mem = 0;
-        // Per page the check can depend only on the memory tag: ask the
-        // variant once per possible tag (16), then find the first granule
-        // whose tag faults — a word-at-a-time compare when the rule is
-        // "every tag but the pointer's faults", a table lookup otherwise.
-        const std::uint16_t all_but_ptr = std::uint16_t(0xFFFF & ~(1u << mte_nibble(ptag)));
-        bool have_table = false, table_mapping = false;
-        std::uint16_t faults = 0;
-        for (std::uint64_t a = a0 - a0 % G; a <= last && !nbad;) {
-            const Where w = translate(a);
-            const std::uint64_t page_end = (a / PAGE_SIZE + 1) * PAGE_SIZE;
-            const std::uint64_t stop = page_end == 0 || last < page_end ? last : page_end - 1;
-            const std::size_t n = (stop - a) / G + 1;
-            if (!have_table || table_mapping != w.tagged_mapping) {
-                in.tagged_mapping = table_mapping = w.tagged_mapping;
-                faults = 0;
-                for (unsigned t = 0; t < 16; ++t) {
-                    in.mem_tag = mte_tag_from_nibble(std::uint8_t(t));
-                    if (v_.granule_check_faults(env_, in)) faults |= std::uint16_t(1u << t);
-                }
-                have_table = true;
-            }
-            ngran += n;
-            std::size_t bad = w.granule + n;
-            if (faults == all_but_ptr) {
-                bad = tags_.first_mismatch(w.granule, n, mte_nibble(ptag));
-            } else if (faults) {
-                for (std::size_t g = w.granule; g < w.granule + n; ++g)
-                    if (faults >> tags_.get(g) & 1) {
-                        bad = g;
-                        break;
-                    }
-            }
-            if (bad < w.granule + n) {
-                nbad = 1;
-                first_bad = std::max(a + (bad - w.granule) * G, a0);
-                first_mem = mte_tag_from_nibble(tags_.get(bad));
-            }
-            if (page_end == 0) break;
-            a = page_end;
-        }
-        // the granules after the first bad one are checked too (the access completes)
-        if (nbad) ngran = (last - (a0 - a0 % G)) / G + 1;
+        const bool nbad = scan(ptr, len, is_write, cpu, first_bad, first_mem, ngran);
         if (checked) cost_.granules_checked += ngran;
         if (nbad) {
             RefReport r;

@@ -40,6 +40,7 @@ enum class RefMutation {
     short_tag_range,       // tag_range_linear() leaves the block's last granule untagged
     shared_sample_counter, // one kasan_page_alloc_skip for all CPUs instead of one per CPU
     ring_ignores_free,     // reports call a use-after-free an out-of-bounds access
+    check_misses_last_granule,  // an access spanning granules is not checked in its last one
 };
 
 struct RefConfig {
@@ -101,6 +102,9 @@ public:
     // ---- accesses (ref_access.cpp) -----------------------------------------
     void access(std::uint64_t ptr, std::uint64_t len, bool is_write, int cpu);
     void kasan_check_async(int cpu);
+    // Would this access report (or set TFSR)? The check alone: no report, no
+    // state change. Unmapped addresses: false (that is an MMU fault).
+    bool would_fault(std::uint64_t ptr, std::uint64_t len, bool is_write, int cpu) const;
 
     // ---- queries ---------------------------------------------------------
     std::uint64_t pages() const { return npages_; }
@@ -223,6 +227,7 @@ private:
     void zero_granules(std::size_t g, std::size_t n, bool value);
     void zero_range_virt(std::uint64_t addr, std::uint64_t len, bool value);
     void charge_tag_call(std::uint64_t addr, std::uint64_t size, bool init);
+    void charge_clear_pages(std::uint64_t n);  // clear_page(): DC ZVA over each page
     Tag random_tag();
     bool byte_accessible(std::uint64_t ptr) const;
 
@@ -232,6 +237,9 @@ private:
     void post_alloc_hook(std::uint64_t pfn, unsigned order, gfp_t gfp, int cpu);
 
     // reports (ref_access.cpp)
+    bool unmapped_page(std::uint64_t a0, std::uint64_t last, std::uint64_t& at) const;
+    bool scan(std::uint64_t ptr, std::uint64_t len, bool is_write, int cpu, std::uint64_t& first_bad, Tag& first_mem,
+              std::uint64_t& ngran) const;
     void report(RefReport r);
     void report_free(std::uint64_t ptr, const char* bug_type);
     const char* bug_type_for(Tag ptr_tag, std::uint64_t bad_untagged) const;

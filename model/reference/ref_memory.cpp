@@ -84,6 +84,11 @@ void RefKernel::charge_tag_call(std::uint64_t addr, std::uint64_t size, bool ini
     (init ? cost_.dc_gzva : cost_.dc_gva) += c.dc_gva;
 }
 
+void RefKernel::charge_clear_pages(std::uint64_t n) {
+    cost_.pages_zeroed += n;
+    cost_.dc_zva += n * (PAGE_SIZE / (std::uint64_t(4) << (cfg_.dczid & 0xF)));
+}
+
 void RefKernel::zero_granules(std::size_t g, std::size_t n, bool value) {
     // bit runs, a word at a time in the middle
     while (n && g % 64) {

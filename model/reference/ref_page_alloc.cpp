@@ -76,7 +76,7 @@ void RefKernel::post_alloc_hook(std::uint64_t pfn, unsigned order, gfp_t gfp, in
         for (std::uint64_t i = 0; i < n; ++i) flags_[pfn + i].page_kasan_tag_reset(rt_.kasan_enabled);
     if (plan.kernel_init) {
         zero_granules(pfn * kGranulesPerPage, n * kGranulesPerPage, true);
-        cost_.pages_zeroed += n;
+        charge_clear_pages(n);
     }
     if (plan.set_skip_poison_flag) flags_[pfn].set(PG_skip_kasan_poison);
 }
@@ -123,7 +123,7 @@ void RefKernel::free_pages(std::uint64_t pfn) {
     if (plan.poison) tag_range_linear(pfn, n * PAGE_SIZE, mte_nibble(KASAN_TAG_INVALID), plan.poison_init);
     if (plan.kernel_init) {
         zero_granules(pfn * kGranulesPerPage, n * kGranulesPerPage, true);
-        cost_.pages_zeroed += n;
+        charge_clear_pages(n);
     }
     for (std::uint64_t i = 0; i < n; ++i) {
         std::uint64_t p = pfn + i;

@@ -60,7 +60,7 @@ std::uint64_t RefKernel::vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel
     Tag t = KASAN_TAG_KERNEL;
     if (un.clear_pages) {
         zero_range_virt(start, npages * PAGE_SIZE, true);
-        cost_.pages_zeroed += npages;
+        charge_clear_pages(npages);
     }
     if (un.retag) {
         if (un.random_tag) t = random_tag();
@@ -99,7 +99,7 @@ std::uint64_t RefKernel::stack_alloc(int cpu) {
         if (v_.cached_stack_unpoison(env_) && rt_.kasan_enabled)
             tag_range_virt(ar.start, kThreadSize, mte_nibble(ar.tag), false);  // kasan_unpoison_range(vm->addr)
         zero_range_virt(ar.start, kThreadSize, true);                         // memset(stack, 0, THREAD_SIZE)
-        cost_.pages_zeroed += kThreadSize / PAGE_SIZE;
+        charge_clear_pages(kThreadSize / PAGE_SIZE);
         return ar.start;
     }
     std::uint64_t p = vmalloc(kThreadSize, v_.GFP_VMAP_STACK(env_), true, cpu, true);

@@ -55,11 +55,13 @@ void loopback(RefKernel& k, std::uint64_t iterations) {
 const std::vector<WorkloadInfo>& workloads() {
     static const std::vector<WorkloadInfo> w = {
         {"thread-creation", "2000 threads created and exited, per iteration (kernel stacks)", 2000,
-         "2.575 s -> 2.229 s (13.4 % faster), anjum series v4 cover letter", "anjum-v4", "", "linux-7.0", ""},
+         "2.575 s -> 2.229 s (13.4 % faster), anjum series v4 cover letter", 2.575, 2.229, false, "anjum-v4", "",
+         "linux-7.0", ""},
         {"fork", "fork + exit with 2048 MB mapped, per iteration (page tables)", 2000,
-         "19.08 s -> 17.62 s (7.6 % faster), anjum series v4 cover letter", "anjum-v4", "", "linux-7.0", ""},
+         "19.08 s -> 17.62 s (7.6 % faster), anjum series v4 cover letter", 19.08, 17.62, false, "anjum-v4", "",
+         "linux-7.0", ""},
         {"loopback", "one order-3 skb frag page of loopback data, per iteration", 1000000,
-         "HW_TAGS slowdown ~50 % (sample=1) -> ~20 % (sample=10), kasan: page_alloc sampling", "sample-v3",
+         "HW_TAGS slowdown ~50 % (sample=1) -> ~20 % (sample=10), kasan: page_alloc sampling", 50, 20, true, "sample-v3",
          "kasan.page_alloc.sample=10", "sample-v3", "kasan.page_alloc.sample=1"},
     };
     return w;

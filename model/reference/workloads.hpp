@@ -30,6 +30,10 @@ struct WorkloadInfo {
     std::string what;         // one line
     std::uint64_t iterations; // the seed benchmark's count
     std::string measured;     // what the seed's commit message reports
+    // ... as numbers: seconds before / after (a speed-up), or the KASAN
+    // slowdown in per cent before / after (slowdown == true)
+    double seed_before = 0, seed_after = 0;
+    bool slowdown = false;
     // The seed's pair: variant / boot, baseline / boot.
     std::string variant, variant_boot, baseline, baseline_boot;
 };

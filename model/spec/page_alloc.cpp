@@ -2,6 +2,7 @@
 // post_alloc_hook and free_pages_prepare, and the event bracket.
 #include "error.hpp"
 #include "model.hpp"
+#include "promises.hpp"
 
 namespace tagproof::spec {
 
@@ -122,8 +123,7 @@ int Model::alloc_pages(unsigned order, gfp_t gfp, int cpu, ObjKind kind, const s
     o.gfp = gfp;
     o.cpu = cpu;
     o.tag = page_address(id).tag;
-    bool skip_init = rt_.hw_tags_enabled && (gfp & env_.gfp.SKIP_ZERO);
-    o.promised_zero = (v_.want_init_on_alloc(env_, gfp) && !skip_init) || cfg_.boot.init_on_free;
+    o.promised_zero = kernel::page_alloc_promises_zero(v_, env_, rt_, cfg_.boot, gfp);
     o.promised_zero_tags = (gfp & env_.gfp.ZEROTAGS) && cfg_.machine.mte && cfg_.build.mode == Mode::hw_tags;
     gfp_t skip_flag = gfp_.defines("__GFP_SKIP_KASAN_POISON") ? gfp_.mask("__GFP_SKIP_KASAN_POISON")
                                                                : (gfp_.defines("__GFP_SKIP_KASAN") ? gfp_.mask("__GFP_SKIP_KASAN") : 0);

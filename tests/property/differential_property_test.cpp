@@ -76,7 +76,9 @@ INSTANTIATE_TEST_SUITE_P(
                       Control{"shared_sample_counter", reference::RefMutation::shared_sample_counter, "linux-7.0",
                               "per-CPU state differs"},
                       Control{"ring_ignores_free", reference::RefMutation::ring_ignores_free, "anjum-v4",
-                              "slab-use-after-free"}),
+                              "slab-use-after-free"},
+                      Control{"check_misses_last_granule", reference::RefMutation::check_misses_last_granule,
+                              "mm-2026", "report 1 of the event differs"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace

@@ -1,0 +1,16 @@
+# A fuzz target's smoke run: a few seconds from its seed corpus, copied to a
+# scratch directory so the run never writes into the source tree. Any crash,
+# sanitizer report or mismatch makes the fuzzer exit non-zero.
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK})
+file(GLOB seeds ${CORPUS}/*)
+if(seeds)
+  file(COPY ${seeds} DESTINATION ${WORK})
+endif()
+execute_process(COMMAND ${FUZZER} -max_total_time=${SECONDS} -print_final_stats=1 ${WORK}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+string(REGEX MATCH "stat::number_of_executed_units: *[0-9]+" runs "${err}")
+message("${runs}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${FUZZER} exited with ${rc}:\n${err}")
+endif()
