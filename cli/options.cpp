@@ -44,4 +44,14 @@ Options parse_options(const Args& args, const std::vector<std::string>& value_op
     return o;
 }
 
+std::uint64_t parse_u64(const std::string& s, const char* opt) {
+    try {
+        std::size_t used = 0;
+        unsigned long long v = std::stoull(s, &used, 0);
+        if (used == s.size() && !s.empty() && s[0] != '-') return v;
+    } catch (...) {
+    }
+    throw InputError(opt, "'" + s + "' is not a number");
+}
+
 }  // namespace tagproof::cli

@@ -119,15 +119,6 @@ void report(const reference::WorkloadInfo& w, const Side& a, const Side& b, std:
     std::printf("\n");
 }
 
-std::uint64_t parse_u64(const std::string& s, const char* opt) {
-    try {
-        std::size_t used = 0;
-        unsigned long long v = std::stoull(s, &used, 0);
-        if (used == s.size()) return v;
-    } catch (...) {
-    }
-    throw InputError(opt, "'" + s + "' is not a number");
-}
 
 }  // namespace
 

@@ -14,18 +14,6 @@
 
 namespace tagproof::cli {
 
-namespace {
-std::uint64_t parse_count(const std::string& s, const char* opt) {
-    try {
-        std::size_t used = 0;
-        unsigned long long v = std::stoull(s, &used, 0);
-        if (used == s.size()) return v;
-    } catch (...) {
-    }
-    throw InputError(opt, "'" + s + "' is not a number");
-}
-}  // namespace
-
 int verb_replay(const Args& args) {
     Options o = parse_options(args, {"--variant", "--boot", "--dczid", "--generate", "--out", "--seed"},
                               {"--lenient", "--no-mte", "--help"});
@@ -43,12 +31,12 @@ int verb_replay(const Args& args) {
         return 0;
     }
     if (!o.get("--generate").empty()) {
-        const std::uint64_t n = parse_count(o.get("--generate"), "--generate");
+        const std::uint64_t n = parse_u64(o.get("--generate"), "--generate");
         const std::string out = o.get("--out");
         if (out.empty()) throw InputError("--out", "--generate needs --out FILE");
         std::ofstream f(out);
         if (!f) throw InputError(out, "cannot write the file");
-        reference::write_generated_trace(f, n, parse_count(o.get("--seed", "1"), "--seed"));
+        reference::write_generated_trace(f, n, parse_u64(o.get("--seed", "1"), "--seed"));
         std::printf("wrote %llu kmem events to %s\n", (unsigned long long)n, out.c_str());
         return 0;
     }
@@ -59,7 +47,7 @@ int verb_replay(const Args& args) {
     cfg.build.mode = Mode::hw_tags;
     cfg.machine.mte = !o.has("--no-mte");
     cfg.boot = parse_boot_params_strict(o.get("--boot"), "--boot", v.boot_syntax());
-    cfg.dczid = parse_count(o.get("--dczid", "4"), "--dczid");
+    cfg.dczid = parse_u64(o.get("--dczid", "4"), "--dczid");
     std::ifstream in(file);
     if (!in) throw InputError(file, "cannot open the trace");
     const reference::KmemTrace trace = reference::read_kmem_trace(in, file, v.gfp_layout(cfg.build), o.has("--lenient"));

@@ -1,5 +1,6 @@
 // verbs.hpp — one function per `tagproof` verb.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,8 @@ struct Options {
     bool has(const std::string& f) const;
     std::string get(const std::string& k, const std::string& dflt = "") const;
 };
+// A whole decimal or 0x number given to option `opt`; InputError otherwise.
+std::uint64_t parse_u64(const std::string& s, const char* opt);
 // Throws InputError for an option not in value_opts / flag_opts.
 Options parse_options(const Args& args, const std::vector<std::string>& value_opts,
                       const std::vector<std::string>& flag_opts);

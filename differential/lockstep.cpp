@@ -38,14 +38,9 @@ reference::RefConfig ref_config(const spec::ModelConfig& mc, reference::RefMutat
     rc.mutation = m;
     return rc;
 }
-std::string show_report(const spec::Report& r) {
-    std::ostringstream o;
-    o << (r.kasan ? "KASAN " : "") << r.bug_type << " addr=" << hex(r.addr) << (r.is_write ? " write" : " read")
-      << " size=" << r.size << " ptr_tag=" << hex2(r.ptr_tag) << " mem_tag=" << hex2(r.mem_tag)
-      << (r.has_tags ? "" : " no-tags") << (r.async ? " async" : "") << (r.free_report ? " free" : "") << " cpu=" << r.cpu;
-    return o.str();
-}
-std::string show_report(const reference::RefReport& r) {
+// model and reference reports have the same fields (mm/kasan/report.c)
+template <class R>
+std::string show_report(const R& r) {
     std::ostringstream o;
     o << (r.kasan ? "KASAN " : "") << r.bug_type << " addr=" << hex(r.addr) << (r.is_write ? " write" : " read")
       << " size=" << r.size << " ptr_tag=" << hex2(r.ptr_tag) << " mem_tag=" << hex2(r.mem_tag)

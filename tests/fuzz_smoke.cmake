@@ -7,7 +7,7 @@ file(GLOB seeds ${CORPUS}/*)
 if(seeds)
   file(COPY ${seeds} DESTINATION ${WORK})
 endif()
-execute_process(COMMAND ${FUZZER} -max_total_time=${SECONDS} -print_final_stats=1 ${WORK}
+execute_process(COMMAND ${FUZZER} -max_total_time=${SECONDS} -max_len=${MAX_LEN} -print_final_stats=1 ${WORK}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 string(REGEX MATCH "stat::number_of_executed_units: *[0-9]+" runs "${err}")
 message("${runs}")

@@ -4,26 +4,14 @@
 // page_alloc. The layout is the model's (model/spec/slab.cpp): size classes,
 // at least 4 objects a slab, freed slots reused LIFO.
 #include "error.hpp"
+#include "layout.hpp"
 #include "ref_kernel.hpp"
 
 namespace tagproof::reference {
 
-namespace {
-std::uint64_t round_up(std::uint64_t x, std::uint64_t g) { return (x + g - 1) / g * g; }
-unsigned get_order(std::uint64_t size) {
-    unsigned o = 0;
-    while ((PAGE_SIZE << o) < size) ++o;
-    return o;
-}
-unsigned slab_order(std::uint64_t slot) {
-    unsigned o = 0;
-    while ((PAGE_SIZE << o) / slot < 4 && o < 3) ++o;
-    return o;
-}
-// kmalloc size classes (arm64, 4K pages); with HW tags the minimum alignment
-// is 16, so kmalloc-8 is never used.
-constexpr std::uint64_t kClasses[] = {8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192};
-}  // namespace
+using layout::get_order;
+using layout::round_up;
+using layout::slab_order;
 
 std::int32_t RefKernel::create_cache(std::uint64_t object_size, std::uint64_t slot_size, bool is_kmalloc) {
     Cache c;
@@ -37,9 +25,9 @@ std::int32_t RefKernel::create_cache(std::uint64_t object_size, std::uint64_t sl
 }
 
 std::int32_t RefKernel::cache_for_size(std::uint64_t size) {
-    std::size_t i = 0;
-    while (kClasses[i] < size || kClasses[i] < 16) ++i;
-    if (kmalloc_cache_[i] < 0) kmalloc_cache_[i] = create_cache(kClasses[i], kClasses[i], true);
+    const unsigned i = layout::kmalloc_index(size, 16);  // HW tags: 16-byte minimum alignment
+    const std::uint64_t cls = layout::kKmallocClasses[i];
+    if (kmalloc_cache_[i] < 0) kmalloc_cache_[i] = create_cache(cls, cls, true);
     return kmalloc_cache_[i];
 }
 
@@ -123,7 +111,7 @@ std::uint64_t RefKernel::slab_alloc(std::int32_t cid, std::uint64_t size, gfp_t 
 std::uint64_t RefKernel::kmalloc(std::uint64_t size, gfp_t gfp, int cpu) {
     if (cpu < 0 || cpu >= int(cpus_.size())) throw InputError("", "cpu " + std::to_string(cpu) + " does not exist");
     if (size == 0) return 0;  // ZERO_SIZE_PTR, which the model and the vocabulary treat as NULL
-    if (size > 8192) return kmalloc_large(size, gfp, cpu);
+    if (size > layout::KMALLOC_MAX_CACHE_SIZE) return kmalloc_large(size, gfp, cpu);
     return slab_alloc(cache_for_size(size), size, gfp, cpu);
 }
 

@@ -5,15 +5,16 @@
 #include <algorithm>
 
 #include "error.hpp"
+#include "layout.hpp"
 #include "ref_kernel.hpp"
 
 namespace tagproof::reference {
 
+using layout::round_up;
 namespace {
-std::uint64_t round_up(std::uint64_t x, std::uint64_t g) { return (x + g - 1) / g * g; }
 // arm64 THREAD_SIZE with HW_TAGS: 16 KiB (KASAN_THREAD_SHIFT is 0 for HW tags)
-constexpr unsigned kThreadSizeOrder = 2;
-constexpr std::uint64_t kThreadSize = PAGE_SIZE << kThreadSizeOrder;
+const unsigned kThreadSizeOrder = layout::thread_size_order(Mode::hw_tags);
+const std::uint64_t kThreadSize = PAGE_SIZE << kThreadSizeOrder;
 }  // namespace
 
 void RefKernel::area_release(std::int32_t a) {

@@ -4,14 +4,12 @@
 // and skb frag pages (net/core/sock.c): callers whose GFP constants the
 // variants define.
 #include "error.hpp"
+#include "layout.hpp"
 #include "model.hpp"
 
 namespace tagproof::spec {
 
-namespace {
-// arm64: THREAD_SHIFT = 14 + KASAN_THREAD_SHIFT (1 for Generic / SW_TAGS only).
-unsigned thread_size_order(Mode m) { return m == Mode::generic || m == Mode::sw_tags ? 3 : 2; }
-}  // namespace
+using layout::thread_size_order;
 
 Ptr Model::stack_alloc(int cpu) {
     if (cpu < 0 || cpu >= (int)cpus_.size()) throw InputError("", "cpu " + std::to_string(cpu) + " does not exist");

@@ -3,38 +3,19 @@
 // __kasan_kmalloc, __kasan_slab_pre_free, __kasan_slab_free, __kasan_krealloc,
 // kasan_check_byte), and large kmalloc through page_alloc.
 #include "error.hpp"
+#include "layout.hpp"
 #include "model.hpp"
 
 namespace tagproof::spec {
 
-namespace {
-std::uint64_t round_up(std::uint64_t x, std::uint64_t g) { return (x + g - 1) / g * g; }
-unsigned get_order(std::uint64_t size) {
-    unsigned o = 0;
-    while ((PAGE_SIZE << o) < size) ++o;
-    return o;
-}
-// SLUB picks an order so that a slab holds several objects; the model uses at
-// least 4 objects per slab (the exact SLUB order does not change any decision).
-unsigned slab_order(std::uint64_t slot) {
-    unsigned o = 0;
-    while ((PAGE_SIZE << o) / slot < 4 && o < 3) ++o;
-    return o;
-}
-}  // namespace
+using layout::get_order;
+using layout::round_up;
+using layout::slab_order;
 
-// kmalloc size classes, arm64 4K pages (mm/slab_common.c kmalloc_info,
-// kmalloc_size_index): with HW_TAGS or SW_TAGS the minimum alignment is 16,
-// so kmalloc-8 aliases kmalloc-16; 96 and 192 exist (swiotlb bouncing).
+// kmalloc's size class (layout.hpp): minimum alignment 16 with tag-based KASAN.
 int Model::kmalloc_cache_for(std::uint64_t size) {
-    static const std::uint64_t classes[] = {8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192};
     std::uint64_t minalign = cfg_.build.mode == Mode::generic || cfg_.build.mode == Mode::none ? 8 : 16;
-    std::uint64_t cls = 0;
-    for (std::uint64_t c : classes)
-        if (c >= size && c >= minalign) {
-            cls = c;
-            break;
-        }
+    std::uint64_t cls = layout::kKmallocClasses[layout::kmalloc_index(size, minalign)];
     std::string name = "kmalloc-" + (cls >= 1024 ? std::to_string(cls / 1024) + "k" : std::to_string(cls));
     for (const Cache& c : caches_)
         if (c.name == name) return c.id;
@@ -158,7 +139,7 @@ Ptr Model::kmalloc(std::uint64_t size, gfp_t gfp, int cpu) {
     if (cpu < 0 || cpu >= (int)cpus_.size()) throw InputError("", "cpu " + std::to_string(cpu) + " does not exist");
     if (size == 0) return Ptr{0x10, KASAN_TAG_KERNEL, -1, true};  // ZERO_SIZE_PTR
     std::string what = "kmalloc(" + std::to_string(size) + ")";
-    if (size > 8192) return kmalloc_large(size, gfp, cpu);
+    if (size > layout::KMALLOC_MAX_CACHE_SIZE) return kmalloc_large(size, gfp, cpu);
     return slab_alloc(kmalloc_cache_for(size), size, gfp, cpu, what);
 }
 

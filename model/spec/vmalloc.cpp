@@ -2,13 +2,12 @@
 // __kasan_unpoison_vmalloc, vfree and vrealloc (mm/vmalloc.c,
 // mm/kasan/hw_tags.c, mm/kasan/shadow.c, mm/kasan/common.c __kasan_vrealloc).
 #include "error.hpp"
+#include "layout.hpp"
 #include "model.hpp"
 
 namespace tagproof::spec {
 
-namespace {
-std::uint64_t round_up(std::uint64_t x, std::uint64_t g) { return (x + g - 1) / g * g; }
-}  // namespace
+using layout::round_up;
 
 int Model::area_of(std::uint64_t addr) const {
     addr |= ~ADDR_MASK;

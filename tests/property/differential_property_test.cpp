@@ -4,6 +4,8 @@
 // (RefMutation) is caught, shrunk, and reported with both states and the trace.
 #include <gtest/gtest.h>
 
+#include "builtin_variants.hpp"
+
 #include <cstdlib>
 
 #include "differential_property.hpp"
@@ -37,15 +39,7 @@ TEST_P(Agrees, ReferenceEqualsModelOnEveryEvent) {
     EXPECT_GT(r.tags_drawn, std::uint64_t(o.sequences));
 }
 
-INSTANTIATE_TEST_SUITE_P(Variants, Agrees,
-                         ::testing::Values("linux-6.1", "linux-6.3", "linux-6.4", "linux-7.0", "mm-2026", "anjum-v2",
-                                           "anjum-v3", "anjum-v4", "sample-v2", "sample-v3"),
-                         [](const auto& info) {
-                             std::string n = info.param;
-                             for (char& c : n)
-                                 if (c == '-' || c == '.') c = '_';
-                             return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(Variants, Agrees, testing_support::builtin_variants(), testing_support::variant_test_name);
 
 struct Control {
     const char* name;

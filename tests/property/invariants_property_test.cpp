@@ -5,6 +5,8 @@
 // confirms.
 #include <gtest/gtest.h>
 
+#include "builtin_variants.hpp"
+
 #include "property.hpp"
 #include "runner.hpp"
 #include "scenario.hpp"
@@ -25,15 +27,7 @@ TEST_P(BuiltIn, KeepsEveryInvariantButItsRecordedDefects) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Variants, BuiltIn,
-                         ::testing::Values("linux-6.1", "linux-6.3", "linux-6.4", "linux-7.0", "mm-2026", "anjum-v2",
-                                           "anjum-v3", "anjum-v4", "sample-v2", "sample-v3"),
-                         [](const auto& info) {
-                             std::string n = info.param;
-                             for (char& c : n)
-                                 if (c == '-' || c == '.') c = '_';
-                             return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(Variants, BuiltIn, testing_support::builtin_variants(), testing_support::variant_test_name);
 
 class Isolation : public ::testing::TestWithParam<std::string> {};
 
