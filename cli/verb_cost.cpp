@@ -47,8 +47,9 @@ void print_row(const char* name, std::uint64_t a, std::uint64_t b) {
 
 void report(const reference::WorkloadInfo& w, const Side& a, const Side& b, std::uint64_t iterations, std::uint64_t dczid) {
     auto label = [](const Side& s) { return s.v->name() + (s.boot.empty() ? "" : " [" + s.boot + "]"); };
-    std::printf("workload %s: %s; %llu iterations (the seed's: %llu); DCZID_EL0 %#llx\n", w.name.c_str(), w.what.c_str(),
-                (unsigned long long)iterations, (unsigned long long)w.iterations, (unsigned long long)dczid);
+    std::printf("workload %s:\n  %s\n  %llu iterations (the seed's: %llu); DCZID_EL0 %#llx\n", w.name.c_str(),
+                w.what.c_str(), (unsigned long long)iterations, (unsigned long long)w.iterations,
+                (unsigned long long)dczid);
     std::printf("  A = %s\n  B = %s\n", label(a).c_str(), label(b).c_str());
     std::printf("  %-20s %16s %16s %8s\n", "", "A", "B", "A/B");
     const reference::Cost &x = a.cost, &y = b.cost;
@@ -73,9 +74,9 @@ void report(const reference::WorkloadInfo& w, const Side& a, const Side& b, std:
     const double d_tag = pct_change(double(x.tag_instructions()), double(y.tag_instructions()));
     const double d_gran = pct_change(double(x.granules_tagged), double(y.granules_tagged));
     const double d_chk = pct_change(double(x.granules_checked), double(y.granules_checked));
-    std::printf("predicted: tag-setting instructions %+.1f %%, granules tagged %+.1f %%, granules checked %+.1f %%\n", d_tag,
-                d_gran, d_chk);
-    std::printf("measured by the seed: %s\n", w.measured.c_str());
+    std::printf("predicted: tag-setting instructions %+.1f %%, granules tagged %+.1f %%,\n"
+                "  granules checked %+.1f %%\n", d_tag, d_gran, d_chk);
+    std::printf("measured by the seed:\n  %s\n", w.measured.c_str());
     const double scale = double(w.iterations) / double(iterations ? iterations : 1);
     if (!w.slowdown) {
         const double saved_s = w.seed_before - w.seed_after;
@@ -83,37 +84,47 @@ void report(const reference::WorkloadInfo& w, const Side& a, const Side& b, std:
         const double removed = (double(y.store_instructions()) - double(x.store_instructions())) * scale;
         std::printf("reading: the seed saved %.1f %% of the baseline's time (%.3f s of %.3f s).\n",
                     100.0 * saved_s / w.seed_before, saved_s, w.seed_before);
-        std::printf("  Over the seed's %llu iterations the model removes %.3g tag-setting instructions", (unsigned long long)w.iterations,
-                    removed_tag);
+        std::printf("  Over the seed's %llu iterations the model removes %.3g tag-setting\n  instructions",
+                    (unsigned long long)w.iterations, removed_tag);
         if (x.dc_zva != y.dc_zva)
-            std::printf(", and adds %.3g DC ZVA\n  to zero with clear_page() what tagging with init (STZG / DC GZVA) zeroed before",
+            std::printf(" and adds %.3g DC ZVA (clear_page() now zeroes what tagging\n"
+                        "  with init, STZG / DC GZVA, zeroed before)",
                         (double(x.dc_zva) - double(y.dc_zva)) * scale);
-        std::printf(": %.3g store instructions net.\n", removed);
+        std::printf(": %.3g store instructions fewer.\n", removed);
         if (removed > 0) {
             const double ns = 1e9 * saved_s / removed;
-            std::printf("  The saving is %.2f ns per removed instruction, %.1f cycles at 3 GHz. ", ns, ns * 3.0);
+            std::printf("  The saving is %.2f ns per removed instruction, %.1f cycles at 3 GHz.\n  ", ns, ns * 3.0);
             if (ns * 3.0 <= 1.5)
-                std::printf("A tag or zeroing store of a 64-byte\n  block takes a cycle or more, so the removed work accounts for the whole saving.\n");
+                std::printf("A tag or zeroing store of a 64-byte block takes a cycle or more,\n"
+                            "  so the removed work accounts for the whole saving.\n");
             else if (ns * 3.0 <= 10.0)
-                std::printf("Tag stores to memory the CPU has just\n  allocated miss in the cache, so a few cycles each is plausible: the removed work can account\n  for the saving.\n");
+                std::printf("Tag stores to memory the CPU has just allocated miss in the\n"
+                            "  cache, so a few cycles each is plausible: the removed work can account\n"
+                            "  for the saving.\n");
             else
-                std::printf("That is more than a tag store usually\n  costs: the removed stores explain only part of the saving; the rest is work the model does\n  not count (kasan_unpoison_pages' random tag and page-flag updates, cache pollution).\n");
+                std::printf("That is more than a tag store usually costs:\n"
+                            "  the removed stores explain only part of the saving; the rest is work the\n"
+                            "  model does not count (kasan_unpoison_pages' random tag and page-flag\n"
+                            "  updates, cache pollution).\n");
         } else {
             std::printf("  The model removes no store work here: it cannot explain the saving.\n");
         }
-        std::printf("  The model counts instructions and calls, not cycles: the cost of an STG or a DC GVA, the\n"
-                    "  rest of clone()/fork()/exit() and the caches are outside it. It says which work the patch\n"
-                    "  removes and how much; the seed's timing says what that work cost on the measured machine.\n");
+        std::printf("  The model counts instructions and calls, not cycles: the cost of an STG or\n"
+                    "  a DC GVA, the rest of clone()/fork()/exit() and the caches are outside it.\n"
+                    "  It says which work the patch removes and how much; the seed's timing says\n"
+                    "  what that work cost on the measured machine.\n");
     } else {
         const double frac = y.tag_instructions() ? double(x.tag_instructions()) / double(y.tag_instructions()) : 1.0;
         const double fchk = y.granules_checked ? double(x.granules_checked) / double(y.granules_checked) : 1.0;
         const double lo = w.seed_before * std::min(frac, fchk), hi = w.seed_before * std::max(frac, fchk);
-        std::printf("reading: with A, %.1f %% of B's tag-setting instructions remain, and %.1f %% of its checked\n"
-                    "  granules (a sampled-out page is reached through a match-all pointer, which is not checked).\n"
-                    "  If B's whole %.0f %% slowdown were this tagging and checking, A would be slowed down\n"
-                    "  %.1f-%.1f %%; the seed measured %.0f %%. The other ~%.0f points are overhead sampling leaves:\n"
-                    "  the sk_buff heads are still tagged (%.3g STG in A), everything else the benchmark touches\n"
-                    "  is still checked, and the model does not count cycles, caches or the random number per tag.\n",
+        std::printf("reading: with A, %.1f %% of B's tag-setting instructions remain, and\n"
+                    "  %.1f %% of its checked granules (a sampled-out page is reached through a\n"
+                    "  match-all pointer, which is not checked). If B's whole %.0f %% slowdown\n"
+                    "  were this tagging and checking, A would be slowed down %.1f-%.1f %%; the\n"
+                    "  seed measured %.0f %%. The other ~%.0f points are overhead sampling leaves:\n"
+                    "  the sk_buff heads are still tagged (%.3g STG in A), everything else the\n"
+                    "  benchmark touches is still checked, and the model does not count cycles,\n"
+                    "  caches or the random number per tag.\n",
                     100.0 * frac, 100.0 * fchk, w.seed_before, lo, hi, w.seed_after, w.seed_after - hi, double(x.stg));
     }
     std::printf("\n");

@@ -61,7 +61,7 @@ const std::vector<WorkloadInfo>& workloads() {
          "19.08 s -> 17.62 s (7.6 % faster), anjum series v4 cover letter", 19.08, 17.62, false, "anjum-v4", "",
          "linux-7.0", ""},
         {"loopback", "one order-3 skb frag page of loopback data, per iteration", 1000000,
-         "HW_TAGS slowdown ~50 % (sample=1) -> ~20 % (sample=10), kasan: page_alloc sampling", 50, 20, true, "sample-v3",
+         "HW_TAGS slowdown ~50 % (sample=1) -> ~20 % (sample=10), page_alloc sampling", 50, 20, true, "sample-v3",
          "kasan.page_alloc.sample=10", "sample-v3", "kasan.page_alloc.sample=1"},
     };
     return w;

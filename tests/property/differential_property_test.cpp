@@ -48,6 +48,8 @@ struct Control {
     const char* must_mention;  // what the mismatch report has to point at
 };
 
+void PrintTo(const Control& c, std::ostream* os) { *os << c.name << " on " << c.variant; }
+
 class Caught : public ::testing::TestWithParam<Control> {};
 
 TEST_P(Caught, BrokenReferenceIsCaughtAndShrunk) {
