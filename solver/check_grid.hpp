@@ -26,6 +26,8 @@ struct Grid {
 };
 
 // `variant`: whose HW_TAGS granule check fills the hardware rows.
-Grid prove_check_grid(const std::string& variant = "linux-7.0", unsigned timeout_ms = 20000);
+// The timeout is per query and generous: the slowest cell (Generic, misaligned) takes
+// seconds alone and can take several times that on a loaded 2-core machine.
+Grid prove_check_grid(const std::string& variant = "linux-7.0", unsigned timeout_ms = 180000);
 
 }  // namespace tagproof::solver

@@ -45,8 +45,21 @@ struct Control {
     const char* name;
     reference::RefMutation mutation;
     const char* variant;
-    const char* must_mention;  // what the mismatch report has to point at
+    // What the mismatch report has to point at: one of these '|'-separated
+    // alternatives (RapidCheck's seed differs per run, and a missed tag check
+    // shows as a report under sync but as TFSR state under async).
+    const char* must_mention;
 };
+
+bool mentions_one_of(const std::string& text, const std::string& alternatives) {
+    std::size_t from = 0;
+    while (true) {
+        std::size_t bar = alternatives.find('|', from);
+        if (text.find(alternatives.substr(from, bar - from)) != std::string::npos) return true;
+        if (bar == std::string::npos) return false;
+        from = bar + 1;
+    }
+}
 
 void PrintTo(const Control& c, std::ostream* os) { *os << c.name << " on " << c.variant; }
 
@@ -54,12 +67,14 @@ class Caught : public ::testing::TestWithParam<Control> {};
 
 TEST_P(Caught, BrokenReferenceIsCaughtAndShrunk) {
     DiffOptions o;
-    o.sequences = 3000;
+    // as many sequences as the real variants get: a use-after-free of a slab
+    // object that is not reused before the access is among the rarer traces
+    o.sequences = 10000;
     o.mutation = GetParam().mutation;
     DiffResult r = check_differential(kernel::find_variant(GetParam().variant), o);
     ASSERT_FALSE(r.passed) << "the differential check missed the planted bug " << GetParam().name;
     EXPECT_NE(r.mismatch.find("MISMATCH between the model and the reference"), std::string::npos) << r.mismatch;
-    EXPECT_NE(r.mismatch.find(GetParam().must_mention), std::string::npos) << r.mismatch;
+    EXPECT_TRUE(mentions_one_of(r.mismatch, GetParam().must_mention)) << r.mismatch;
     EXPECT_NE(r.mismatch.find("trace:"), std::string::npos) << r.mismatch;
     EXPECT_LE(r.events, 8u) << "shrunk trace too long:\n" << r.mismatch;
     if (std::getenv("TAGPROOF_SHOW")) std::fprintf(stderr, "%s\n", r.mismatch.c_str());
@@ -74,7 +89,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Control{"ring_ignores_free", reference::RefMutation::ring_ignores_free, "anjum-v4",
                               "slab-use-after-free"},
                       Control{"check_misses_last_granule", reference::RefMutation::check_misses_last_granule,
-                              "mm-2026", "report 1 of the event differs"}),
+                              "mm-2026", "report 1 of the event differs|per-CPU state differs"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace

@@ -1,0 +1,30 @@
+# `tagproof explore --dot` writes Graphviz that `dot -Tsvg` renders: the whole
+# graph, and a counterexample path.
+if(NOT DOT)
+  message("SKIPPED: Graphviz dot is not installed (apt-get install graphviz)")
+  return()
+endif()
+file(MAKE_DIRECTORY ${OUT})
+foreach(kind graph path)
+  set(extra)
+  if(kind STREQUAL "path")
+    set(extra --dot-path match-all-never-faults)
+  endif()
+  execute_process(COMMAND ${TAGPROOF} explore --variant mutant-no-tcma --depth 3 --dot ${OUT}/${kind}.dot ${extra}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 1)  # the mutant breaks match-all-never-faults
+    message(FATAL_ERROR "tagproof explore exited with ${rc}:\n${out}${err}")
+  endif()
+  execute_process(COMMAND ${DOT} -Tsvg ${OUT}/${kind}.dot -o ${OUT}/${kind}.svg RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "dot -Tsvg failed on the ${kind}:\n${err}")
+  endif()
+  file(READ ${OUT}/${kind}.svg svg)
+  if(NOT svg MATCHES "<svg")
+    message(FATAL_ERROR "no SVG from the ${kind}")
+  endif()
+endforeach()
+file(READ ${OUT}/path.svg svg)
+if(NOT svg MATCHES "never")  # Graphviz writes the dashes as &#45;
+  message(FATAL_ERROR "the path picture does not name the violated invariant")
+endif()
