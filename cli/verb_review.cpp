@@ -1,17 +1,19 @@
-// verb_review.cpp — `tagproof review`: a verdict per (variant, property) over
-// the scenario corpus, the outcomes that changed against the baseline, and
-// whether that is what the variant is recorded to get.
-//
-// This is the corpus part of a review; the solver's proofs and the explorer's
-// shortest counterexamples join it as those parts are built.
-#include <algorithm>
+// verb_review.cpp — `tagproof review`: the main job. For each variant (a
+// patch) against its baseline: a verdict per (property, mode) from the
+// scenario corpus, the solver's obligations, the explicit-state explorer and
+// a RapidCheck burst; one report per counterexample, written for a review
+// mail; a summary table; exit status 0 when every variant gets exactly its
+// recorded verdicts.
+#include <atomic>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
-#include <map>
-#include <set>
+#include <thread>
 
-#include "corpus.hpp"
 #include "error.hpp"
+#include "report.hpp"
+#include "review.hpp"
 #include "variant.hpp"
 #include "verbs.hpp"
 
@@ -21,112 +23,119 @@
 
 namespace tagproof::cli {
 
-static const char* kInvariants[] = {"match-all-never-faults", "mismatch-faults", "no-false-positive", "detection",
-                                    "zeroing", "page-tag-consistency", "tag-range", "sampling-accounting",
-                                    "mode-isolation", "gfp-encoding"};
-
 static const char* kHelp =
-    "usage: tagproof review [--variant NAME] [--baseline NAME] [--corpus DIR]... [--quiet]\n"
+    "usage: tagproof review [--variant NAME] [--baseline NAME] [--mode MODE]... [--format text|md|json]\n"
+    "                       [--out DIR] [--corpus DIR]... [--jobs N] [--explore-depth N] [--rapidcheck N]\n"
+    "                       [--no-solver] [--no-explorer] [--no-rapidcheck] [--quiet]\n"
     "\n"
-    "Runs the scenario corpus (default: tests/scenarios/{kunit,seeds,eras}) under the\n"
-    "variant and its baseline and prints, per invariant, whether it holds on every\n"
-    "scenario or the first counterexample; then every scenario whose outcome changed\n"
-    "against the baseline. With no --variant, reviews every built-in variant.\n"
-    "Each variant records the invariants it is expected to violate (known defects);\n"
-    "exit status 0 when every variant gets exactly its recorded verdicts, 1 otherwise,\n"
-    "2 on bad input.\n";
+    "Reviews a variant (a patch) against its baseline: per invariant and KASAN mode, the verdict of\n"
+    "the scenario corpus (default tests/scenarios/{kunit,seeds,eras}), the solver's obligations\n"
+    "(within caller contracts), the explicit-state explorer (HW_TAGS, depth --explore-depth, default 4)\n"
+    "and a RapidCheck burst (--rapidcheck cases, default 100). Every counterexample is replayed in\n"
+    "the model and written to --out (default reports/review) as a scenario file and a report in\n"
+    "--format (text: 72 columns for a review mail; md; json). With no --variant, every built-in\n"
+    "variant is reviewed, --jobs at a time (default 2). Each variant records the invariants it is\n"
+    "expected to violate. Exit status: 0 every variant as recorded, 1 a counterexample not recorded\n"
+    "(or a recorded defect not found), 2 bad input, 3 a source could not decide.\n";
+
+namespace {
+std::string safe(std::string s) {
+    for (char& c : s)
+        if (!std::isalnum((unsigned char)c) && c != '-' && c != '.' && c != '_') c = '_';
+    return s;
+}
+}  // namespace
 
 int verb_review(const Args& args) {
-    Options o = parse_options(args, {"--variant", "--baseline", "--corpus"}, {"--help", "--quiet"});
+    Options o = parse_options(args, {"--variant", "--baseline", "--mode", "--format", "--out", "--corpus", "--jobs",
+                                     "--explore-depth", "--rapidcheck"},
+                              {"--help", "--quiet", "--no-solver", "--no-explorer", "--no-rapidcheck"});
     if (o.has("--help")) {
         std::cout << kHelp;
         return 0;
     }
-    std::vector<std::string> dirs;
-    for (const auto& [k, v] : o.named)
-        if (k == "--corpus") dirs.push_back(v);
-    if (dirs.empty())
-        for (const char* d : {"kunit", "seeds", "eras"})
-            dirs.push_back(std::string(TAGPROOF_SOURCE_DIR) + "/tests/scenarios/" + d);
-    auto files = scenario::corpus_files(dirs);
-    if (files.empty()) throw InputError("--corpus", "no scenario files found");
-
-    std::vector<const kernel::Variant*> targets;
-    if (o.get("--variant").empty()) targets = kernel::all_variants();
-    else targets.push_back(&kernel::find_variant(o.get("--variant"), "--variant"));
-
-    std::map<std::string, scenario::CorpusResult> cache;
-    auto corpus = [&](const std::string& v) -> const scenario::CorpusResult& {
-        auto it = cache.find(v);
-        if (it == cache.end()) it = cache.emplace(v, scenario::run_corpus(files, v)).first;
-        return it->second;
-    };
-
-    int status = EXIT_HOLDS;
-    std::vector<std::string> summary;
-    for (const kernel::Variant* v : targets) {
-        std::string base = o.get("--baseline", v->baseline());
-        const auto& cr = corpus(v->name());
-        std::printf("== %s (baseline %s): %s\n", v->name().c_str(), base.empty() ? "-" : base.c_str(),
-                    v->summary().c_str());
-        std::printf("   %zu scenario runs over %zu files and modes", cr.runs, cr.entries.size());
-        if (!cr.not_applicable.empty()) std::printf(", %zu file(s) not applicable to this era", cr.not_applicable.size());
-        std::printf("\n");
-        std::set<std::string> seen;
-        for (const char* inv : kInvariants) {
-            auto it = cr.counterexamples.find(inv);
-            if (it == cr.counterexamples.end()) {
-                std::printf("   %-24s holds on every scenario\n", inv);
-            } else {
-                seen.insert(inv);
-                std::printf("   %-24s counterexample found: %s\n", inv, it->second.c_str());
-            }
-        }
-        if (!base.empty()) {
-            const auto& br = corpus(base);
-            std::map<std::string, std::string> before;
-            for (const auto& e : br.entries) before[e.name + " [" + mode_name(e.mode) + "]"] = e.outcome;
-            int changed = 0;
-            for (const auto& e : cr.entries) {
-                std::string key = e.name + " [" + mode_name(e.mode) + "]";
-                auto it = before.find(key);
-                if (it != before.end() && it->second != e.outcome) {
-                    if (v->claims_hw_only_change() && e.mode != Mode::hw_tags && !seen.count("mode-isolation")) {
-                        seen.insert("mode-isolation");
-                        std::printf("   %-24s counterexample found: %s changed outside HW_TAGS: %s -> %s\n",
-                                    "mode-isolation", key.c_str(), it->second.c_str(), e.outcome.c_str());
-                    }
-                    if (!changed++) std::printf("   outcomes changed against %s:\n", base.c_str());
-                    if (!o.has("--quiet"))
-                        std::printf("     %-48s %s -> %s\n", key.c_str(), it->second.c_str(), e.outcome.c_str());
-                }
-            }
-            if (!changed) std::printf("   no scenario outcome changed against %s\n", base.c_str());
-        }
-        auto known = v->known_defects();
-        std::set<std::string> want(known.begin(), known.end());
-        bool as_recorded = want == seen;
-        std::string w;
-        for (const auto& k : want) w += (w.empty() ? "" : ", ") + k;
-        if (as_recorded) {
-            std::printf("   verdict: as recorded (%s)\n\n", want.empty() ? "all invariants hold" : ("known defects: " + w).c_str());
-        } else {
-            status = EXIT_COUNTEREXAMPLE;
-            std::string s;
-            for (const auto& k : seen) s += (s.empty() ? "" : ", ") + k;
-            std::printf("   verdict: NOT as recorded: recorded {%s}, observed {%s}\n\n", w.c_str(), s.c_str());
-        }
-        summary.push_back(v->name() + (as_recorded ? "  as recorded" : "  CHANGED") + "  violated {" +
-                          [&] {
-                              std::string s;
-                              for (const auto& k : seen) s += (s.empty() ? "" : ", ") + k;
-                              return s;
-                          }() + "}");
+    if (!o.positional.empty()) throw InputError("command line", "unexpected argument '" + o.positional[0] + "'");
+    review::ReviewOptions ro;
+    ro.baseline = o.get("--baseline");
+    std::vector<Mode> modes;
+    for (const auto& [k, v] : o.named) {
+        if (k == "--corpus") ro.corpus_dirs.push_back(v);
+        if (k == "--mode") modes.push_back(parse_mode(v, "--mode"));
     }
-    std::printf("summary:\n");
-    for (const auto& s : summary) std::printf("  %s\n", s.c_str());
-    std::printf("%s\n", status == EXIT_HOLDS ? "every variant got its recorded verdicts"
-                                             : "some variant did not get its recorded verdicts");
+    if (!modes.empty()) ro.modes = modes;
+    if (ro.corpus_dirs.empty())
+        for (const char* d : {"kunit", "seeds", "eras"})
+            ro.corpus_dirs.push_back(std::string(TAGPROOF_SOURCE_DIR) + "/tests/scenarios/" + d);
+    const std::string format = o.get("--format", "text");
+    if (format != "text" && format != "md" && format != "json")
+        throw InputError("--format", "'" + format + "': expected text, md or json");
+    const std::string out = o.get("--out", "reports/review");
+    ro.explore_depth = unsigned(parse_u64(o.get("--explore-depth", "4"), "--explore-depth"));
+    if (ro.explore_depth < 1 || ro.explore_depth > 8) throw InputError("--explore-depth", "must be 1..8");
+    ro.rapidcheck_cases = int(parse_u64(o.get("--rapidcheck", "100"), "--rapidcheck"));
+    ro.solver = !o.has("--no-solver");
+    ro.explorer = !o.has("--no-explorer");
+    ro.rapidcheck = !o.has("--no-rapidcheck") && ro.rapidcheck_cases > 0;
+    const unsigned jobs = std::max<unsigned>(1, unsigned(parse_u64(o.get("--jobs", "2"), "--jobs")));
+
+    std::vector<std::string> targets;
+    if (o.get("--variant").empty())
+        for (const auto* v : kernel::all_variants()) targets.push_back(v->name());
+    else
+        targets.push_back(kernel::find_variant(o.get("--variant"), "--variant").name());
+    if (!ro.baseline.empty()) kernel::find_variant(ro.baseline, "--baseline");
+
+    // corpus, solver, explorer: one variant a worker
+    std::vector<review::VariantReview> reviews(targets.size());
+    std::vector<std::string> errors(targets.size());
+    std::atomic<std::size_t> next{0};
+    auto worker = [&] {
+        for (std::size_t i; (i = next++) < targets.size();) {
+            try {
+                reviews[i] = review::review_variant(targets[i], ro);
+            } catch (const std::exception& e) {
+                errors[i] = e.what();
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned j = 0; j < std::min<std::size_t>(jobs, targets.size()); ++j) pool.emplace_back(worker);
+    for (auto& t : pool) t.join();
+    for (std::size_t i = 0; i < targets.size(); ++i)
+        if (!errors[i].empty()) throw InputError(targets[i], errors[i]);
+
+    // RapidCheck (its configuration is process-wide), then every finding replayed
+    for (auto& r : reviews) {
+        review::add_rapidcheck(r, ro);
+        review::explain_findings(r);
+    }
+
+    std::filesystem::create_directories(out);
+    int status = EXIT_HOLDS;
+    bool unknown = false;
+    for (auto& r : reviews) {
+        std::vector<std::string> files;
+        for (auto& f : r.findings) {
+            const std::string stem = out + "/" + safe(f.variant + "." + f.property + "." + mode_name(f.mode));
+            f.scenario_file = stem + ".litmus";
+            std::ofstream(f.scenario_file) << f.scenario;
+            std::string file = stem + (format == "text" ? ".txt" : format == "md" ? ".md" : ".json");
+            std::ofstream(file) << (format == "text" ? review::finding_text(f)
+                                    : format == "md"  ? review::finding_markdown(f)
+                                                      : review::finding_json(f) + "\n");
+            files.push_back(file);
+        }
+        if (!o.has("--quiet")) std::fputs(review::review_text(r, files).c_str(), stdout);
+        if (!r.as_recorded()) status = EXIT_COUNTEREXAMPLE;
+        unknown |= r.unknown;
+    }
+    if (format == "json") std::ofstream(out + "/review.json") << review::review_json(reviews);
+    std::printf("\n%s", review::summary_table(reviews).c_str());
+    std::printf("reports in %s/\n", out.c_str());
+    if (status == EXIT_HOLDS && unknown) status = EXIT_UNKNOWN;
+    std::printf("%s\n", status == EXIT_HOLDS    ? "every variant got its recorded verdicts"
+                        : status == EXIT_UNKNOWN ? "every decided verdict as recorded; some obligation unknown"
+                                                 : "some variant did not get its recorded verdicts");
     return status;
 }
 

@@ -103,8 +103,8 @@ spec::ModelConfig make_config(const Scenario& sc, Mode mode, const kernel::Varia
 class Execution {
 public:
     Execution(const Scenario& sc, Mode mode, const kernel::Variant& v, const spec::ModelConfig& cfg,
-              spec::Chooser& ch)
-        : sc_(sc), mode_(mode), m_(v, cfg, ch) {}
+              spec::Chooser& ch, bool state_trace = false)
+        : sc_(sc), mode_(mode), m_(v, cfg, ch), state_trace_(state_trace) {}
 
     RunRecord run() {
         for (const auto& st : sc_.statements) {
@@ -135,6 +135,7 @@ private:
     const Scenario& sc_;
     Mode mode_;
     Model m_;
+    bool state_trace_ = false;
     std::map<std::string, Value> vars_;
     RunRecord rec_;
     std::string where_;
@@ -367,6 +368,7 @@ private:
             while (std::getline(in, l)) rec_.trace.push_back("    " + l);
         }
         rec_.trace[trace_at] += describe_result(st);
+        if (state_trace_) state_lines(st);
         Outcome o = st.outcome_by_mode.count(mode_) ? st.outcome_by_mode.at(mode_) : st.outcome;
         if (o.kind == Outcome::none && sc_.kunit_harness) o.kind = Outcome::ok;
         std::string got = kasan ? std::to_string(kasan) + " report(s), first " + first_type
@@ -407,6 +409,29 @@ private:
                                : o.kind == Outcome::report ? "a report" + (o.bug_type.empty() ? "" : " (" + o.bug_type + ")")
                                : o.kind == Outcome::reports ? std::to_string(o.count) + " report(s)" : "an MMU fault";
             rec_.failures.push_back(where_ + ": " + st.text + ": expected " + want + ", got " + got);
+        }
+    }
+
+    // The pointers an event used or returned, as a review report shows them.
+    void state_lines(const Statement& st) {
+        std::vector<std::string> names;
+        if (!st.result.empty()) names.push_back(st.result);
+        for (const auto& a : st.args)
+            if (!a.is_number && vars_.count(a.name) && std::find(names.begin(), names.end(), a.name) == names.end())
+                names.push_back(a.name);
+        for (const auto& n : names) {
+            const Value& v = vars_.at(n);
+            if (v.kind != Value::ptr && v.kind != Value::page) continue;
+            Ptr p = v.kind == Value::ptr ? v.p : m_.page_address(v.id);
+            if (p.null) continue;
+            char b[160];
+            auto mt = m_.mem_tag(p);
+            int page = m_.page_object(p);
+            std::string pt = page >= 0 ? tag_hex(m_.page_tag_of(page)) : std::string("-");
+            std::snprintf(b, sizeof b, "      %s: pointer tag %02x, memory tag %s, page tag %s, data %s", n.c_str(), p.tag,
+                          mt ? tag_hex(*mt).c_str() : "unmapped", pt.c_str(),
+                          mt ? (m_.data_zero(p, 1) ? "zero" : "not zero") : "-");
+            rec_.trace.push_back(b);
         }
     }
 
@@ -555,7 +580,7 @@ std::vector<ModeResult> run_scenario(const Scenario& sc, const RunOptions& opt) 
                 exhausted = false;
                 break;
             }
-            Execution ex(sc, mode, v, cfg, en);
+            Execution ex(sc, mode, v, cfg, en, opt.state_trace);
             RunRecord r = ex.run();
             isolate(r, en.path());
             ++res.runs;
@@ -573,7 +598,7 @@ std::vector<ModeResult> run_scenario(const Scenario& sc, const RunOptions& opt) 
             std::uint64_t seed = std::hash<std::string>{}(sc.name);
             for (std::size_t i = 0; i < opt.samples; ++i) {
                 spec::Sampler s(seed + i);
-                Execution ex(sc, mode, v, cfg, s);
+                Execution ex(sc, mode, v, cfg, s, opt.state_trace);
                 RunRecord r = ex.run();
                 isolate(r, s.path());
                 ++res.runs;

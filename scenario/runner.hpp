@@ -14,6 +14,9 @@ struct RunOptions {
     std::size_t max_runs = 4096;   // exhaustive up to this many runs, then sample
     std::size_t samples = 400;
     bool verbose = false;          // print every report of the first run
+    // After each event of a trace, the pointers it used or returned: pointer
+    // tag, memory tag, page tag and data (for review reports).
+    bool state_trace = false;
 };
 
 // The verdict of one (scenario, mode).

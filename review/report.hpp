@@ -1,0 +1,33 @@
+// report.hpp — a review as a reviewer reads it: Alive2-style banners per
+// (variant, property, mode), a summary table, and one report per finding —
+// text for an LKML reply (72 columns, a [Severity: ...] line, findings as
+// questions to the author), Markdown, and JSON for tools.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "review.hpp"
+
+namespace tagproof::review {
+
+// Severity of a violated property, as the report's [Severity: ...] line says it.
+std::string severity(const std::string& property);
+// The question the report puts to the patch's author.
+std::string question(const Finding& f);
+
+// Console output of one variant's review: header, a line per (property,
+// mode), the sources of each counterexample, where its report went.
+std::string review_text(const VariantReview& r, const std::vector<std::string>& report_files);
+std::string summary_table(const std::vector<VariantReview>& rs);
+
+// One finding, every line at most 72 columns.
+std::string finding_text(const Finding& f);
+std::string finding_markdown(const Finding& f);
+std::string finding_json(const Finding& f);
+std::string review_json(const std::vector<VariantReview>& rs);
+
+// Wraps text at `width` columns, continuation lines indented by `indent`.
+std::vector<std::string> wrap(const std::string& text, std::size_t width, const std::string& first_indent,
+                              const std::string& indent);
+
+}  // namespace tagproof::review

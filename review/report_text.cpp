@@ -1,0 +1,194 @@
+// report_text.cpp — the console review and the 72-column text report.
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "report.hpp"
+
+namespace tagproof::review {
+
+std::string severity(const std::string& p) {
+    if (p == "match-all-never-faults" || p == "no-false-positive" || p == "page-tag-consistency")
+        return "high (a correct kernel access faults: a spurious report or panic)";
+    if (p == "zeroing") return "high (memory promised zeroed is not: an information leak)";
+    if (p == "mismatch-faults" || p == "detection") return "medium (a memory-safety bug goes undetected)";
+    if (p == "mode-isolation") return "medium (behaviour outside HW_TAGS changed)";
+    return "medium";
+}
+
+std::string question(const Finding& f) {
+    const std::string& p = f.property;
+    if (p == "match-all-never-faults")
+        return "Accesses through a match-all (0xFF) pointer are meant never to fault (TCR_EL1.TCMA1). In this "
+               "trace one does: does the patch change which pointers are checked, or which tag the memory keeps?";
+    if (p == "no-false-positive")
+        return "The owner's own in-bounds access faults here. Should the allocation have left the memory tags "
+               "and the page tag consistent with the pointer it returned?";
+    if (p == "page-tag-consistency")
+        return "page_address() and the memory disagree on the tag here (or poisoning at free does not match "
+               "tagging at allocation). When tagging is skipped, is the page tag meant to be reset to "
+               "KASAN_TAG_KERNEL, and the free path meant to skip poisoning as well?";
+    if (p == "zeroing")
+        return "The caller was promised zeroed memory and reads data that is not zero. When tagging with init "
+               "is skipped, which path is meant to zero the memory instead?";
+    if (p == "detection")
+        return "A use after free through the old pointer is not detected here. Is skipping the poisoning at "
+               "free intended for this allocation, and is the lost detection acceptable?";
+    if (p == "mismatch-faults")
+        return "The pointer tag differs from the memory tag and no fault is raised. Is this access meant to go "
+               "unchecked?";
+    if (p == "mode-isolation")
+        return "The outcome changed outside HW_TAGS. Is the change meant to reach Generic or SW_TAGS KASAN too, "
+               "or should it be limited to kasan_hw_tags_enabled()?";
+    return "Is this behaviour intended?";
+}
+
+std::vector<std::string> wrap(const std::string& text, std::size_t width, const std::string& first_indent,
+                              const std::string& indent) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    std::string word, line = first_indent;
+    bool empty = true;
+    while (in >> word) {
+        if (!empty && line.size() + 1 + word.size() > width) {
+            out.push_back(line);
+            line = indent;
+            empty = true;
+        }
+        if (!empty) line += ' ';
+        // a single word longer than the width is cut, never left long
+        while (line.size() + word.size() > width && word.size() > width - indent.size()) {
+            std::size_t room = width - line.size();
+            out.push_back(line + word.substr(0, room));
+            word = word.substr(room);
+            line = indent;
+        }
+        line += word;
+        empty = false;
+    }
+    if (!empty || out.empty()) out.push_back(line);
+    return out;
+}
+
+namespace {
+void add(std::string& s, const std::vector<std::string>& lines) {
+    for (const auto& l : lines) s += l + "\n";
+}
+std::string recorded_text(const Finding& f) {
+    return f.recorded ? " (recorded: a known defect of " + f.variant + ")" : "";
+}
+}  // namespace
+
+std::string finding_text(const Finding& f) {
+    constexpr std::size_t W = 72;
+    std::string s;
+    add(s, wrap("[Severity: " + severity(f.property) + "]", W, "", "  "));
+    add(s, wrap(f.variant + ": " + f.property + " [" + mode_name(f.mode) + "]" + recorded_text(f), W, "", "  "));
+    s += "\n";
+    add(s, wrap(f.variant + (f.baseline.empty() ? "" : " (baseline " + f.baseline + ")"), W, "Variant:   ", "           "));
+    add(s, wrap(f.config, W, "Config:    ", "           "));
+    add(s, wrap(f.property + ": " + f.expected, W, "Property:  ", "           "));
+    add(s, wrap(f.source + ", " + f.origin, W, "Found by:  ", "  "));
+    s += "\nThe trace (replayed in tagproof's model; the state after each event):\n";
+    for (const auto& l : f.trace) {
+        // keep the trace's own indentation, wrap what is longer than 72
+        std::size_t lead = l.find_first_not_of(' ');
+        std::string ind = lead == std::string::npos ? "" : l.substr(0, lead);
+        add(s, wrap(l, W, ind, ind + "    "));
+    }
+    s += "\n";
+    add(s, wrap(f.expected, W, "What should have happened: ", "  "));
+    add(s, wrap(f.happened, W, "What happened: ", "  "));
+    if (!f.functions.empty()) {
+        std::string fn;
+        for (const auto& x : f.functions) fn += (fn.empty() ? "" : ", ") + x;
+        add(s, wrap(fn, W, "Kernel functions involved: ", "  "));
+    }
+    if (!f.scenario_file.empty()) add(s, wrap("tagproof run " + f.scenario_file, W, "Reproduce: ", "  "));
+    s += "\n";
+    add(s, wrap(question(f), W, "", ""));
+    return s;
+}
+
+std::string review_text(const VariantReview& r, const std::vector<std::string>& report_files) {
+    std::string s;
+    char b[256];
+    s += "----------------------------------------\n";
+    std::snprintf(b, sizeof b, "%s (baseline %s): %s\n", r.variant.c_str(), r.baseline.empty() ? "-" : r.baseline.c_str(),
+                  r.summary.c_str());
+    s += b;
+    for (const auto& n : r.notes) s += "  " + n + "\n";
+    std::size_t fi = 0;
+    for (const auto& pv : r.verdicts) {
+        std::string srcs;
+        bool any = false;
+        for (const auto& sv : pv.sources)
+            if (sv.status != SourceVerdict::not_covered) {
+                srcs += (srcs.empty() ? "" : ", ") + sv.source;
+                any = true;
+            }
+        if (!any) continue;
+        std::string head = pv.property + " [" + mode_name(pv.mode) + "]";
+        if (!pv.violated) {
+            std::snprintf(b, sizeof b, "  %-36s holds (%s)\n", head.c_str(), srcs.c_str());
+            s += b;
+            continue;
+        }
+        std::snprintf(b, sizeof b, "  %-36s COUNTEREXAMPLE%s\n", head.c_str(),
+                      pv.recorded ? " (a recorded defect)" : "  -- NOT AS RECORDED");
+        s += b;
+        for (const auto& sv : pv.sources) {
+            std::snprintf(b, sizeof b, "      %-11s %-15s %s\n", sv.source.c_str(), status_name(sv.status), sv.detail.c_str());
+            s += b;
+        }
+        for (std::size_t k = 0; k < r.findings.size(); ++k)
+            if (r.findings[k].property == pv.property && r.findings[k].mode == pv.mode && k < report_files.size() &&
+                !report_files[k].empty())
+                s += "      report: " + report_files[k] + "\n";
+        ++fi;
+    }
+    for (const auto& d : r.recorded_defects) {
+        bool found = false;
+        for (const auto& pv : r.verdicts) found |= pv.property == d && pv.violated;
+        if (!found) s += "  recorded defect " + d + " NOT FOUND by any source\n";
+    }
+    s += std::string("  verdict: ") + (r.as_recorded() ? "as recorded" : "NOT as recorded") +
+         (r.unknown ? " (some obligation unknown)" : "") + "\n";
+    return s;
+}
+
+std::string summary_table(const std::vector<VariantReview>& rs) {
+    // columns: the properties; a cell per variant: '.' holds in every mode,
+    // 'x' a counterexample (recorded), 'X' one not recorded, '!' a recorded
+    // defect not found
+    std::string s = "summary (. holds, x recorded defect found, X unrecorded counterexample, ! recorded defect not "
+                    "found)\n";
+    static const char* abbrev[] = {"match", "mism", "nofp", "detect", "zero", "ptag", "range", "sample", "iso", "gfp"};
+    char b[64];
+    std::snprintf(b, sizeof b, "  %-14s", "variant");
+    s += b;
+    for (const char* a : abbrev) {
+        std::snprintf(b, sizeof b, " %-6s", a);
+        s += b;
+    }
+    s += "  verdict\n";
+    for (const auto& r : rs) {
+        std::snprintf(b, sizeof b, "  %-14s", r.variant.c_str());
+        s += b;
+        for (const auto& p : properties()) {
+            bool violated = false, recorded = false;
+            for (const auto& pv : r.verdicts)
+                if (pv.property == p) {
+                    violated |= pv.violated;
+                    recorded |= pv.recorded;
+                }
+            const char* c = violated ? (recorded ? "x" : "X") : (recorded ? "!" : ".");
+            std::snprintf(b, sizeof b, " %-6s", c);
+            s += b;
+        }
+        s += std::string("  ") + (r.as_recorded() ? "as recorded" : "NOT as recorded") + "\n";
+    }
+    return s;
+}
+
+}  // namespace tagproof::review

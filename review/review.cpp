@@ -1,0 +1,366 @@
+// review.cpp — see review.hpp.
+#include "review.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "corpus.hpp"
+#include "error.hpp"
+#include "explorer.hpp"
+#include "property.hpp"
+#include "prove.hpp"
+#include "runner.hpp"
+#include "scenario.hpp"
+#include "variant.hpp"
+
+namespace tagproof::review {
+
+const std::vector<std::string>& properties() {
+    static const std::vector<std::string> p = {"match-all-never-faults", "mismatch-faults", "no-false-positive",
+                                               "detection", "zeroing", "page-tag-consistency", "tag-range",
+                                               "sampling-accounting", "mode-isolation", "gfp-encoding"};
+    return p;
+}
+
+std::string property_statement(const std::string& p) {
+    static const std::map<std::string, std::string> s = {
+        {"match-all-never-faults", "an access through a match-all (0xFF) pointer never faults"},
+        {"mismatch-faults", "an access whose pointer tag differs from the memory tag faults while checking is on"},
+        {"no-false-positive", "an in-bounds access to a live allocation through its own pointer never faults"},
+        {"detection", "a use after free through the old pointer faults once the memory was poisoned"},
+        {"zeroing", "memory promised zeroed (__GFP_ZERO, init_on_alloc, init_on_free) reads as zero"},
+        {"page-tag-consistency", "page_address()'s tag matches the memory tags, and free-time poisoning matches "
+                                 "alloc-time tagging"},
+        {"tag-range", "random tags stay in the architecture's range and never equal the match-all or poison tag"},
+        {"sampling-accounting", "kasan.page_alloc.sample=N tags exactly 1 in N eligible allocations per CPU"},
+        {"mode-isolation", "outside HW_TAGS-active states the patch changes no outcome"},
+        {"gfp-encoding", "every GFP flag lies inside __GFP_BITS_MASK and no two flags share a bit"},
+    };
+    auto it = s.find(p);
+    return it == s.end() ? p : it->second;
+}
+
+const char* status_name(SourceVerdict::Status s) {
+    switch (s) {
+        case SourceVerdict::holds: return "holds";
+        case SourceVerdict::counterexample: return "counterexample";
+        case SourceVerdict::not_covered: return "not covered";
+        case SourceVerdict::unknown: return "unknown";
+    }
+    return "?";
+}
+
+// A recorded defect must show in some mode; every other property must hold
+// in every mode.
+bool VariantReview::as_recorded() const {
+    for (const auto& p : properties()) {
+        bool violated = false, recorded = false;
+        for (const auto& v : verdicts)
+            if (v.property == p) {
+                violated |= v.violated;
+                recorded |= v.recorded;
+            }
+        if (violated != recorded) return false;
+    }
+    return true;
+}
+
+namespace {
+
+// The first mode a scenario's "modes" line names (hw_tags if none).
+Mode scenario_mode(const std::string& text) {
+    std::istringstream in(text);
+    std::string l;
+    while (std::getline(in, l))
+        if (l.rfind("modes ", 0) == 0) {
+            std::istringstream w(l.substr(6));
+            std::string m;
+            if (w >> m) return parse_mode(m, "scenario");
+        }
+    return Mode::hw_tags;
+}
+
+std::size_t event_lines(const std::string& text) {
+    static const std::set<std::string> headers = {"name", "doc", "source", "variant", "baseline", "modes", "config",
+                                                  "boot", "expect", "harness", "check", "assume"};
+    std::istringstream in(text);
+    std::string l;
+    std::size_t n = 0;
+    while (std::getline(in, l)) {
+        std::string w = l.substr(0, l.find_first_of(" \t"));
+        if (l.empty() || l[0] == '#' || headers.count(w)) continue;
+        if (l.find("page_address(") != std::string::npos && l.find('=') != std::string::npos) continue;
+        ++n;
+    }
+    return n;
+}
+
+// The scenario's text with its variant line set to `variant`.
+std::string with_variant(const std::string& text, const std::string& variant) {
+    std::istringstream in(text);
+    std::string l, out;
+    bool done = false;
+    while (std::getline(in, l)) {
+        if (l.rfind("variant ", 0) == 0) {
+            if (!done) out += "variant " + variant + "\n";
+            done = true;
+            continue;
+        }
+        out += l + "\n";
+        if (!done && l.rfind("name ", 0) == 0) {
+            out += "variant " + variant + "\n";
+            done = true;
+        }
+    }
+    return out;
+}
+
+std::string read_text(const std::string& path) {
+    std::ifstream f(path);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+struct Grid {
+    VariantReview& r;
+    const ReviewOptions& opt;
+    PropertyVerdict* at(const std::string& p, Mode m) {
+        for (auto& v : r.verdicts)
+            if (v.property == p && v.mode == m) return &v;
+        return nullptr;
+    }
+    SourceVerdict& source(const std::string& p, Mode m, const std::string& src) {
+        PropertyVerdict* pv = at(p, m);
+        for (auto& s : pv->sources)
+            if (s.source == src) return s;
+        pv->sources.push_back({src, SourceVerdict::not_covered, ""});
+        return pv->sources.back();
+    }
+};
+
+}  // namespace
+
+// A finding's candidate, kept in the review until finalize() picks the
+// shortest per (property, mode).
+static void add_candidate(VariantReview& r, Finding f) {
+    f.variant = r.variant;
+    f.baseline = r.baseline;
+    for (const auto& d : r.recorded_defects) f.recorded |= d == f.property;
+    r.findings.push_back(std::move(f));
+}
+
+static void finalize(VariantReview& r) {
+    // one finding per (property, mode): the candidate with the fewest events
+    std::map<std::pair<std::string, Mode>, Finding> best;
+    for (auto& f : r.findings) {
+        auto key = std::make_pair(f.property, f.mode);
+        auto it = best.find(key);
+        if (it == best.end() || event_lines(f.scenario) < event_lines(it->second.scenario)) best[key] = f;
+    }
+    r.findings.clear();
+    for (auto& pv : r.verdicts) {
+        pv.violated = false;
+        for (const auto& s : pv.sources) pv.violated |= s.status == SourceVerdict::counterexample;
+        auto it = best.find({pv.property, pv.mode});
+        if (pv.violated && it != best.end()) r.findings.push_back(it->second);
+    }
+}
+
+VariantReview review_variant(const std::string& variant, const ReviewOptions& opt) {
+    const kernel::Variant& v = kernel::find_variant(variant, "--variant");
+    VariantReview r;
+    r.variant = v.name();
+    r.baseline = opt.baseline.empty() ? v.baseline() : opt.baseline;
+    r.summary = v.summary();
+    r.recorded_defects = v.known_defects();
+    for (const auto& p : properties())
+        for (Mode m : opt.modes) {
+            PropertyVerdict pv;
+            pv.property = p;
+            pv.mode = m;
+            for (const auto& d : r.recorded_defects) pv.recorded |= d == p;
+            r.verdicts.push_back(pv);
+        }
+    Grid g{r, opt};
+    auto wanted = [&](Mode m) { return std::count(opt.modes.begin(), opt.modes.end(), m) > 0; };
+
+    // 1. the scenario corpus
+    if (opt.corpus) {
+        auto files = scenario::corpus_files(opt.corpus_dirs);
+        if (files.empty()) throw InputError("--corpus", "no scenario files found");
+        scenario::CorpusResult cr = scenario::run_corpus(files, r.variant);
+        std::map<Mode, std::size_t> runs_by_mode;
+        for (const auto& e : cr.entries) ++runs_by_mode[e.mode];
+        for (const auto& p : properties())
+            for (Mode m : opt.modes)
+                if (runs_by_mode[m]) g.source(p, m, "corpus") = {"corpus", SourceVerdict::holds,
+                                                                  std::to_string(runs_by_mode[m]) + " scenario files"};
+        for (const auto& e : cr.entries) {
+            if (!wanted(e.mode)) continue;
+            for (const auto& vt : e.violations) {
+                std::string inv = vt.substr(0, vt.find(':'));
+                if (!g.at(inv, e.mode)) continue;
+                SourceVerdict& s = g.source(inv, e.mode, "corpus");
+                if (s.status != SourceVerdict::counterexample)
+                    s = {"corpus", SourceVerdict::counterexample, e.file.substr(e.file.rfind("/tests/") + 1)};
+                Finding f;
+                f.property = inv;
+                f.mode = e.mode;
+                f.source = "corpus";
+                f.origin = e.file.substr(e.file.rfind("/tests/") + 1);
+                f.scenario = with_variant(read_text(e.file), r.variant);
+                f.happened = vt;
+                add_candidate(r, f);
+            }
+        }
+        // mode-isolation: outcomes that changed against the baseline outside HW_TAGS
+        if (!r.baseline.empty() && v.claims_hw_only_change()) {
+            scenario::CorpusResult br = scenario::run_corpus(files, r.baseline);
+            std::map<std::string, std::string> before;
+            for (const auto& e : br.entries) before[e.file + "|" + mode_name(e.mode)] = e.outcome;
+            for (const auto& e : cr.entries) {
+                if (e.mode == Mode::hw_tags || !wanted(e.mode)) continue;
+                auto it = before.find(e.file + "|" + mode_name(e.mode));
+                if (it == before.end() || it->second == e.outcome) continue;
+                SourceVerdict& s = g.source("mode-isolation", e.mode, "corpus");
+                if (s.status == SourceVerdict::counterexample) continue;
+                s = {"corpus", SourceVerdict::counterexample, e.name + ": " + it->second + " -> " + e.outcome};
+                Finding f;
+                f.property = "mode-isolation";
+                f.mode = e.mode;
+                f.source = "corpus";
+                f.origin = e.file.substr(e.file.rfind("/tests/") + 1);
+                f.scenario = with_variant(read_text(e.file), r.variant);
+                f.happened = e.name + " under " + r.baseline + ": " + it->second + "; under " + r.variant + ": " + e.outcome;
+                add_candidate(r, f);
+            }
+        }
+        r.notes.push_back("corpus: " + std::to_string(cr.runs) + " model runs over " + std::to_string(cr.entries.size()) +
+                          " files and modes");
+    }
+
+    // 2. the solver's obligations (within caller contracts)
+    if (opt.solver) {
+        solver::ProveOptions po;
+        po.variant = r.variant;
+        po.baseline = opt.baseline;
+        po.raw_scope = false;
+        std::map<std::string, std::size_t> proved;
+        std::size_t n = 0;
+        for (const auto& vd : solver::prove(po)) {
+            if (!vd.applicable || vd.informational || !vd.primary()) continue;
+            ++n;
+            const auto& sv = *vd.primary();
+            if (sv.verdict == "proved") {
+                ++proved[vd.invariant];
+                continue;
+            }
+            if (sv.verdict == "unknown") {
+                for (Mode m : opt.modes)
+                    if (g.at(vd.invariant, m)) g.source(vd.invariant, m, "solver") = {"solver", SourceVerdict::unknown, vd.id};
+                r.unknown = true;
+                continue;
+            }
+            if (sv.verdict != "counterexample" || sv.scenario.empty()) continue;
+            Mode m = scenario_mode(sv.scenario);
+            if (!g.at(vd.invariant, m)) continue;
+            SourceVerdict& s = g.source(vd.invariant, m, "solver");
+            if (s.status != SourceVerdict::counterexample) s = {"solver", SourceVerdict::counterexample, vd.id};
+            Finding f;
+            f.property = vd.invariant;
+            f.mode = m;
+            f.source = "solver";
+            f.origin = "obligation " + vd.id + " (" + vd.entry + ")";
+            f.scenario = sv.scenario;
+            add_candidate(r, f);
+        }
+        for (const auto& p : properties())
+            for (Mode m : opt.modes) {
+                SourceVerdict& s = g.source(p, m, "solver");
+                if (s.status == SourceVerdict::not_covered && proved[p])
+                    s = {"solver", SourceVerdict::holds, "proved (" + std::to_string(proved[p]) + " obligations)"};
+            }
+        r.notes.push_back("solver: " + std::to_string(n) + " obligations within caller contracts");
+    }
+
+    // 3. the explorer (HW_TAGS, the small instance)
+    if (opt.explorer && wanted(Mode::hw_tags)) {
+        explore::ExploreOptions eo;
+        eo.variant = r.variant;
+        eo.depth = opt.explore_depth;
+        explore::ExploreResult er = explore::explore(eo);
+        for (const auto& iv : er.verdicts) {
+            SourceVerdict& s = g.source(iv.invariant, Mode::hw_tags, "explorer");
+            if (!iv.violated) {
+                s = {"explorer", SourceVerdict::holds, "holds within " + std::to_string(eo.depth) + " events"};
+                continue;
+            }
+            s = {"explorer", SourceVerdict::counterexample, std::to_string(iv.path.size()) + " events"};
+            Finding f;
+            f.property = iv.invariant;
+            f.mode = Mode::hw_tags;
+            f.source = "explorer";
+            f.origin = "breadth-first search of " + std::to_string(boost::num_vertices(er.graph)) + " states";
+            f.scenario = er.scenario(iv);
+            f.happened = iv.message;
+            add_candidate(r, f);
+        }
+        r.notes.push_back("explorer: " + std::to_string(boost::num_vertices(er.graph)) + " states, " +
+                          std::to_string(boost::num_edges(er.graph)) + " transitions, depth " +
+                          std::to_string(eo.depth));
+    }
+    finalize(r);
+    return r;
+}
+
+void add_rapidcheck(VariantReview& r, const ReviewOptions& opt) {
+    if (!opt.rapidcheck) return;
+    const kernel::Variant& v = kernel::find_variant(r.variant);
+    properties::PropertyOptions po;
+    po.tests = opt.rapidcheck_cases;
+    // RapidCheck reports to stderr; the review prints its own lines
+    std::ostringstream quiet;
+    auto* old = std::cerr.rdbuf(quiet.rdbuf());
+    properties::PropertyResult pr;
+    try {
+        pr = properties::check_invariants(v, po);
+    } catch (...) {
+        std::cerr.rdbuf(old);
+        throw;
+    }
+    std::cerr.rdbuf(old);
+    Grid g{r, opt};
+    for (const auto& p : properties())
+        for (Mode m : opt.modes) {
+            bool recorded = std::count(r.recorded_defects.begin(), r.recorded_defects.end(), p) > 0;
+            if (p == "mode-isolation") continue;  // the burst runs the variant alone, not in lockstep
+            g.source(p, m, "rapidcheck") = {"rapidcheck", recorded ? SourceVerdict::not_covered : SourceVerdict::holds,
+                                            recorded ? "recorded defect: not asserted"
+                                                     : std::to_string(opt.rapidcheck_cases) + " random sequences"};
+        }
+    if (!pr.passed && !pr.failure.invariant.empty()) {
+        Mode m = scenario_mode(pr.failure.scenario);
+        if (g.at(pr.failure.invariant, m)) {
+            g.source(pr.failure.invariant, m, "rapidcheck") = {"rapidcheck", SourceVerdict::counterexample,
+                                                               std::to_string(pr.failure.events) + " events"};
+            Finding f;
+            f.property = pr.failure.invariant;
+            f.mode = m;
+            f.source = "rapidcheck";
+            f.origin = "RapidCheck, shrunk and line-minimised";
+            f.scenario = pr.failure.scenario;
+            f.happened = pr.failure.message;
+            add_candidate(r, f);
+        }
+    }
+    r.notes.push_back("rapidcheck: " + std::to_string(opt.rapidcheck_cases) + " random sequences of up to 24 events");
+    // the findings so far were picked already: add the new candidate and pick again
+    finalize(r);
+}
+
+}  // namespace tagproof::review

@@ -1,0 +1,74 @@
+// review.hpp — the data of a patch review (issue 6): for one variant against
+// its baseline, a verdict per (property, mode) from four sources — the
+// scenario corpus, the solver's obligations, the explicit-state explorer, a
+// RapidCheck burst — and for every counterexample a finding with a
+// replayable scenario and the trace that shows it. Formatting is
+// report_*.cpp's job.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "config.hpp"
+
+namespace tagproof::review {
+
+// The invariants of DESIGN §4, in the order a review lists them.
+const std::vector<std::string>& properties();
+std::string property_statement(const std::string& property);  // one sentence
+
+struct SourceVerdict {
+    std::string source;  // corpus | solver | explorer | rapidcheck
+    enum Status { holds, counterexample, not_covered, unknown } status = not_covered;
+    std::string detail;  // "187 runs", "proved (12 obligations)", the first counterexample
+};
+const char* status_name(SourceVerdict::Status s);
+
+struct Finding {
+    std::string variant, baseline, property, source;
+    Mode mode = Mode::hw_tags;
+    bool recorded = false;          // the variant is recorded to have this defect
+    std::string config;             // build and boot, as the scenario sets them
+    std::string scenario;           // a scenario file's text that reproduces it
+    std::string scenario_file;      // where the review wrote it ("" until written)
+    std::string origin;             // the corpus file, obligation id, ...
+    std::vector<std::string> trace; // events with their reports and state, from the model
+    std::string expected, happened; // what should have happened, what did
+    std::vector<std::string> functions;  // kernel functions involved
+};
+
+struct PropertyVerdict {
+    std::string property;
+    Mode mode = Mode::hw_tags;
+    std::vector<SourceVerdict> sources;
+    bool violated = false;
+    bool recorded = false;  // the variant is recorded to violate this property (in some mode)
+};
+
+struct VariantReview {
+    std::string variant, baseline, summary;
+    std::vector<std::string> recorded_defects;
+    std::vector<PropertyVerdict> verdicts;  // properties() x modes
+    std::vector<Finding> findings;          // one per violated (property, mode): the shortest trace
+    std::vector<std::string> notes;         // corpus runs, solver obligations, explorer states ...
+    bool unknown = false;                   // some source could not decide
+    bool as_recorded() const;
+};
+
+struct ReviewOptions {
+    std::string baseline;                     // "" = the variant's own
+    std::vector<Mode> modes = {Mode::hw_tags, Mode::sw_tags, Mode::generic};
+    std::vector<std::string> corpus_dirs;     // scenario directories
+    unsigned explore_depth = 4;
+    int rapidcheck_cases = 100;
+    bool solver = true, explorer = true, rapidcheck = true, corpus = true;
+};
+
+// Corpus, solver and explorer (thread-safe: one variant a thread).
+VariantReview review_variant(const std::string& variant, const ReviewOptions& opt);
+// The RapidCheck burst (main thread only: RapidCheck's configuration is global).
+void add_rapidcheck(VariantReview& r, const ReviewOptions& opt);
+// Replays every finding's scenario with the state trace and fills trace,
+// happened and functions.
+void explain_findings(VariantReview& r);
+
+}  // namespace tagproof::review
