@@ -24,7 +24,7 @@
 namespace tagproof::cli {
 
 static const char* kHelp =
-    "usage: tagproof review [--variant NAME] [--baseline NAME] [--mode MODE]... [--format text|md|json]\n"
+    "usage: tagproof review [--variant NAME] [--baseline NAME] [--mode MODE]... [--format text|md|html|json]\n"
     "                       [--out DIR] [--corpus DIR]... [--jobs N] [--explore-depth N] [--rapidcheck N]\n"
     "                       [--no-solver] [--no-explorer] [--no-rapidcheck] [--quiet]\n"
     "\n"
@@ -33,7 +33,8 @@ static const char* kHelp =
     "(within caller contracts), the explicit-state explorer (HW_TAGS, depth --explore-depth, default 4)\n"
     "and a RapidCheck burst (--rapidcheck cases, default 100). Every counterexample is replayed in\n"
     "the model and written to --out (default reports/review) as a scenario file and a report in\n"
-    "--format (text: 72 columns for a review mail; md; json). With no --variant, every built-in\n"
+    "--format (text: 72 columns for a review mail; md; html with an SVG of the tags over time; json).\n"
+    "With no --variant, every built-in\n"
     "variant is reviewed, --jobs at a time (default 2). Each variant records the invariants it is\n"
     "expected to violate. Exit status: 0 every variant as recorded, 1 a counterexample not recorded\n"
     "(or a recorded defect not found), 2 bad input, 3 a source could not decide.\n";
@@ -67,8 +68,8 @@ int verb_review(const Args& args) {
         for (const char* d : {"kunit", "seeds", "eras"})
             ro.corpus_dirs.push_back(std::string(TAGPROOF_SOURCE_DIR) + "/tests/scenarios/" + d);
     const std::string format = o.get("--format", "text");
-    if (format != "text" && format != "md" && format != "json")
-        throw InputError("--format", "'" + format + "': expected text, md or json");
+    if (format != "text" && format != "md" && format != "json" && format != "html")
+        throw InputError("--format", "'" + format + "': expected text, md, html or json");
     const std::string out = o.get("--out", "reports/review");
     ro.explore_depth = unsigned(parse_u64(o.get("--explore-depth", "4"), "--explore-depth"));
     if (ro.explore_depth < 1 || ro.explore_depth > 8) throw InputError("--explore-depth", "must be 1..8");
@@ -119,10 +120,11 @@ int verb_review(const Args& args) {
             const std::string stem = out + "/" + safe(f.variant + "." + f.property + "." + mode_name(f.mode));
             f.scenario_file = stem + ".litmus";
             std::ofstream(f.scenario_file) << f.scenario;
-            std::string file = stem + (format == "text" ? ".txt" : format == "md" ? ".md" : ".json");
-            std::ofstream(file) << (format == "text" ? review::finding_text(f)
-                                    : format == "md"  ? review::finding_markdown(f)
-                                                      : review::finding_json(f) + "\n");
+            std::string file = stem + "." + (format == "text" ? std::string("txt") : format);
+            std::ofstream(file) << (format == "text"   ? review::finding_text(f)
+                                    : format == "md"   ? review::finding_markdown(f)
+                                    : format == "html" ? review::finding_html(f)
+                                                       : review::finding_json(f) + "\n");
             files.push_back(file);
         }
         if (!o.has("--quiet")) std::fputs(review::review_text(r, files).c_str(), stdout);

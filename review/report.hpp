@@ -24,6 +24,10 @@ std::string summary_table(const std::vector<VariantReview>& rs);
 std::string finding_text(const Finding& f);
 std::string finding_markdown(const Finding& f);
 std::string finding_json(const Finding& f);
+// A self-contained page: the report and an SVG picture of the tags over time
+// (inline SVG from Graphviz dot when installed, its DOT source otherwise).
+std::string finding_html(const Finding& f);
+std::string tag_picture_dot(const Finding& f);
 std::string review_json(const std::vector<VariantReview>& rs);
 
 // Wraps text at `width` columns, continuation lines indented by `indent`.

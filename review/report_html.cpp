@@ -1,0 +1,165 @@
+// report_html.cpp — a finding as a self-contained HTML page: the report's
+// fields, the trace, and a picture of the tags over time (each event a
+// column, each pointer the trace touched a row: its tag and the memory tag
+// under it, red where they differ and the pointer is not match-all). The
+// picture is Graphviz DOT, rendered to inline SVG by `dot -Tsvg` when it is
+// installed; otherwise the page carries the DOT source.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "report.hpp"
+
+namespace tagproof::review {
+
+namespace {
+
+std::string esc(const std::string& s) {
+    std::string o;
+    for (char c : s) {
+        switch (c) {
+            case '&': o += "&amp;"; break;
+            case '<': o += "&lt;"; break;
+            case '>': o += "&gt;"; break;
+            case '"': o += "&quot;"; break;
+            default: o += c;
+        }
+    }
+    return o;
+}
+
+// One pointer's state after an event, read back from the trace's state lines
+// ("      p0: pointer tag ff, memory tag fe, page tag ff, data zero").
+struct Cell {
+    std::string ptr, mem, page, data;
+};
+
+struct Steps {
+    std::vector<std::string> events;
+    std::vector<std::map<std::string, Cell>> cells;
+    std::vector<std::string> names;  // in first-seen order
+};
+
+Steps read_steps(const std::vector<std::string>& trace) {
+    Steps s;
+    for (const auto& l : trace) {
+        const std::size_t lead = l.find_first_not_of(' ');
+        if (lead == std::string::npos) continue;
+        if (lead == 2) {  // an event line
+            s.events.push_back(l.substr(2, l.find(" -> ") == std::string::npos ? std::string::npos : l.find(" -> ") - 2));
+            s.cells.emplace_back();
+            continue;
+        }
+        const std::size_t colon = l.find(": pointer tag ");
+        if (lead != 6 || colon == std::string::npos || s.cells.empty()) continue;
+        Cell c;
+        const std::string name = l.substr(6, colon - 6);
+        auto field = [&](const char* key) {
+            std::size_t at = l.find(key);
+            if (at == std::string::npos) return std::string();
+            at += std::string(key).size();
+            return l.substr(at, l.find(',', at) == std::string::npos ? std::string::npos : l.find(',', at) - at);
+        };
+        c.ptr = field("pointer tag ");
+        c.mem = field("memory tag ");
+        c.page = field("page tag ");
+        c.data = field("data ");
+        s.cells.back()[name] = c;
+        if (std::find(s.names.begin(), s.names.end(), name) == s.names.end()) s.names.push_back(name);
+    }
+    return s;
+}
+
+// 16 light colours, one per MTE tag nibble
+const char* colour(const std::string& tag) {
+    static const char* pal[16] = {"#e8f0fe", "#fde7e9", "#e6f4ea", "#fef7e0", "#f3e8fd", "#e0f7fa", "#fce8e6", "#e8eaed",
+                                  "#d2e3fc", "#fad2cf", "#ceead6", "#feefc3", "#e9d2fd", "#cbf0f8", "#ffd8b2", "#dadce0"};
+    if (tag.size() != 2) return "#ffffff";
+    return pal[std::strtoul(tag.c_str(), nullptr, 16) & 0xF];
+}
+
+}  // namespace
+
+std::string tag_picture_dot(const Finding& f) {
+    const Steps s = read_steps(f.trace);
+    std::string d = "digraph tags {\n  rankdir=LR;\n  node [shape=plaintext, fontname=\"monospace\", fontsize=10];\n";
+    for (std::size_t i = 0; i < s.events.size(); ++i) {
+        d += "  e" + std::to_string(i) + " [label=<<table border=\"0\" cellborder=\"1\" cellspacing=\"0\">";
+        d += "<tr><td colspan=\"2\"><b>" + std::to_string(i + 1) + "</b> " + esc(s.events[i]) + "</td></tr>";
+        for (const auto& n : s.names) {
+            auto it = s.cells[i].find(n);
+            if (it == s.cells[i].end()) {
+                d += "<tr><td>" + esc(n) + "</td><td>-</td></tr>";
+                continue;
+            }
+            const Cell& c = it->second;
+            const bool bad = c.ptr != "ff" && c.mem.size() == 2 && c.ptr.size() == 2 && c.ptr[1] != c.mem[1];
+            d += "<tr><td>" + esc(n) + " ptr " + esc(c.ptr) + "</td><td bgcolor=\"" + colour(c.mem) + "\"" +
+                 (bad ? " color=\"red\"" : "") + ">mem " + esc(c.mem) + " page " + esc(c.page) + "</td></tr>";
+        }
+        d += "</table>>];\n";
+        if (i) d += "  e" + std::to_string(i - 1) + " -> e" + std::to_string(i) + ";\n";
+    }
+    return d + "}\n";
+}
+
+// `dot -Tsvg` of the picture, or "" when Graphviz is not installed.
+std::string render_svg(const std::string& dot) {
+    if (std::system("command -v dot >/dev/null 2>&1") != 0) return "";
+    const auto dir = std::filesystem::temp_directory_path();
+    const std::string in = (dir / ("tagproof-" + std::to_string(std::rand()) + ".dot")).string();
+    std::ofstream(in) << dot;
+    std::string svg;
+    if (FILE* p = popen(("dot -Tsvg '" + in + "' 2>/dev/null").c_str(), "r")) {
+        char buf[4096];
+        std::size_t n;
+        while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) svg.append(buf, n);
+        if (pclose(p) != 0) svg.clear();
+    }
+    std::filesystem::remove(in);
+    // inline: drop the XML prologue and DOCTYPE
+    const std::size_t at = svg.find("<svg");
+    return at == std::string::npos ? "" : svg.substr(at);
+}
+
+std::string finding_html(const Finding& f) {
+    std::string h = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>" +
+                    esc(f.variant + ": " + f.property) + "</title>\n<style>\n"
+                    "body{font-family:sans-serif;max-width:60em;margin:2em auto;line-height:1.4}\n"
+                    "pre{background:#f6f8fa;padding:1em;overflow-x:auto}\n"
+                    "table.f td{padding:.2em .8em;vertical-align:top}\n"
+                    ".sev{color:#b3261e;font-weight:bold}\nblockquote{border-left:4px solid #ccc;margin:0;padding-left:1em}\n"
+                    "</style></head><body>\n";
+    h += "<h1>" + esc(f.variant) + ": <code>" + esc(f.property) + "</code> [" + mode_name(f.mode) + "]" +
+         (f.recorded ? " <small>(recorded defect)</small>" : "") + "</h1>\n";
+    h += "<p class=\"sev\">Severity: " + esc(severity(f.property)) + "</p>\n<table class=\"f\">\n";
+    auto row = [&](const std::string& k, const std::string& v) { h += "<tr><td>" + k + "</td><td>" + v + "</td></tr>\n"; };
+    row("Variant", esc(f.variant + (f.baseline.empty() ? "" : " (baseline " + f.baseline + ")")));
+    row("Config", esc(f.config));
+    row("Property", "<code>" + esc(f.property) + "</code>: " + esc(f.expected));
+    row("Found by", esc(f.source + ", " + f.origin));
+    if (!f.scenario_file.empty()) row("Reproduce", "<code>tagproof run " + esc(f.scenario_file) + "</code>");
+    h += "</table>\n<h2>Tags over time</h2>\n";
+    const std::string dot = tag_picture_dot(f);
+    const std::string svg = render_svg(dot);
+    if (!svg.empty()) h += "<div class=\"picture\">\n" + svg + "</div>\n";
+    else h += "<p>Graphviz is not installed: the picture's DOT source (render with <code>dot -Tsvg</code>):</p>\n"
+              "<pre class=\"dot\">" + esc(dot) + "</pre>\n";
+    h += "<h2>Trace</h2>\n<pre>";
+    for (const auto& l : f.trace) h += esc(l) + "\n";
+    h += "</pre>\n<p><b>What should have happened:</b> " + esc(f.expected) + "</p>\n<p><b>What happened:</b> " +
+         esc(f.happened) + "</p>\n";
+    if (!f.functions.empty()) {
+        h += "<p><b>Kernel functions involved:</b>";
+        for (const auto& x : f.functions) h += " <code>" + esc(x) + "</code>";
+        h += "</p>\n";
+    }
+    h += "<blockquote>" + esc(question(f)) + "</blockquote>\n</body></html>\n";
+    return h;
+}
+
+}  // namespace tagproof::review

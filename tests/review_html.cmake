@@ -1,0 +1,45 @@
+# `tagproof review --format html`: one self-contained page per finding with an
+# SVG picture of the tags over time (inline SVG when Graphviz is installed,
+# its DOT source otherwise). With SCREENSHOT=1 the page is opened in headless
+# Chromium and screenshotted; skipped, with the reason, where no Chromium is
+# installed.
+file(REMOVE_RECURSE ${OUT})
+execute_process(COMMAND ${TAGPROOF} review --variant mutant-no-tcma --format html --no-solver --no-rapidcheck --out ${OUT}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 1)
+  message(FATAL_ERROR "review of mutant-no-tcma exited with ${rc} (wanted 1: an unrecorded counterexample):\n${out}${err}")
+endif()
+set(page ${OUT}/mutant-no-tcma.match-all-never-faults.hw_tags.html)
+if(NOT EXISTS ${page})
+  message(FATAL_ERROR "no report page ${page}:\n${out}")
+endif()
+file(READ ${page} html)
+foreach(want "<!DOCTYPE html>" "Severity: high" "Tags over time" "What happened:" "</html>")
+  if(NOT html MATCHES "${want}")
+    message(FATAL_ERROR "the page lacks '${want}'")
+  endif()
+endforeach()
+find_program(DOT_EXE dot)
+if(DOT_EXE AND NOT html MATCHES "<svg")
+  message(FATAL_ERROR "Graphviz is installed but the page has no inline SVG")
+endif()
+if(NOT DOT_EXE AND NOT html MATCHES "<pre class=\"dot\">")
+  message(FATAL_ERROR "without Graphviz the page must carry the DOT source")
+endif()
+if(SCREENSHOT)
+  find_program(CHROMIUM NAMES chromium chromium-browser google-chrome google-chrome-stable)
+  if(NOT CHROMIUM)
+    message("SKIPPED: no Chromium installed (apt-get install chromium) to screenshot ${page}")
+    return()
+  endif()
+  execute_process(COMMAND ${CHROMIUM} --headless --disable-gpu --no-sandbox --window-size=1200,1600
+                          --screenshot=${OUT}/page.png file://${page}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+  if(NOT rc EQUAL 0 OR NOT EXISTS ${OUT}/page.png)
+    message(FATAL_ERROR "headless Chromium could not screenshot the page (${rc}):\n${err}")
+  endif()
+  file(SIZE ${OUT}/page.png size)
+  if(size LESS 1000)
+    message(FATAL_ERROR "the screenshot is empty (${size} bytes)")
+  endif()
+endif()
