@@ -195,7 +195,7 @@ ExploreResult explore(const ExploreOptions& opt) {
         return u;
     };
 
-    auto init = std::make_unique<State>(State{spec::Model(v, mc, delegate)});
+    auto init = std::make_unique<State>(State{spec::Model(v, mc, delegate), {-1, -1}, {}, {false, false}});
     bool fresh = false;
     r.initial = add_vertex(std::move(init), 0, fresh);
     std::deque<Vertex> frontier{r.initial};

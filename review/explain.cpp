@@ -42,15 +42,6 @@ const std::map<std::string, std::vector<std::string>>& functions_of() {
     return f;
 }
 
-std::string call_of(const std::string& line) {
-    std::string s = line;
-    auto eq = s.find(" = ");
-    auto par = s.find('(');
-    if (eq != std::string::npos && eq < par) s = s.substr(eq + 3);
-    par = s.find('(');
-    return par == std::string::npos ? "" : s.substr(0, par);
-}
-
 // The scenario restricted to one mode, without its expectations, so the run
 // that shows the violation is the one the runner keeps.
 std::string for_replay(const std::string& text, Mode m, std::string& config) {
