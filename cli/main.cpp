@@ -16,6 +16,7 @@ static const char* kUsage =
     "  variants             list the built-in variants (--mutants: the negative controls too)\n"
     "  accessinfo SYMBOL    decode __hwasan_check_x<reg>_<accessinfo>, an AccessInfo or a KASAN BRK immediate\n"
     "  explore              the reachable state graph of the small instance, shortest counterexamples\n"
+    "  report FILE          the review report of one counterexample scenario\n"
     "  cost                 tagging work of a workload on the reference, variant vs baseline\n"
     "  replay FILE          replay a kmem ftrace on the reference: invariants and cost\n"
     "  gfp STRING|NUMBER    parse and print GFP flags as the kernel prints them\n"
@@ -41,6 +42,7 @@ int main(int argc, char** argv) {
         if (verb == "accessinfo") return cli::verb_accessinfo(args);
         if (verb == "cost") return cli::verb_cost(args);
         if (verb == "explore") return cli::verb_explore(args);
+        if (verb == "report") return cli::verb_report(args);
         if (verb == "replay") return cli::verb_replay(args);
         std::cerr << "tagproof: unknown verb '" << verb << "'\n" << kUsage;
         return cli::EXIT_BAD_INPUT;

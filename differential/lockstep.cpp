@@ -62,9 +62,9 @@ std::string Lockstep::describe_config() const {
     return v_.name() + ", HW_TAGS" + (cfg_.mte ? "" : ", no MTE") + (cfg_.cmdline.empty() ? "" : ", boot: " + cfg_.cmdline);
 }
 
-std::string Lockstep::scenario() const {
-    std::string s = "# written by the differential check (model vs reference)\n";
-    s += "name differential_trace\nvariant " + v_.name() + "\nmodes hw_tags\n";
+std::string Lockstep::scenario(const std::string& name, const std::string& header) const {
+    std::string s = "# written by " + header + "\n";
+    s += "name " + name + "\nvariant " + v_.name() + "\nmodes hw_tags\n";
     s += "config pages=" + std::to_string(pages_) + " mte=" + (cfg_.mte ? "y" : "n") + "\n";
     if (!cfg_.cmdline.empty()) s += "boot " + cfg_.cmdline + "\n";
     for (const auto& l : lines_) s += l + "\n";

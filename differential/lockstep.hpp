@@ -30,7 +30,8 @@ public:
 
     // The trace as scenario-file lines, and as a scenario file for `tagproof run`.
     const std::vector<std::string>& trace() const { return lines_; }
-    std::string scenario() const;
+    std::string scenario(const std::string& name = "differential_trace",
+                         const std::string& header = "the differential check (model vs reference)") const;
     std::string describe_config() const;
     const spec::Model& model() const { return *model_; }
     const reference::RefKernel& ref() const { return *ref_; }

@@ -72,10 +72,13 @@ bool shows(const std::string& text, const std::string& invariant) {
     return false;
 }
 
+}  // namespace
+
+
 // After RapidCheck's shrink (which removes commands but is limited by the
 // random tags the remaining ones draw), remove event lines one at a time
 // while the scenario still shows the violation: the shortest replayable trace.
-std::string minimise(const std::string& text, const std::string& invariant, std::size_t& events) {
+std::string minimise_scenario(const std::string& text, const std::string& invariant, std::size_t& events) {
     std::vector<std::string> lines;
     std::istringstream in(text);
     std::string l;
@@ -108,7 +111,6 @@ std::string minimise(const std::string& text, const std::string& invariant, std:
     return join(lines);
 }
 
-}  // namespace
 
 PropertyResult check_invariants(const kernel::Variant& v, const PropertyOptions& opt) {
     PropertyResult r;
@@ -134,7 +136,7 @@ PropertyResult check_invariants(const kernel::Variant& v, const PropertyOptions&
     if (!r.passed) {
         r.failure = last_failure();
         if (!r.failure.scenario.empty()) {
-            r.failure.scenario = minimise(r.failure.scenario, r.failure.invariant, r.failure.events);
+            r.failure.scenario = minimise_scenario(r.failure.scenario, r.failure.invariant, r.failure.events);
             // written where `tagproof run` can replay it
             const char* dir = std::getenv("TAGPROOF_RC_SCENARIOS");
             std::string d = dir && *dir ? dir : "rapidcheck-failures";

@@ -24,6 +24,11 @@ rc::Gen<Config> gen_config(const kernel::Variant& v, bool hw_active_allowed);
 // With a baseline, only GFP strings both eras define.
 AbstractState initial_state(const kernel::Variant& v, const Config& c, const kernel::Variant* baseline = nullptr);
 
+// Removes event lines one at a time while the scenario still shows a
+// violation of `invariant` (replayed by the scenario runner): the shortest
+// replayable trace. `events` is set to the number of event lines left.
+std::string minimise_scenario(const std::string& text, const std::string& invariant, std::size_t& events);
+
 // "No invariant is violated except the variant's recorded defects."
 PropertyResult check_invariants(const kernel::Variant& v, const PropertyOptions& opt);
 

@@ -51,7 +51,10 @@ spec::ModelConfig make_config(const Scenario& sc, Mode mode, const kernel::Varia
     spec::ModelConfig c;
     c.build.mode = mode;
     std::string where = at(sc, sc.config_line);
-    for (const auto& [k, val] : sc.config) {
+    for (const auto& kv : sc.config) {
+        // named copies, not structured bindings: clang before 16 cannot capture those in a lambda
+        const std::string& k = kv.first;
+        const std::string& val = kv.second;
         std::uint64_t n = 0;
         auto num = [&]() {
             std::size_t used = 0;

@@ -1,0 +1,99 @@
+#!/bin/bash
+# fuzz/campaign.sh — a fuzzing campaign on one variant, then triage.
+#
+#   fuzz/campaign.sh --variant anjum-v4 [--time 10m] [--jobs 2] [--target invariants]
+#                    [--out DIR] [--build DIR]
+#
+# Runs build/fuzz/<target>_fuzz (default: invariants, TAGPROOF_VARIANT set to
+# the variant) in libFuzzer's fork mode with --jobs workers for --time
+# (s/m/h suffixes), crashes kept and the campaign going on (DIR/fuzz.log). Then:
+#   - the corpus is merged and minimised into DIR/corpus.min;
+#   - every crash is replayed to read the violated invariant, deduplicated by
+#     invariant and kernel entry point, the first of each kind minimised by
+#     libFuzzer (-minimize_crash), its scenario extracted, line-minimised and
+#     replayed in the model (`tagproof report --minimise`), and written with
+#     its report to DIR/findings/<invariant>.{litmus,txt}.
+# Exit status: 0 nothing found, 1 findings (listed), 2 bad usage.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+VARIANT="" TIME=10m JOBS=2 TARGET=invariants OUT="" BUILD="$ROOT/build"
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --variant) VARIANT=$2; shift 2 ;;
+        --time) TIME=$2; shift 2 ;;
+        --jobs) JOBS=$2; shift 2 ;;
+        --target) TARGET=$2; shift 2 ;;
+        --out) OUT=$2; shift 2 ;;
+        --build) BUILD=$2; shift 2 ;;
+        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+        *) echo "campaign.sh: unknown argument '$1' (--help)" >&2; exit 2 ;;
+    esac
+done
+[ -n "$VARIANT" ] || { echo "campaign.sh: --variant NAME is required" >&2; exit 2; }
+case "$TIME" in
+    *h) SECS=$(( ${TIME%h} * 3600 )) ;;
+    *m) SECS=$(( ${TIME%m} * 60 )) ;;
+    *s) SECS=${TIME%s} ;;
+    *[!0-9]*|"") echo "campaign.sh: --time '$TIME': expected a number with s, m or h" >&2; exit 2 ;;
+    *) SECS=$TIME ;;
+esac
+FUZZER="$BUILD/fuzz/${TARGET}_fuzz"
+TAGPROOF="$BUILD/cli/tagproof"
+[ -x "$FUZZER" ] || { echo "campaign.sh: $FUZZER is not built (clang and libclang-rt-14-dev, then cmake --build)" >&2; exit 2; }
+[ -x "$TAGPROOF" ] || { echo "campaign.sh: $TAGPROOF is not built" >&2; exit 2; }
+"$TAGPROOF" variants --mutants | grep -q "^$VARIANT " || { echo "campaign.sh: unknown variant '$VARIANT'" >&2; exit 2; }
+OUT=${OUT:-campaign-$VARIANT-$TARGET}
+mkdir -p "$OUT/corpus" "$OUT/crashes" "$OUT/findings"
+cp -n "$ROOT/fuzz/corpus/$TARGET"/* "$OUT/corpus/" 2>/dev/null || true
+cp -n "$ROOT/fuzz/corpus/differential"/* "$OUT/corpus/" 2>/dev/null || true
+DICT=()
+[ -f "$ROOT/fuzz/dict/$TARGET.dict" ] && DICT=(-dict="$ROOT/fuzz/dict/$TARGET.dict")
+export TAGPROOF_VARIANT="$VARIANT"
+
+echo "campaign: $TARGET on $VARIANT, $SECS s, $JOBS jobs, in $OUT"
+"$FUZZER" -fork="$JOBS" -ignore_crashes=1 -max_total_time="$SECS" -max_len=258 "${DICT[@]}" \
+    -artifact_prefix="$OUT/crashes/" -print_final_stats=1 "$OUT/corpus" > "$OUT/fuzz.log" 2>&1
+grep -E "exec/s" "$OUT/fuzz.log" | tail -1
+grep -E "INFO: fuzzed for|stat::number_of_executed_units|stat::average_exec_per_sec" "$OUT/fuzz.log" | tail -3
+
+mkdir -p "$OUT/corpus.min"
+"$FUZZER" -merge=1 "$OUT/corpus.min" "$OUT/corpus" > "$OUT/merge.log" 2>&1
+echo "corpus: $(ls "$OUT/corpus" | wc -l) inputs, $(ls "$OUT/corpus.min" | wc -l) after merge"
+
+# triage
+declare -A seen
+found=0
+for crash in "$OUT"/crashes/crash-* "$OUT"/crashes/leak-* "$OUT"/crashes/timeout-*; do
+    [ -f "$crash" ] || continue
+    log=$("$FUZZER" -runs=1 "$crash" 2>&1)
+    inv=$(printf '%s\n' "$log" | sed -n 's/^violation of \([a-z-]*\):.*/\1/p' | head -1)
+    [ -n "$inv" ] || inv=crash
+    # the same bug: the same invariant broken at the same kernel entry point
+    # (the call the violation message starts with); other crashes by their
+    # sanitizer or libFuzzer error line, numbers blanked
+    entry=$(printf '%s\n' "$log" | sed -n 's/^violation of [a-z-]*: \([a-z_]*\).*/\1/p' | head -1)
+    [ -n "$entry" ] || entry=$(printf '%s\n' "$log" | grep -m1 -E "ERROR: " | sed -E 's/0x[0-9a-f]+|[0-9]+/N/g')
+    key="$inv|$entry"
+    [ -z "${seen[$key]:-}" ] || continue
+    seen[$key]=1
+    found=$((found + 1))
+    stem="$OUT/findings/$inv-$found"
+    "$FUZZER" -minimize_crash=1 -runs=5000 -exact_artifact_path="$stem.input" "$crash" > "$stem.minimize.log" 2>&1
+    [ -f "$stem.input" ] || cp "$crash" "$stem.input"
+    "$FUZZER" -runs=1 "$stem.input" 2>&1 | sed -n '/^--- scenario ---$/,/^--- end ---$/p' | sed '1d;$d' > "$stem.raw.litmus"
+    if [ -s "$stem.raw.litmus" ]; then
+        "$TAGPROOF" report --minimise --write-minimised "$stem.litmus" --source "fuzzing campaign ($TARGET, $VARIANT)" \
+            "$stem.raw.litmus" > "$stem.txt"
+        events=$(grep -vcE '^(#|name|variant|modes|config|boot|expect|$)|page_address\(' "$stem.litmus")
+        if "$TAGPROOF" run "$stem.litmus" > "$stem.replay.log" 2>&1; then replay="replayed in the model"; else replay="NOT replayed"; fi
+        echo "finding $found: $inv, $events events, $replay: $stem.litmus, report $stem.txt"
+    else
+        printf '%s\n' "$log" | head -40 > "$stem.txt"
+        echo "finding $found: $inv (no scenario: a crash in the target itself): $stem.txt"
+    fi
+done
+if [ "$found" -eq 0 ]; then
+    echo "no findings"
+    exit 0
+fi
+exit 1

@@ -1,0 +1,32 @@
+// ftrace_fuzz.cpp — libFuzzer target: the kmem tracepoint reader
+// (model/reference/kmem_trace.cpp). Strict: events or an InputError naming
+// file:line. Lenient: never an error, and every line is accounted for
+// (replayed, another event, a header, or a counted malformed line).
+#include <cstdint>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+
+#include "error.hpp"
+#include "kmem_trace.hpp"
+
+using namespace tagproof;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string text(reinterpret_cast<const char*>(data), size);
+    BuildConfig b;
+    const GfpLayout L(GfpEra::current, b);
+    try {
+        std::istringstream in(text);
+        reference::read_kmem_trace(in, "fuzz.trace", L, false);
+    } catch (const InputError& e) {
+        if (std::string(e.where()).rfind("fuzz.trace:", 0) != 0) std::abort();  // must name file:line
+    }
+    std::istringstream in(text);
+    reference::KmemTrace t = reference::read_kmem_trace(in, "fuzz.trace", L, true);
+    std::size_t lines = 0;
+    for (char c : text) lines += c == '\n';
+    if (!text.empty() && text.back() != '\n') ++lines;
+    if (t.events.size() + t.other_events + t.header_lines + t.malformed != lines) std::abort();
+    return 0;
+}

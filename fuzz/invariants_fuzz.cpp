@@ -1,0 +1,61 @@
+// invariants_fuzz.cpp — libFuzzer target: the invariants of one variant on
+// decoded event sequences (the shared vocabulary, differential/event.hpp),
+// run in the executable model with its oracle. A violation of an invariant
+// the variant is not recorded to have aborts with the scenario that replays
+// it between "--- scenario ---" markers (the campaign's triage reads them).
+//
+// The variant: TAGPROOF_VARIANT in the environment (a campaign sets it), or
+// else byte 0 picks one of the ten built-in ones. Input layout as
+// differential_fuzz: variant byte, pick count k, k picks, configuration, events.
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+#include <vector>
+
+#include "error.hpp"
+#include "event.hpp"
+#include "lockstep.hpp"
+#include "variant.hpp"
+
+using namespace tagproof;
+
+namespace {
+const char* const kVariants[] = {"linux-6.1", "linux-6.3", "linux-6.4", "linux-7.0", "mm-2026",
+                                 "anjum-v2",  "anjum-v3",  "anjum-v4",  "sample-v2", "sample-v3"};
+const kernel::Variant* fixed_variant() {
+    static const kernel::Variant* v = [] {
+        const char* name = std::getenv("TAGPROOF_VARIANT");
+        return name && *name ? &kernel::find_variant(name, "TAGPROOF_VARIANT") : nullptr;
+    }();
+    return v;
+}
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    if (size < 2) return 0;
+    const kernel::Variant& v = fixed_variant() ? *fixed_variant() : kernel::find_variant(kVariants[data[0] % 10]);
+    const std::size_t k = std::min<std::size_t>(data[1] % 16, size - 2);
+    std::vector<std::uint8_t> picks(data + 2, data + 2 + k);
+    differential::Decoded d = differential::decode_events(data + 2 + k, size - 2 - k, v);
+    if (d.events.size() > 64) d.events.resize(64);
+    const auto known = v.known_defects();
+    const std::set<std::string> allowed(known.begin(), known.end());
+    try {
+        differential::Lockstep ls(v, d.config, picks);
+        for (const auto& e : d.events) {
+            ls.step(e);  // the reference's agreement is differential_fuzz's job
+            for (const auto& x : ls.model().violations()) {
+                if (allowed.count(x.invariant)) continue;
+                std::fprintf(stderr, "violation of %s: %s\n--- scenario ---\n%sexpect violation %s\n--- end ---\n",
+                             x.invariant.c_str(), x.message.c_str(),
+                             ls.scenario("fuzz_" + x.invariant, "invariants_fuzz (a libFuzzer input, decoded)").c_str(),
+                             x.invariant.c_str());
+                std::abort();
+            }
+        }
+    } catch (const InputError& e) {
+        std::fprintf(stderr, "the decoded input was refused: %s\n", e.what());
+        std::abort();
+    }
+    return 0;
+}
