@@ -3,11 +3,15 @@
 # sanitizer report or mismatch makes the fuzzer exit non-zero.
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
-file(GLOB seeds ${CORPUS}/*)
+file(GLOB seeds ${CORPUS}/*)  # files only (a scenario directory's subdirectories are not seeds)
 if(seeds)
   file(COPY ${seeds} DESTINATION ${WORK})
 endif()
-execute_process(COMMAND ${FUZZER} -max_total_time=${SECONDS} -max_len=${MAX_LEN} -print_final_stats=1 ${WORK}
+set(dict_arg)
+if(DICT)
+  set(dict_arg -dict=${DICT})
+endif()
+execute_process(COMMAND ${FUZZER} -max_total_time=${SECONDS} -max_len=${MAX_LEN} ${dict_arg} -print_final_stats=1 ${WORK}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 string(REGEX MATCH "stat::number_of_executed_units: *[0-9]+" runs "${err}")
 message("${runs}")

@@ -1,0 +1,28 @@
+# fuzz/campaign.sh for SECONDS on VARIANT: exit WANT_STATUS. With findings
+# (WANT_STATUS 1), each must come with a scenario of at most 8 events that
+# the model replays, and a report.
+file(REMOVE_RECURSE ${OUT})
+execute_process(COMMAND ${ROOT}/fuzz/campaign.sh --variant ${VARIANT} --time ${SECONDS} --jobs 2 --out ${OUT} --build ${BUILD}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message("${out}${err}")
+if(NOT rc EQUAL WANT_STATUS)
+  message(FATAL_ERROR "campaign.sh exited with ${rc}, wanted ${WANT_STATUS}")
+endif()
+if(WANT_STATUS EQUAL 1)
+  string(REGEX MATCHALL "finding [0-9]+: [a-z-]+, [0-9]+ events, [^:]*:" findings "${out}")
+  if(NOT findings)
+    message(FATAL_ERROR "no triaged finding in the output")
+  endif()
+  foreach(f ${findings})
+    string(REGEX REPLACE ".*, ([0-9]+) events, ([^:]*):" "\\1;\\2" parts "${f}")
+    list(GET parts 0 events)
+    list(GET parts 1 replay)
+    if(events GREATER 8 OR NOT replay STREQUAL "replayed in the model")
+      message(FATAL_ERROR "finding not triaged well: ${f}")
+    endif()
+  endforeach()
+  file(GLOB reports ${OUT}/findings/*.txt)
+  if(NOT reports)
+    message(FATAL_ERROR "no report written")
+  endif()
+endif()
