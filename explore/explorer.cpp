@@ -231,7 +231,7 @@ ExploreResult explore(const ExploreOptions& opt) {
             do {
                 auto t = std::make_unique<State>(*states[u]);
                 spec::Model& m = t->model;
-                const std::size_t vb = m.violations().size(), tags_before = m.chosen_tags().size();
+                const std::size_t vb = m.violations().size();
                 Event e = e0;
                 m.begin_event(std::string("explore event ") + std::to_string(d + 1));
                 switch (e.op) {
@@ -258,7 +258,6 @@ ExploreResult explore(const ExploreOptions& opt) {
                     e.choice = std::uint8_t(path[0].first);
                     e.choices = std::uint8_t(path[0].second);
                 }
-                (void)tags_before;
                 EdgeProp ep;
                 ep.event = e;
                 for (std::size_t i = vb; i < m.violations().size(); ++i) {

@@ -15,4 +15,12 @@ inline bool page_alloc_promises_zero(const Variant& v, const CEnv& env, const Ru
     return (v.want_init_on_alloc(env, gfp) && !skip_init) || boot.init_on_free;
 }
 
+// slab_want_init_on_alloc() (mm/slab.h): __GFP_ZERO, or init_on_alloc for a
+// cache without a constructor (a constructed object keeps its contents).
+// Whether the slab zeroes the object, and so what kmalloc promises.
+inline bool slab_want_init_on_alloc(const CEnv& env, const BootParams& boot, gfp_t gfp, bool ctor_or_rcu) {
+    const bool zero = (gfp & env.gfp.ZERO) != 0;
+    return boot.init_on_alloc ? (ctor_or_rcu ? zero : true) : zero;
+}
+
 }  // namespace tagproof::kernel

@@ -5,6 +5,7 @@
 // at least 4 objects a slab, freed slots reused LIFO.
 #include "error.hpp"
 #include "layout.hpp"
+#include "promises.hpp"
 #include "ref_kernel.hpp"
 
 namespace tagproof::reference {
@@ -87,8 +88,7 @@ std::uint64_t RefKernel::slab_alloc(std::int32_t cid, std::uint64_t size, gfp_t 
     const std::uint32_t idx = s.first_slot + slot;
     const std::uint64_t base = LINEAR_BASE + s.pfn * PAGE_SIZE + slot * c.slot_size;
     slot_live_[idx] = 1;
-    // slab_want_init_on_alloc() (no constructor caches here)
-    const bool init = cfg_.boot.init_on_alloc || (gfp & env_.gfp.ZERO);
+    const bool init = kernel::slab_want_init_on_alloc(env_, cfg_.boot, gfp, false);  // no constructor caches here
     Tag t = KASAN_TAG_KERNEL;
     if (rt_.kasan_enabled && v_.slab_tag_per_alloc(env_, false)) t = random_tag();
     if (rt_.kasan_enabled) {

@@ -36,11 +36,10 @@ ReplayResult replay_kmem_trace(const kernel::Variant& v, RefConfig cfg, const Km
     res.cpus = std::uint64_t(cfg.machine.cpus);
     XorshiftTags tags;
     RefKernel k(v, cfg, tags);
-    const gfp_t zero_flag = k.gfp_mask("__GFP_ZERO");
     auto dense = [&](std::uint64_t pfn) { return kLowPages + chunk_of.at(pfn / kChunk) * kChunk + pfn % kChunk; };
     auto violation = [&](const char* inv, std::uint32_t line, const std::string& msg) {
-        if (res.violation_counts[inv]++ == 0 || res.first_violations.size() < 10)
-            if (res.first_violations.size() < 10) res.first_violations.push_back({inv, line, msg});
+        ++res.violation_counts[inv];
+        if (res.first_violations.size() < 10) res.first_violations.push_back({inv, line, msg});
     };
     // replayed allocations are all in the linear map
     auto all_zero = [&](std::uint64_t ptr, std::uint64_t len) {
@@ -128,7 +127,7 @@ ReplayResult replay_kmem_trace(const kernel::Variant& v, RefConfig cfg, const Km
                     break;
                 }
                 objects[e.ptr] = {p, e.bytes_req};
-                if ((e.gfp & zero_flag) || cfg.boot.init_on_alloc) {
+                if (kernel::slab_want_init_on_alloc(k.env(), cfg.boot, e.gfp, false)) {
                     ++res.promised_zero;
                     if (!all_zero(p, e.bytes_req))
                         violation("zeroing", e.line, "kmalloc(" + std::to_string(e.bytes_req) +

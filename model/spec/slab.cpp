@@ -5,6 +5,7 @@
 #include "error.hpp"
 #include "layout.hpp"
 #include "model.hpp"
+#include "promises.hpp"
 
 namespace tagproof::spec {
 
@@ -101,9 +102,7 @@ Ptr Model::slab_alloc(int cid, std::uint64_t size, gfp_t gfp, int cpu, const std
     o.cpu = cpu;
     s.slot_obj[slot] = id;
 
-    // slab_want_init_on_alloc()
-    bool zero = (gfp & env_.gfp.ZERO) != 0;
-    bool init = cfg_.boot.init_on_alloc ? (c.ctor_or_rcu ? zero : true) : zero;
+    const bool init = kernel::slab_want_init_on_alloc(env_, cfg_.boot, gfp, c.ctor_or_rcu);
     Tag t = KASAN_TAG_KERNEL;
     if (rt_.kasan_enabled && cfg_.build.mode != Mode::generic) {
         if (v_.slab_tag_per_alloc(env_, c.ctor_or_rcu)) {
