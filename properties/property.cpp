@@ -5,7 +5,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
+
+#include <rapidcheck/Check.hpp>
 
 #include "error.hpp"
 #include "event.hpp"
@@ -112,6 +115,11 @@ std::string minimise_scenario(const std::string& text, const std::string& invari
 }
 
 
+std::uint64_t round_seed(int round) {
+    std::uint64_t s = rc::detail::configuration().testParams.seed + std::uint64_t(round) * 0x9E3779B97F4A7C15ull;
+    return s ? s : 1;  // 0 would mean "the configured seed"
+}
+
 PropertyResult check_invariants(const kernel::Variant& v, const PropertyOptions& opt) {
     PropertyResult r;
     last_failure() = LastFailure{};
@@ -132,7 +140,26 @@ PropertyResult check_invariants(const kernel::Variant& v, const PropertyOptions&
         rc::state::runAll(cmds, s0, sut);
     };
     std::string name = v.name() + (opt.isolation ? ": mode-isolation against " + v.baseline() : ": invariants");
-    r.passed = rc::check(name, property);
+    rc::detail::TestParams params = rc::detail::configuration().testParams;
+    params.maxSuccess = opt.tests;
+    if (opt.seed) params.seed = opt.seed;
+    rc::detail::TestMetadata meta;
+    meta.id = meta.description = name;
+    auto result = rc::detail::checkTestable(property, meta, params);
+    rc::detail::SuccessResult ok;
+    rc::detail::FailureResult fail;
+    if (result.match(ok)) {
+        r.cases = ok.numSuccess;
+    } else {
+        r.passed = false;
+        if (result.match(fail)) {
+            r.cases = fail.numSuccess + 1;
+            std::cerr << "- " << name << ": falsifiable after " << r.cases << " cases (seed=" << params.seed
+                      << ")\n";
+        } else {
+            std::cerr << "- " << name << ": gave up (seed=" << params.seed << ")\n";
+        }
+    }
     if (!r.passed) {
         r.failure = last_failure();
         if (!r.failure.scenario.empty()) {
@@ -143,8 +170,9 @@ PropertyResult check_invariants(const kernel::Variant& v, const PropertyOptions&
             std::filesystem::create_directories(d);
             std::string file = d + "/" + v.name() + "." + r.failure.invariant + ".litmus";
             std::ofstream(file) << r.failure.scenario;
-            std::fprintf(stderr, "shrunk to %zu events; scenario written to %s (replay: tagproof run %s)\n%s",
-                         r.failure.events, file.c_str(), file.c_str(), r.failure.scenario.c_str());
+            std::cerr << "shrunk to " << r.failure.events << " events; scenario written to " << file
+                      << " (replay: tagproof run " << file << ")\n"
+                      << r.failure.scenario;
         }
     }
     return r;

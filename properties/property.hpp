@@ -1,6 +1,7 @@
 // property.hpp — the invariant properties, run programmatically so a test can
 // assert that a negative control fails and inspect its shrunk counterexample.
 #pragma once
+#include <cstdint>
 #include <string>
 
 #include "commands.hpp"
@@ -9,12 +10,14 @@ namespace tagproof::properties {
 
 struct PropertyOptions {
     std::size_t max_events = 24;  // sequence length set per property (RapidCheck issue #110)
-    int tests = 100;              // max_success unless RC_PARAMS says otherwise
+    int tests = 100;              // cases a check (RapidCheck's max_success)
     bool isolation = false;       // mode-isolation against the variant's baseline, outside HW_TAGS-active states
+    std::uint64_t seed = 0;       // 0: RapidCheck's configuration (RC_PARAMS seed=...); else this seed, reproducibly
 };
 
 struct PropertyResult {
     bool passed = true;
+    int cases = 0;        // cases run, the failing one included
     LastFailure failure;  // the shrunk counterexample when !passed
 };
 
@@ -28,6 +31,11 @@ AbstractState initial_state(const kernel::Variant& v, const Config& c, const ker
 // violation of `invariant` (replayed by the scenario runner): the shortest
 // replayable trace. `events` is set to the number of event lines left.
 std::string minimise_scenario(const std::string& text, const std::string& invariant, std::size_t& events);
+
+// The seed for the round-th of several checks in one process: RapidCheck's
+// configured seed (RC_PARAMS seed=..., else random per process) advanced by
+// the round. Checks that all take the configured seed draw the same cases.
+std::uint64_t round_seed(int round);
 
 // "No invariant is violated except the variant's recorded defects."
 PropertyResult check_invariants(const kernel::Variant& v, const PropertyOptions& opt);
