@@ -11,6 +11,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <unistd.h>
 
 #include "report.hpp"
 
@@ -110,8 +111,11 @@ std::string tag_picture_dot(const Finding& f) {
 // `dot -Tsvg` of the picture, or "" when Graphviz is not installed.
 std::string render_svg(const std::string& dot) {
     if (std::system("command -v dot >/dev/null 2>&1") != 0) return "";
-    const auto dir = std::filesystem::temp_directory_path();
-    const std::string in = (dir / ("tagproof-" + std::to_string(std::rand()) + ".dot")).string();
+    // a file of its own: reviews render from several threads and processes at once
+    std::string in = (std::filesystem::temp_directory_path() / "tagproof-XXXXXX").string();
+    const int fd = mkstemp(in.data());
+    if (fd < 0) return "";
+    close(fd);
     std::ofstream(in) << dot;
     std::string svg;
     if (FILE* p = popen(("dot -Tsvg '" + in + "' 2>/dev/null").c_str(), "r")) {
