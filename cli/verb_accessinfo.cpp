@@ -20,7 +20,7 @@ int verb_accessinfo(const Args& args) {
         return 0;
     }
     for (const auto& a : o.positional) {
-        std::uint64_t info;
+        std::uint64_t info = 0;
         std::string reg;
         if (a.rfind("__hwasan_check_x", 0) == 0) {
             kernel::CheckSymbol c = kernel::parse_check_symbol(a);

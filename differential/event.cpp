@@ -131,4 +131,110 @@ Decoded decode_events(const std::uint8_t* data, std::size_t size, const kernel::
     return d;
 }
 
+namespace {
+
+// The fields decode_events gives an event of this op (the others it fills
+// with whatever the bytes say, and the op ignores): what encode_events must
+// reproduce.
+bool same_meaning(const Event& a, const Event& b) {
+    if (a.op != b.op || a.cpu != b.cpu) return false;
+    switch (a.op) {
+        case Op::alloc_pages: return a.order == b.order && a.gfp == b.gfp;
+        case Op::kmalloc:
+        case Op::vmalloc: return a.size == b.size && a.zero == b.zero;
+        case Op::pgtable_alloc: return a.pgkind == b.pgkind;
+        case Op::free_pages:
+        case Op::kfree:
+        case Op::vfree:
+        case Op::stack_free:
+        case Op::pgtable_free:
+        case Op::reset_tag: return a.pick == b.pick;
+        case Op::access: return a.pick == b.pick && a.where == b.where && a.len == b.len && a.kind == b.kind;
+        case Op::stack_alloc:
+        case Op::skb_alloc:
+        case Op::check_async: return true;
+    }
+    return false;
+}
+
+template <class T>
+std::uint8_t index_of(const std::vector<T>& list, T value, const std::string& what) {
+    for (std::size_t i = 0; i < list.size(); ++i)
+        if (list[i] == value) return std::uint8_t(i);
+    throw InputError("event", what + " has no encoding in the event vocabulary");
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> encode_events(const DiffConfig& config, const std::vector<Event>& events,
+                                        const kernel::Variant& v) {
+    const std::vector<std::string> words = cmdline_vocabulary(v);
+    std::vector<std::string> mine;
+    bool multi_shot = false;
+    std::istringstream in(config.cmdline);
+    for (std::string w; in >> w;) {
+        if (w == "kasan_multi_shot") multi_shot = true;
+        else mine.push_back(w);
+    }
+    if (mine.size() > 2) throw InputError("boot", "'" + config.cmdline + "': at most two words besides kasan_multi_shot");
+    mine.resize(2);  // "" is word 0
+    std::vector<std::uint8_t> out(2);
+    out[0] = index_of(words, mine[0], "boot word '" + mine[0] + "'");
+    out[1] = index_of(words, mine[1], "boot word '" + mine[1] + "'");
+    out[0] |= (config.mte ? 0 : 0x80) | (multi_shot ? 0 : 0x40);
+    for (std::size_t n = 0; n < events.size(); ++n) {
+        const Event& e = events[n];
+        const std::string what = "event " + std::to_string(n + 1) + " (" + op_name(e.op) + ")";
+        std::uint8_t b[4] = {std::uint8_t(unsigned(e.op) + kOps * (e.cpu & 1u)), 0, 0, 0};
+        if (e.cpu > 1) throw InputError("event", what + ": cpu " + std::to_string(e.cpu) + " (the vocabulary has 0 and 1)");
+        switch (e.op) {
+            case Op::alloc_pages: b[1] = e.order; b[2] = e.gfp; break;
+            case Op::kmalloc: b[1] = index_of(kmalloc_sizes(), e.size, what + ": size " + std::to_string(e.size)); b[2] = e.zero; break;
+            case Op::vmalloc: b[1] = index_of(vmalloc_sizes(), e.size, what + ": size " + std::to_string(e.size)); b[2] = e.zero; break;
+            case Op::pgtable_alloc: b[1] = e.pgkind; break;
+            case Op::access:
+                b[1] = std::uint8_t(e.pick);
+                b[2] = e.where;
+                b[3] = std::uint8_t(index_of(access_lengths(), e.len, what + ": length " + std::to_string(e.len)) +
+                                    6 * unsigned(e.kind));
+                break;
+            default: b[1] = std::uint8_t(e.pick); break;
+        }
+        // the decoder is the definition: check these bytes mean this event
+        const std::uint8_t probe[6] = {0, 0, b[0], b[1], b[2], b[3]};
+        const Decoded d = decode_events(probe, sizeof probe, v);
+        if (d.events.size() != 1 || !same_meaning(d.events[0], e))
+            throw InputError("event", what + " has no encoding in the event vocabulary");
+        out.insert(out.end(), b, b + 4);
+    }
+    return out;
+}
+
+const std::vector<std::string>& fuzz_variants() {
+    static const std::vector<std::string> names = {"linux-6.1", "linux-6.3", "linux-6.4", "linux-7.0", "mm-2026",
+                                                   "anjum-v2",  "anjum-v3",  "anjum-v4",  "sample-v2", "sample-v3"};
+    return names;
+}
+
+FuzzInput decode_fuzz_input(const std::uint8_t* data, std::size_t size, const kernel::Variant* fixed) {
+    FuzzInput f;
+    if (size < 2) return f;
+    f.variant = fixed ? fixed : &kernel::find_variant(fuzz_variants()[data[0] % fuzz_variants().size()]);
+    const std::size_t k = std::min<std::size_t>(data[1] % 16, size - 2);
+    f.picks.assign(data + 2, data + 2 + k);
+    f.decoded = decode_events(data + 2 + k, size - 2 - k, *f.variant);
+    return f;
+}
+
+std::vector<std::uint8_t> encode_fuzz_input(const kernel::Variant& v, const std::vector<std::uint8_t>& picks,
+                                            const DiffConfig& config, const std::vector<Event>& events) {
+    if (picks.size() > 15) throw InputError("picks", std::to_string(picks.size()) + " random-tag picks: at most 15");
+    std::vector<std::uint8_t> out = {index_of(fuzz_variants(), v.name(), "variant '" + v.name() + "'"),
+                                     std::uint8_t(picks.size())};
+    out.insert(out.end(), picks.begin(), picks.end());
+    const std::vector<std::uint8_t> rest = encode_events(config, events, v);
+    out.insert(out.end(), rest.begin(), rest.end());
+    return out;
+}
+
 }  // namespace tagproof::differential

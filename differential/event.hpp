@@ -78,6 +78,30 @@ struct Decoded {
     std::vector<Event> events;
 };
 Decoded decode_events(const std::uint8_t* data, std::size_t size, const kernel::Variant& v);
+// The inverse of decode_events: bytes that decode to this configuration and
+// exactly these events. The configuration takes at most two words of
+// cmdline_vocabulary() besides kasan_multi_shot; an event's size, length or
+// pick must be one the decoder can produce. Throws InputError naming the
+// event (or the boot word) that has no encoding.
+std::vector<std::uint8_t> encode_events(const DiffConfig& config, const std::vector<Event>& events,
+                                        const kernel::Variant& v);
+
+// The event fuzz targets' input (differential_fuzz, invariants_fuzz): byte 0
+// picks the variant (fuzz_variants(), modulo), byte 1 the number k of
+// random-tag picks (modulo 16), the next k bytes those picks, the rest
+// decode_events(). `fixed` overrides byte 0 (a campaign's TAGPROOF_VARIANT).
+const std::vector<std::string>& fuzz_variants();
+struct FuzzInput {
+    const kernel::Variant* variant = nullptr;
+    std::vector<std::uint8_t> picks;
+    Decoded decoded;
+};
+FuzzInput decode_fuzz_input(const std::uint8_t* data, std::size_t size, const kernel::Variant* fixed = nullptr);
+// Its inverse (picks: at most 15). Throws InputError for a variant the
+// targets do not list.
+std::vector<std::uint8_t> encode_fuzz_input(const kernel::Variant& v, const std::vector<std::uint8_t>& picks,
+                                            const DiffConfig& config, const std::vector<Event>& events);
+
 // Appends a boot parameter unless the command line already sets it.
 void add_boot_word(std::string& cmdline, const std::string& word);
 // The command-line choices decode_events and the generators use, for the variant's era.

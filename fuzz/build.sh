@@ -45,7 +45,7 @@ for t in differential invariants boot gfp scenario ftrace; do
     $CXX $CXXFLAGS -std=c++20 $INC "$ROOT/fuzz/${t}_fuzz.cpp" "$WORK/libtagproof_fuzz.a" $LIB_FUZZING_ENGINE \
         -o "$OUT/${t}_fuzz"
     case $t in
-        differential|invariants) seeds=("$ROOT"/fuzz/corpus/differential/*) ;;
+        differential|invariants) seeds=("$ROOT"/fuzz/corpus/differential/* "$ROOT"/fuzz/corpus/events/*) ;;
         scenario) seeds=("$ROOT"/tests/scenarios/*/*.litmus) ;;
         ftrace) seeds=("$ROOT"/tests/traces/*.trace) ;;
         *) seeds=("$ROOT"/fuzz/corpus/$t/*) ;;

@@ -46,6 +46,7 @@ OUT=${OUT:-campaign-$VARIANT-$TARGET}
 mkdir -p "$OUT/corpus" "$OUT/crashes" "$OUT/findings"
 cp -n "$ROOT/fuzz/corpus/$TARGET"/* "$OUT/corpus/" 2>/dev/null || true
 cp -n "$ROOT/fuzz/corpus/differential"/* "$OUT/corpus/" 2>/dev/null || true
+cp -n "$ROOT/fuzz/corpus/events"/* "$OUT/corpus/" 2>/dev/null || true  # the scenario corpus, encoded
 DICT=()
 [ -f "$ROOT/fuzz/dict/$TARGET.dict" ] && DICT=(-dict="$ROOT/fuzz/dict/$TARGET.dict")
 export TAGPROOF_VARIANT="$VARIANT"

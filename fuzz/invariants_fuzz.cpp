@@ -5,8 +5,8 @@
 // it between "--- scenario ---" markers (the campaign's triage reads them).
 //
 // The variant: TAGPROOF_VARIANT in the environment (a campaign sets it), or
-// else byte 0 picks one of the ten built-in ones. Input layout as
-// differential_fuzz: variant byte, pick count k, k picks, configuration, events.
+// else byte 0 picks one of the ten built-in ones. Input layout:
+// decode_fuzz_input() (differential/event.hpp), as differential_fuzz.
 #include <cstdio>
 #include <cstdlib>
 #include <set>
@@ -20,8 +20,6 @@
 using namespace tagproof;
 
 namespace {
-const char* const kVariants[] = {"linux-6.1", "linux-6.3", "linux-6.4", "linux-7.0", "mm-2026",
-                                 "anjum-v2",  "anjum-v3",  "anjum-v4",  "sample-v2", "sample-v3"};
 const kernel::Variant* fixed_variant() {
     static const kernel::Variant* v = [] {
         const char* name = std::getenv("TAGPROOF_VARIANT");
@@ -33,10 +31,10 @@ const kernel::Variant* fixed_variant() {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size < 2) return 0;
-    const kernel::Variant& v = fixed_variant() ? *fixed_variant() : kernel::find_variant(kVariants[data[0] % 10]);
-    const std::size_t k = std::min<std::size_t>(data[1] % 16, size - 2);
-    std::vector<std::uint8_t> picks(data + 2, data + 2 + k);
-    differential::Decoded d = differential::decode_events(data + 2 + k, size - 2 - k, v);
+    differential::FuzzInput in = differential::decode_fuzz_input(data, size, fixed_variant());
+    const kernel::Variant& v = *in.variant;
+    differential::Decoded& d = in.decoded;
+    const std::vector<std::uint8_t>& picks = in.picks;
     if (d.events.size() > 64) d.events.resize(64);
     const auto known = v.known_defects();
     const std::set<std::string> allowed(known.begin(), known.end());

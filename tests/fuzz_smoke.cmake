@@ -3,7 +3,14 @@
 # sanitizer report or mismatch makes the fuzzer exit non-zero.
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
-file(GLOB seeds ${CORPUS}/*)  # files only (a scenario directory's subdirectories are not seeds)
+# CORPUS: seed directories separated by commas; files only (a scenario
+# directory's subdirectories are not seeds)
+string(REPLACE "," ";" dirs "${CORPUS}")
+set(seeds)
+foreach(dir ${dirs})
+  file(GLOB s ${dir}/*)
+  list(APPEND seeds ${s})
+endforeach()
 if(seeds)
   file(COPY ${seeds} DESTINATION ${WORK})
 endif()

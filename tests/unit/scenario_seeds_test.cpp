@@ -1,0 +1,132 @@
+// The scenario corpus as event-fuzzer seeds (differential/scenario_events,
+// encode_fuzz_input): every encoded scenario decodes back to its events, the
+// lockstep runner replays them as the same calls on the same handles, and
+// the model and the reference agree on every one of them. Bytes the
+// vocabulary cannot produce are refused, not rounded silently.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <regex>
+
+#include "error.hpp"
+#include "event.hpp"
+#include "lockstep.hpp"
+#include "scenario.hpp"
+#include "scenario_events.hpp"
+
+using namespace tagproof;
+using namespace tagproof::differential;
+
+namespace {
+
+std::vector<std::string> corpus_files() {
+    std::vector<std::string> out;
+    for (const char* dir : {"kunit", "eras", "seeds", "checks"})
+        for (const auto& e : std::filesystem::directory_iterator(std::string(TAGPROOF_SOURCE_DIR) + "/tests/scenarios/" + dir))
+            if (e.path().extension() == ".litmus") out.push_back(e.path().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// "NAME = call(...) cpu=N" or "call(...)": the call.
+std::string call_of(const std::string& line) {
+    std::smatch m;
+    std::regex_search(line, m, std::regex(R"(^(?:\w+ = )?(\w+)\()"));
+    return m.size() > 1 ? m[1].str() : "";
+}
+
+// The lockstep line's call for an encoded event.
+std::string expected_call(const Event& e) {
+    switch (e.op) {
+        case Op::kmalloc: return e.zero ? "kzalloc" : "kmalloc";
+        case Op::vmalloc: return e.zero ? "vzalloc" : "vmalloc";
+        case Op::access: return e.kind == AccessKind::read ? "read" : e.kind == AccessKind::write ? "write" : "rmw";
+        case Op::check_async: return "kasan_check_async";
+        default: return op_name(e.op);
+    }
+}
+
+TEST(ScenarioSeeds, EveryEncodedScenarioReplaysAsTheSameCallsOnTheSameHandles) {
+    std::size_t scenarios = 0, events = 0, picks = 0;
+    for (const auto& file : corpus_files()) {
+        scenario::Scenario sc = scenario::load_scenario(file);
+        const ScenarioEvents se = scenario_events(sc);
+        if (!se.not_encoded.empty() || se.events.empty()) continue;  // no HW_TAGS run, no vocabulary event
+        ++scenarios;
+        const std::vector<std::uint8_t> bytes = encode_fuzz_input(*se.variant, {}, se.config, se.events);
+        const FuzzInput in = decode_fuzz_input(bytes.data(), bytes.size());
+        ASSERT_EQ(in.variant, se.variant) << file;
+        EXPECT_EQ(in.decoded.config.mte, se.config.mte) << file;
+        EXPECT_EQ(in.decoded.config.cmdline, se.config.cmdline) << file;
+        ASSERT_EQ(in.decoded.events.size(), se.events.size()) << file;
+
+        std::map<std::string, std::string> name_of;  // scenario variable -> lockstep handle name (page: "pgN")
+        Lockstep ls(*in.variant, in.decoded.config, in.picks);
+        std::size_t i = 0;
+        for (const auto& st : sc.statements) {
+            if (st.call == "page_address" && !st.result.empty() && name_of.count(st.args[0].name))
+                name_of[st.result] = name_of.at(st.args[0].name);  // the page's handle: no event
+            if (i == se.event_lines.size() || st.line != se.event_lines[i]) continue;
+            const Event& e = in.decoded.events[i++];
+            const std::string where = file + ":" + std::to_string(st.line) + " (" + st.call + ")";
+            const std::size_t before = ls.trace().size();
+            const std::string mismatch = ls.step(e);
+            ASSERT_EQ(mismatch, "") << where;  // the model and the reference agree on the corpus too
+            ASSERT_GT(ls.trace().size(), before) << where << ": the event did nothing in the lockstep runner";
+            const std::string& line = ls.trace()[before];
+            EXPECT_EQ(call_of(line), expected_call(e)) << where << ": " << line;
+            if (!st.result.empty()) name_of[st.result] = line.substr(0, line.find(' '));
+            if (st.result.empty() && !st.args.empty() && !st.args[0].is_number && st.call != "kasan_check_async") {
+                // a pick names the scenario's handle: "(pg3)" or "(pg3_p + 16" for pg3
+                ASSERT_TRUE(name_of.count(st.args[0].name)) << where;
+                const std::string h = name_of.at(st.args[0].name);
+                EXPECT_TRUE(std::regex_search(line, std::regex("\\(" + h + "[_), ]"))) << where << ": " << line
+                                                                                      << " is not on " << h;
+                ++picks;
+            }
+            ++events;
+        }
+        EXPECT_EQ(i, se.events.size()) << file;
+    }
+    std::fprintf(stderr, "%zu scenarios, %zu events, %zu of them picks of a handle\n", scenarios, events, picks);
+    EXPECT_GE(scenarios, 40u);
+    EXPECT_GE(picks, 100u);
+}
+
+TEST(ScenarioSeeds, WhatTheVocabularyCannotSayIsRefused) {
+    const kernel::Variant& v = kernel::find_variant("linux-7.0");
+    Event kmalloc10;
+    kmalloc10.op = Op::kmalloc;
+    kmalloc10.size = 10;  // not in kmalloc_sizes()
+    EXPECT_THROW(encode_events(DiffConfig{}, {kmalloc10}, v), InputError);
+    Event far;
+    far.op = Op::kfree;
+    far.pick = 300;  // a byte holds the pick
+    EXPECT_THROW(encode_events(DiffConfig{}, {far}, v), InputError);
+    DiffConfig boot;
+    boot.cmdline = "kasan.stacktrace=off";
+    EXPECT_THROW(encode_events(boot, {}, v), InputError);
+    boot.cmdline = "kasan.mode=async init_on_free=1 kasan.vmalloc=off";  // three words
+    EXPECT_THROW(encode_events(boot, {}, v), InputError);
+    EXPECT_THROW(encode_fuzz_input(kernel::find_variant("mutant-no-tcma"), {}, DiffConfig{}, {}), InputError);
+}
+
+TEST(ScenarioSeeds, EncodeIsTheInverseOfDecodeOnEveryByteString) {
+    // every 4-byte event decodes to an event that encodes back to bytes of the same meaning
+    const kernel::Variant& v = kernel::find_variant("sample-v3");
+    for (unsigned b0 = 0; b0 < 256; b0 += 3)
+        for (unsigned b1 = 0; b1 < 256; b1 += 7)
+            for (unsigned b2 = 0; b2 < 256; b2 += 11) {
+                const std::uint8_t in[6] = {0x41, 2, std::uint8_t(b0), std::uint8_t(b1), std::uint8_t(b2), std::uint8_t(b0 ^ b2)};
+                const Decoded d = decode_events(in, sizeof in, v);
+                const std::vector<std::uint8_t> again = encode_events(d.config, d.events, v);
+                const Decoded d2 = decode_events(again.data(), again.size(), v);
+                ASSERT_EQ(d2.config.cmdline, d.config.cmdline);
+                ASSERT_EQ(d2.config.mte, d.config.mte);
+                ASSERT_EQ(d2.events.size(), 1u);
+                ASSERT_EQ(encode_events(d2.config, d2.events, v), again) << b0 << " " << b1 << " " << b2;
+            }
+}
+
+}  // namespace
