@@ -8,11 +8,13 @@
 # the variant) in libFuzzer's fork mode with --jobs workers for --time
 # (s/m/h suffixes), crashes kept and the campaign going on (DIR/fuzz.log). Then:
 #   - the corpus is merged and minimised into DIR/corpus.min;
-#   - every crash is replayed to read the violated invariant, deduplicated by
-#     invariant and kernel entry point, the first of each kind minimised by
-#     libFuzzer (-minimize_crash), its scenario extracted, line-minimised and
-#     replayed in the model (`tagproof report --minimise`), and written with
-#     its report to DIR/findings/<invariant>.{litmus,txt}.
+#   - every crash is read (in one process, TAGPROOF_FUZZ_TRIAGE=1) for the
+#     invariant it breaks, deduplicated by invariant and kernel entry point,
+#     the first of each kind minimised by libFuzzer (-minimize_crash), its
+#     scenario extracted, line-minimised and replayed in the model (`tagproof
+#     report --minimise`), and written with its report to
+#     DIR/findings/<invariant>-N.{litmus,txt}; a model/reference mismatch
+#     (--target differential) with the target's report of both states.
 # Exit status: 0 nothing found, 1 findings (listed), 2 bad usage.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -61,19 +63,43 @@ mkdir -p "$OUT/corpus.min"
 "$FUZZER" -merge=1 "$OUT/corpus.min" "$OUT/corpus" > "$OUT/merge.log" 2>&1
 echo "corpus: $(ls "$OUT/corpus" | wc -l) inputs, $(ls "$OUT/corpus.min" | wc -l) after merge"
 
-# triage
+# triage. Every crash is read once to learn what it broke: in one process
+# (TAGPROOF_FUZZ_TRIAGE=1: the target prints its finding and goes on), and
+# when a crash of the target itself ends that process, the next one starts
+# after it. DIR/triage.tsv: file, invariant (or mismatch / crash), entry.
+crashes=()
+for c in "$OUT"/crashes/crash-* "$OUT"/crashes/leak-* "$OUT"/crashes/timeout-*; do
+    [ -f "$c" ] && crashes+=("$c")
+done
+: > "$OUT/triage.tsv"
+i=0
+while [ "$i" -lt "${#crashes[@]}" ]; do
+    TAGPROOF_FUZZ_TRIAGE=1 "$FUZZER" -runs=1 "${crashes[@]:$i}" > "$OUT/triage.log" 2>&1
+    # the same bug: the same invariant broken at the same kernel entry point
+    # (the call the violation message starts with, or the event a mismatch
+    # shows at); a crash of the target by its sanitizer or libFuzzer error
+    # line, numbers blanked
+    awk -F'\n' '
+        function call(s) { sub(/^[a-z0-9_]+ = /, "", s); match(s, /^[a-z_]+/); return substr(s, RSTART, RLENGTH) }
+        /^Running: / { file = substr($0, 10); inv = ""; entry = ""; err = ""; next }
+        file == "" { next }
+        /^violation of [a-z-]+: / && inv == "" {
+            s = substr($0, 14); inv = substr(s, 1, index(s, ":") - 1); entry = call(substr(s, index(s, ":") + 2)); next }
+        /^mismatch of / && inv == "" { inv = "mismatch"; entry = call(substr($0, 13)); next }
+        /ERROR: / && err == "" { err = $0; gsub(/0x[0-9a-f]+|[0-9]+/, "N", err) }
+        /^Executed / { print file "\t" (inv == "" ? "not-reproduced" : inv) "\t" entry; file = ""; next }
+        END { if (file != "") print file "\tcrash\t" err }
+    ' "$OUT/triage.log" >> "$OUT/triage.tsv"
+    read_now=$(wc -l < "$OUT/triage.tsv")
+    [ "$read_now" -gt "$i" ] || { echo "campaign.sh: triage could not read ${crashes[$i]}" >&2; i=$((i + 1)); continue; }
+    i=$read_now
+done
+echo "triage: ${#crashes[@]} crashes read, $(cut -f2,3 "$OUT/triage.tsv" | grep -v '^not-reproduced' | sort -u | wc -l) kinds"
+
 declare -A seen
 found=0
-for crash in "$OUT"/crashes/crash-* "$OUT"/crashes/leak-* "$OUT"/crashes/timeout-*; do
-    [ -f "$crash" ] || continue
-    log=$("$FUZZER" -runs=1 "$crash" 2>&1)
-    inv=$(printf '%s\n' "$log" | sed -n 's/^violation of \([a-z-]*\):.*/\1/p' | head -1)
-    [ -n "$inv" ] || inv=crash
-    # the same bug: the same invariant broken at the same kernel entry point
-    # (the call the violation message starts with); other crashes by their
-    # sanitizer or libFuzzer error line, numbers blanked
-    entry=$(printf '%s\n' "$log" | sed -n 's/^violation of [a-z-]*: \([a-z_]*\).*/\1/p' | head -1)
-    [ -n "$entry" ] || entry=$(printf '%s\n' "$log" | grep -m1 -E "ERROR: " | sed -E 's/0x[0-9a-f]+|[0-9]+/N/g')
+while IFS=$'\t' read -r crash inv entry; do
+    [ "$inv" != not-reproduced ] || continue
     key="$inv|$entry"
     [ -z "${seen[$key]:-}" ] || continue
     seen[$key]=1
@@ -81,18 +107,26 @@ for crash in "$OUT"/crashes/crash-* "$OUT"/crashes/leak-* "$OUT"/crashes/timeout
     stem="$OUT/findings/$inv-$found"
     "$FUZZER" -minimize_crash=1 -runs=5000 -exact_artifact_path="$stem.input" "$crash" > "$stem.minimize.log" 2>&1
     [ -f "$stem.input" ] || cp "$crash" "$stem.input"
-    "$FUZZER" -runs=1 "$stem.input" 2>&1 | sed -n '/^--- scenario ---$/,/^--- end ---$/p' | sed '1d;$d' > "$stem.raw.litmus"
-    if [ -s "$stem.raw.litmus" ]; then
+    log=$(TAGPROOF_FUZZ_TRIAGE=1 "$FUZZER" -runs=1 "$stem.input" 2>&1)
+    # the first scenario the target printed (libFuzzer may run an input twice)
+    printf '%s\n' "$log" | awk '/^--- scenario ---$/ { on = 1; next } /^--- end ---$/ { if (on) exit } on' > "$stem.raw.litmus"
+    if [ "$inv" = mismatch ] && [ -s "$stem.raw.litmus" ]; then
+        # model and reference disagree: the report is the target's, both states and the trace
+        cp "$stem.raw.litmus" "$stem.litmus"
+        printf '%s\n' "$log" | awk '/^--- scenario ---$/ { exit } { print }' > "$stem.txt"
+        events=$(grep -vcE '^(#|name|variant|modes|config|boot|expect|$)|page_address\(' "$stem.litmus")
+        echo "finding $found: mismatch at $entry, $events events, model vs reference: $stem.litmus, report $stem.txt"
+    elif [ -s "$stem.raw.litmus" ]; then
         "$TAGPROOF" report --minimise --write-minimised "$stem.litmus" --source "fuzzing campaign ($TARGET, $VARIANT)" \
             "$stem.raw.litmus" > "$stem.txt"
         events=$(grep -vcE '^(#|name|variant|modes|config|boot|expect|$)|page_address\(' "$stem.litmus")
         if "$TAGPROOF" run "$stem.litmus" > "$stem.replay.log" 2>&1; then replay="replayed in the model"; else replay="NOT replayed"; fi
         echo "finding $found: $inv, $events events, $replay: $stem.litmus, report $stem.txt"
     else
-        printf '%s\n' "$log" | head -40 > "$stem.txt"
+        "$FUZZER" -runs=1 "$crash" 2>&1 | head -40 > "$stem.txt"
         echo "finding $found: $inv (no scenario: a crash in the target itself): $stem.txt"
     fi
-done
+done < "$OUT/triage.tsv"
 if [ "$found" -eq 0 ]; then
     echo "no findings"
     exit 0

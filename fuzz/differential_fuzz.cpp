@@ -1,7 +1,7 @@
 // differential_fuzz.cpp — libFuzzer target: bytes decoded into the shared
 // command vocabulary (differential/event.hpp), run on the model and the
 // reference in lockstep; any difference is a crash with both states and the
-// trace printed (issue 5).
+// trace printed (issue 5); TAGPROOF_FUZZ_TRIAGE=1 prints and goes on.
 //
 // Input layout: decode_fuzz_input() (differential/event.hpp): a variant
 // byte, random-tag picks, two configuration bytes, then four bytes an event.
@@ -27,7 +27,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         differential::Lockstep ls(v, d.config, picks);
         std::string mismatch = ls.run(d.events);
         if (!mismatch.empty()) {
-            std::fprintf(stderr, "%s\nscenario:\n%s", mismatch.c_str(), ls.scenario().c_str());
+            // the first line names the event: what the triage deduplicates by
+            std::fprintf(stderr, "mismatch of %s\n%s\n--- scenario ---\n%s--- end ---\n",
+                         ls.trace().empty() ? "(no event)" : ls.trace().back().c_str(), mismatch.c_str(),
+                         ls.scenario().c_str());
+            if (differential::fuzz_triage()) return 0;
             std::abort();
         }
     } catch (const InputError& e) {

@@ -2,7 +2,9 @@
 // decoded event sequences (the shared vocabulary, differential/event.hpp),
 // run in the executable model with its oracle. A violation of an invariant
 // the variant is not recorded to have aborts with the scenario that replays
-// it between "--- scenario ---" markers (the campaign's triage reads them).
+// it between "--- scenario ---" markers (the campaign's triage reads them;
+// with TAGPROOF_FUZZ_TRIAGE=1 it prints and goes on, so one process can read
+// a whole crash directory).
 //
 // The variant: TAGPROOF_VARIANT in the environment (a campaign sets it), or
 // else byte 0 picks one of the ten built-in ones. Input layout:
@@ -48,6 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                              x.invariant.c_str(), x.message.c_str(),
                              ls.scenario("fuzz_" + x.invariant, "invariants_fuzz (a libFuzzer input, decoded)").c_str(),
                              x.invariant.c_str());
+                if (differential::fuzz_triage()) return 0;  // one process reads every crash
                 std::abort();
             }
         }
