@@ -1,7 +1,6 @@
 // event.cpp — see event.hpp.
 #include "event.hpp"
 
-#include <cstdlib>
 #include <sstream>
 
 #include "error.hpp"
@@ -236,14 +235,6 @@ std::vector<std::uint8_t> encode_fuzz_input(const kernel::Variant& v, const std:
     const std::vector<std::uint8_t> rest = encode_events(config, events, v);
     out.insert(out.end(), rest.begin(), rest.end());
     return out;
-}
-
-bool fuzz_triage() {
-    static const bool on = [] {
-        const char* t = std::getenv("TAGPROOF_FUZZ_TRIAGE");
-        return t && std::string(t) == "1";
-    }();
-    return on;
 }
 
 }  // namespace tagproof::differential

@@ -101,10 +101,6 @@ FuzzInput decode_fuzz_input(const std::uint8_t* data, std::size_t size, const ke
 // targets do not list.
 std::vector<std::uint8_t> encode_fuzz_input(const kernel::Variant& v, const std::vector<std::uint8_t>& picks,
                                             const DiffConfig& config, const std::vector<Event>& events);
-// TAGPROOF_FUZZ_TRIAGE=1 in the environment: the targets print a finding
-// and return instead of aborting, so a campaign's triage reads a whole crash
-// directory in one process.
-bool fuzz_triage();
 
 // Appends a boot parameter unless the command line already sets it.
 void add_boot_word(std::string& cmdline, const std::string& word);

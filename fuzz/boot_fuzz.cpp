@@ -9,10 +9,18 @@
 
 #include "boot_params.hpp"
 #include "error.hpp"
+#include "fuzz_env.hpp"
 
 using namespace tagproof;
 
 namespace {
+// planted: to_cmdline() loses its last word
+std::string printed(const BootParams& p) {
+    std::string s = p.to_cmdline();
+    if (fuzz::planted() && s.rfind(' ') != std::string::npos) s.erase(s.rfind(' '));
+    return s;
+}
+
 void same(const BootParams& a, const BootParams& b) {
     if (a.kasan != b.kasan || a.mode != b.mode || a.vmalloc != b.vmalloc || a.page_alloc_sample != b.page_alloc_sample ||
         a.page_alloc_sample_order != b.page_alloc_sample_order || a.fault != b.fault || a.write_only != b.write_only ||
@@ -27,10 +35,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         BootParamSyntax syn;
         syn.page_alloc_sample = syn.page_alloc_sample_order = sampling;
         BootParams lenient = parse_boot_params(cmdline, syn);  // never throws
-        same(lenient, parse_boot_params(lenient.to_cmdline(), syn));
+        same(lenient, parse_boot_params(printed(lenient), syn));
         try {
             BootParams strict = parse_boot_params_strict(cmdline, "fuzz", syn);
-            same(strict, parse_boot_params_strict(strict.to_cmdline(), "fuzz", syn));
+            same(strict, parse_boot_params_strict(printed(strict), "fuzz", syn));
         } catch (const InputError&) {
         }
     }

@@ -2,7 +2,7 @@
 # fuzz/campaign.sh — a fuzzing campaign on one variant, then triage.
 #
 #   fuzz/campaign.sh --variant anjum-v4 [--time 10m] [--jobs 2] [--target invariants]
-#                    [--out DIR] [--build DIR]
+#                    [--out DIR] [--build DIR] [--triage-only]
 #
 # Runs build/fuzz/<target>_fuzz (default: invariants, TAGPROOF_VARIANT set to
 # the variant) in libFuzzer's fork mode with --jobs workers for --time
@@ -15,10 +15,12 @@
 #     report --minimise`), and written with its report to
 #     DIR/findings/<invariant>-N.{litmus,txt}; a model/reference mismatch
 #     (--target differential) with the target's report of both states.
-# Exit status: 0 nothing found, 1 findings (listed), 2 bad usage.
+# --triage-only: triage DIR's crashes again (after a fix, or a new triage)
+# without fuzzing. Exit status: 0 nothing found, 1 findings (listed), 2 bad
+# usage.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-VARIANT="" TIME=10m JOBS=2 TARGET=invariants OUT="" BUILD="$ROOT/build"
+VARIANT="" TIME=10m JOBS=2 TARGET=invariants OUT="" BUILD="$ROOT/build" TRIAGE_ONLY=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --variant) VARIANT=$2; shift 2 ;;
@@ -27,7 +29,8 @@ while [ $# -gt 0 ]; do
         --target) TARGET=$2; shift 2 ;;
         --out) OUT=$2; shift 2 ;;
         --build) BUILD=$2; shift 2 ;;
-        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+        --triage-only) TRIAGE_ONLY=1; shift ;;
+        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
         *) echo "campaign.sh: unknown argument '$1' (--help)" >&2; exit 2 ;;
     esac
 done
@@ -53,15 +56,17 @@ DICT=()
 [ -f "$ROOT/fuzz/dict/$TARGET.dict" ] && DICT=(-dict="$ROOT/fuzz/dict/$TARGET.dict")
 export TAGPROOF_VARIANT="$VARIANT"
 
-echo "campaign: $TARGET on $VARIANT, $SECS s, $JOBS jobs, in $OUT"
-"$FUZZER" -fork="$JOBS" -ignore_crashes=1 -max_total_time="$SECS" -max_len=258 "${DICT[@]}" \
-    -artifact_prefix="$OUT/crashes/" -print_final_stats=1 "$OUT/corpus" > "$OUT/fuzz.log" 2>&1
-grep -E "exec/s" "$OUT/fuzz.log" | tail -1
-grep -E "INFO: fuzzed for|stat::number_of_executed_units|stat::average_exec_per_sec" "$OUT/fuzz.log" | tail -3
-
-mkdir -p "$OUT/corpus.min"
-"$FUZZER" -merge=1 "$OUT/corpus.min" "$OUT/corpus" > "$OUT/merge.log" 2>&1
-echo "corpus: $(ls "$OUT/corpus" | wc -l) inputs, $(ls "$OUT/corpus.min" | wc -l) after merge"
+if [ "$TRIAGE_ONLY" = 0 ]; then
+    echo "campaign: $TARGET on $VARIANT, $SECS s, $JOBS jobs, in $OUT"
+    "$FUZZER" -fork="$JOBS" -ignore_crashes=1 -max_total_time="$SECS" -max_len=258 "${DICT[@]}" \
+        -artifact_prefix="$OUT/crashes/" -print_final_stats=1 "$OUT/corpus" > "$OUT/fuzz.log" 2>&1
+    grep -E "exec/s" "$OUT/fuzz.log" | tail -1
+    grep -E "INFO: fuzzed for|stat::number_of_executed_units|stat::average_exec_per_sec" "$OUT/fuzz.log" | tail -3
+    mkdir -p "$OUT/corpus.min"
+    "$FUZZER" -merge=1 "$OUT/corpus.min" "$OUT/corpus" > "$OUT/merge.log" 2>&1
+    echo "corpus: $(ls "$OUT/corpus" | wc -l) inputs, $(ls "$OUT/corpus.min" | wc -l) after merge"
+fi
+rm -rf "$OUT/findings" && mkdir -p "$OUT/findings"
 
 # triage. Every crash is read once to learn what it broke: in one process
 # (TAGPROOF_FUZZ_TRIAGE=1: the target prints its finding and goes on), and
@@ -76,15 +81,14 @@ i=0
 while [ "$i" -lt "${#crashes[@]}" ]; do
     TAGPROOF_FUZZ_TRIAGE=1 "$FUZZER" -runs=1 "${crashes[@]:$i}" > "$OUT/triage.log" 2>&1
     # the same bug: the same invariant broken at the same kernel entry point
-    # (the call the violation message starts with, or the event a mismatch
-    # shows at); a crash of the target by its sanitizer or libFuzzer error
-    # line, numbers blanked
+    # (the event the violation or the mismatch shows at); a crash of the
+    # target by its sanitizer or libFuzzer error line, numbers blanked
     awk -F'\n' '
         function call(s) { sub(/^[a-z0-9_]+ = /, "", s); match(s, /^[a-z_]+/); return substr(s, RSTART, RLENGTH) }
         /^Running: / { file = substr($0, 10); inv = ""; entry = ""; err = ""; next }
         file == "" { next }
-        /^violation of [a-z-]+: / && inv == "" {
-            s = substr($0, 14); inv = substr(s, 1, index(s, ":") - 1); entry = call(substr(s, index(s, ":") + 2)); next }
+        /^violation of [a-z-]+: / && inv == "" { s = substr($0, 14); inv = substr(s, 1, index(s, ":") - 1); next }
+        /^at event: / && entry == "" { entry = call(substr($0, 11)); next }
         /^mismatch of / && inv == "" { inv = "mismatch"; entry = call(substr($0, 13)); next }
         /ERROR: / && err == "" { err = $0; gsub(/0x[0-9a-f]+|[0-9]+/, "N", err) }
         /^Executed / { print file "\t" (inv == "" ? "not-reproduced" : inv) "\t" entry; file = ""; next }

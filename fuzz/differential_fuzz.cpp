@@ -11,6 +11,7 @@
 
 #include "error.hpp"
 #include "event.hpp"
+#include "fuzz_env.hpp"
 #include "lockstep.hpp"
 #include "variant.hpp"
 
@@ -31,7 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             std::fprintf(stderr, "mismatch of %s\n%s\n--- scenario ---\n%s--- end ---\n",
                          ls.trace().empty() ? "(no event)" : ls.trace().back().c_str(), mismatch.c_str(),
                          ls.scenario().c_str());
-            if (differential::fuzz_triage()) return 0;
+            if (fuzz::triage()) return 0;
             std::abort();
         }
     } catch (const InputError& e) {

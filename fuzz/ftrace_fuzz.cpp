@@ -8,6 +8,7 @@
 #include <string>
 
 #include "error.hpp"
+#include "fuzz_env.hpp"
 #include "kmem_trace.hpp"
 
 using namespace tagproof;
@@ -27,6 +28,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::size_t lines = 0;
     for (char c : text) lines += c == '\n';
     if (!text.empty() && text.back() != '\n') ++lines;
-    if (t.events.size() + t.other_events + t.header_lines + t.malformed != lines) std::abort();
+    // planted: the reader forgets to count a header line
+    const std::size_t headers = fuzz::planted() && t.header_lines ? t.header_lines - 1 : t.header_lines;
+    if (t.events.size() + t.other_events + headers + t.malformed != lines) std::abort();
     return 0;
 }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "error.hpp"
+#include "fuzz_env.hpp"
 #include "gfp.hpp"
 
 using namespace tagproof;
@@ -25,7 +26,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     } catch (const InputError&) {
         return 0;
     }
-    const std::string printed = L.print(g);
+    std::string printed = L.print(g);
+    // planted: the printer loses its last flag
+    if (fuzz::planted() && printed.rfind('|') != std::string::npos) printed.erase(printed.rfind('|'));
     gfp_t back;
     try {
         back = L.parse(printed, "printed");

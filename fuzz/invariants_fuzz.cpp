@@ -16,6 +16,7 @@
 
 #include "error.hpp"
 #include "event.hpp"
+#include "fuzz_env.hpp"
 #include "lockstep.hpp"
 #include "variant.hpp"
 
@@ -46,11 +47,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             ls.step(e);  // the reference's agreement is differential_fuzz's job
             for (const auto& x : ls.model().violations()) {
                 if (allowed.count(x.invariant)) continue;
-                std::fprintf(stderr, "violation of %s: %s\n--- scenario ---\n%sexpect violation %s\n--- end ---\n",
-                             x.invariant.c_str(), x.message.c_str(),
+                // the event it showed at (the triage's entry point), page_address lines aside
+                std::string at = "(no event)";
+                for (auto it = ls.trace().rbegin(); it != ls.trace().rend(); ++it)
+                    if (it->find("= page_address(") == std::string::npos) {
+                        at = *it;
+                        break;
+                    }
+                std::fprintf(stderr, "violation of %s: %s\nat event: %s\n--- scenario ---\n%sexpect violation %s\n--- end ---\n",
+                             x.invariant.c_str(), x.message.c_str(), at.c_str(),
                              ls.scenario("fuzz_" + x.invariant, "invariants_fuzz (a libFuzzer input, decoded)").c_str(),
                              x.invariant.c_str());
-                if (differential::fuzz_triage()) return 0;  // one process reads every crash
+                if (fuzz::triage()) return 0;  // one process reads every crash
                 std::abort();
             }
         }
