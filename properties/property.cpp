@@ -144,7 +144,9 @@ PropertyResult check_invariants(const kernel::Variant& v, const PropertyOptions&
     params.maxSuccess = opt.tests;
     if (opt.seed) params.seed = opt.seed;
     rc::detail::TestMetadata meta;
-    meta.id = meta.description = name;
+    // no id: RapidCheck's at-exit "reproduce with" lines are for its own
+    // runner; we print the seed, and the scenario that replays the failure
+    meta.description = name;
     auto result = rc::detail::checkTestable(property, meta, params);
     rc::detail::SuccessResult ok;
     rc::detail::FailureResult fail;

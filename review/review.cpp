@@ -318,48 +318,77 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
     return r;
 }
 
+namespace {
+
+// One RapidCheck check, its console output kept out of the review's.
+properties::PropertyResult quiet_check(const kernel::Variant& v, const properties::PropertyOptions& po) {
+    std::ostringstream quiet;
+    auto* old = std::cerr.rdbuf(quiet.rdbuf());
+    try {
+        properties::PropertyResult pr = properties::check_invariants(v, po);
+        std::cerr.rdbuf(old);
+        return pr;
+    } catch (...) {
+        std::cerr.rdbuf(old);
+        throw;
+    }
+}
+
+// A burst's counterexample: the grid cell and a finding candidate.
+void add_burst_failure(VariantReview& r, Grid& g, const properties::PropertyResult& pr, const char* origin) {
+    if (pr.passed || pr.failure.invariant.empty()) return;
+    Mode m = scenario_mode(pr.failure.scenario);
+    if (!g.at(pr.failure.invariant, m)) return;
+    g.source(pr.failure.invariant, m, "rapidcheck") = {"rapidcheck", SourceVerdict::counterexample,
+                                                       std::to_string(pr.failure.events) + " events"};
+    Finding f;
+    f.property = pr.failure.invariant;
+    f.mode = m;
+    f.source = "rapidcheck";
+    f.origin = origin;
+    f.scenario = pr.failure.scenario;
+    f.happened = pr.failure.message;
+    add_candidate(r, f);
+}
+
+}  // namespace
+
 void add_rapidcheck(VariantReview& r, const ReviewOptions& opt) {
     if (!opt.rapidcheck) return;
     const kernel::Variant& v = kernel::find_variant(r.variant);
     properties::PropertyOptions po;
     po.tests = opt.rapidcheck_cases;
-    // RapidCheck reports to stderr; the review prints its own lines
-    std::ostringstream quiet;
-    auto* old = std::cerr.rdbuf(quiet.rdbuf());
-    properties::PropertyResult pr;
-    try {
-        pr = properties::check_invariants(v, po);
-    } catch (...) {
-        std::cerr.rdbuf(old);
-        throw;
+    const properties::PropertyResult pr = quiet_check(v, po);
+    // mode-isolation: the variant and its baseline in lockstep on the same
+    // sequences, outside HW_TAGS-active states, for a series that claims it
+    const bool isolation = !r.baseline.empty() && v.claims_hw_only_change();
+    properties::PropertyResult ir;
+    if (isolation) {
+        properties::PropertyOptions io = po;
+        io.isolation = true;
+        io.max_events = 20;
+        ir = quiet_check(v, io);
     }
-    std::cerr.rdbuf(old);
     Grid g{r, opt};
+    // what a cell can claim: a check stops at its first counterexample
+    auto ran = [](const properties::PropertyResult& x) {
+        return x.passed ? std::to_string(x.cases) + " random sequences"
+                        : std::to_string(x.cases - 1) + " random sequences before a counterexample";
+    };
     for (const auto& p : properties())
         for (Mode m : opt.modes) {
             bool recorded = std::count(r.recorded_defects.begin(), r.recorded_defects.end(), p) > 0;
-            if (p == "mode-isolation") continue;  // the burst runs the variant alone, not in lockstep
+            if (p == "mode-isolation" && !isolation) continue;  // no claim: nothing to run in lockstep
             g.source(p, m, "rapidcheck") = {"rapidcheck", recorded ? SourceVerdict::not_covered : SourceVerdict::holds,
                                             recorded ? "recorded defect: not asserted"
-                                                     : std::to_string(opt.rapidcheck_cases) + " random sequences"};
+                                            : p == "mode-isolation" ? ran(ir) + " against " + r.baseline
+                                                                    : ran(pr)};
         }
-    if (!pr.passed && !pr.failure.invariant.empty()) {
-        Mode m = scenario_mode(pr.failure.scenario);
-        if (g.at(pr.failure.invariant, m)) {
-            g.source(pr.failure.invariant, m, "rapidcheck") = {"rapidcheck", SourceVerdict::counterexample,
-                                                               std::to_string(pr.failure.events) + " events"};
-            Finding f;
-            f.property = pr.failure.invariant;
-            f.mode = m;
-            f.source = "rapidcheck";
-            f.origin = "RapidCheck, shrunk and line-minimised";
-            f.scenario = pr.failure.scenario;
-            f.happened = pr.failure.message;
-            add_candidate(r, f);
-        }
-    }
-    r.notes.push_back("rapidcheck: " + std::to_string(opt.rapidcheck_cases) + " random sequences of up to 24 events");
-    // the findings so far were picked already: add the new candidate and pick again
+    add_burst_failure(r, g, pr, "RapidCheck, shrunk and line-minimised");
+    add_burst_failure(r, g, ir, "RapidCheck against the baseline, shrunk and line-minimised");
+    r.notes.push_back("rapidcheck: " + ran(pr) + " of up to 24 events" +
+                      (isolation ? "; " + ran(ir) + " of up to 20 against " + r.baseline + " (mode-isolation)" : ""));
+    // the findings so far were picked already: add the new candidates and pick again
     finalize(r);
 }
 
