@@ -38,7 +38,11 @@ int verb_seeds(const Args& args) {
     std::map<std::string, std::vector<std::uint8_t>> seeds;  // file name -> bytes
     std::set<std::vector<std::uint8_t>> seen;
     std::size_t events = 0, left_out = 0, not_encoded = 0, duplicates = 0;
-    for (const auto& file : o.positional) {
+    // sorted, so which of two scenarios with the same bytes names the seed
+    // does not depend on how the shell or CMake ordered the arguments
+    std::vector<std::string> files = o.positional;
+    std::sort(files.begin(), files.end());
+    for (const auto& file : files) {
         scenario::Scenario sc = scenario::load_scenario(file);  // a malformed file is bad input
         const differential::ScenarioEvents se = differential::scenario_events(sc);
         if (!se.not_encoded.empty()) {
