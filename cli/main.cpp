@@ -19,6 +19,7 @@ static const char* kUsage =
     "  report FILE          the review report of one counterexample scenario\n"
     "  cost                 tagging work of a workload on the reference, variant vs baseline\n"
     "  replay FILE          replay a kmem ftrace on the reference: invariants and cost\n"
+    "  bench                the benchmarks, held to their speed targets (ratios of one run)\n"
     "  seeds SCENARIO...    the scenarios' HW_TAGS events as seeds of the event fuzz targets\n"
     "  gfp STRING|NUMBER    parse and print GFP flags as the kernel prints them\n"
     "  boot CMDLINE         parse a kernel command line and show the KASAN state it gives\n"
@@ -46,6 +47,7 @@ int main(int argc, char** argv) {
         if (verb == "report") return cli::verb_report(args);
         if (verb == "replay") return cli::verb_replay(args);
         if (verb == "seeds") return cli::verb_seeds(args);
+        if (verb == "bench") return cli::verb_bench(args);
         std::cerr << "tagproof: unknown verb '" << verb << "'\n" << kUsage;
         return cli::EXIT_BAD_INPUT;
     } catch (const InputError& e) {

@@ -20,6 +20,7 @@ int verb_replay(const Args& args);
 int verb_explore(const Args& args);
 int verb_report(const Args& args);
 int verb_seeds(const Args& args);
+int verb_bench(const Args& args);
 
 // Exit statuses.
 inline constexpr int EXIT_HOLDS = 0;
