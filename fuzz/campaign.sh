@@ -100,24 +100,42 @@ while [ "$i" -lt "${#crashes[@]}" ]; do
 done
 echo "triage: ${#crashes[@]} crashes read, $(cut -f2,3 "$OUT/triage.tsv" | grep -v '^not-reproduced' | sort -u | wc -l) kinds"
 
-declare -A seen
+# the kind of one input: "invariant|entry" from the target's own lines
+kind_of() {
+    TAGPROOF_FUZZ_TRIAGE=1 "$FUZZER" -runs=1 "$1" 2>&1 | awk '
+        function call(s) { sub(/^[a-z0-9_]+ = /, "", s); match(s, /^[a-z_]+/); return substr(s, RSTART, RLENGTH) }
+        /^violation of [a-z-]+: / && inv == "" { s = substr($0, 14); inv = substr(s, 1, index(s, ":") - 1) }
+        /^at event: / && entry == "" { entry = call(substr($0, 11)) }
+        /^mismatch of / && inv == "" { inv = "mismatch"; entry = call(substr($0, 13)) }
+        END { print inv "|" entry }'
+}
+
+declare -A seen minimised
 found=0
 while IFS=$'\t' read -r crash inv entry; do
     [ "$inv" != not-reproduced ] || continue
     key="$inv|$entry"
     [ -z "${seen[$key]:-}" ] || continue
     seen[$key]=1
-    found=$((found + 1))
-    stem="$OUT/findings/$inv-$found"
+    stem="$OUT/findings/$inv-$((found + 1))"
     "$FUZZER" -minimize_crash=1 -runs=5000 -exact_artifact_path="$stem.input" "$crash" > "$stem.minimize.log" 2>&1
     [ -f "$stem.input" ] || cp "$crash" "$stem.input"
+    # minimising can turn two kinds into one input: one finding, said once
+    mkey=$(kind_of "$stem.input")
+    if [ "$inv" != crash ] && [ -n "${minimised[$mkey]:-}" ]; then
+        echo "($key minimises to the same input kind as finding ${minimised[$mkey]}: not repeated)"
+        rm -f "$stem.input" "$stem.minimize.log"
+        continue
+    fi
+    found=$((found + 1))
+    minimised[$mkey]=$found
     log=$(TAGPROOF_FUZZ_TRIAGE=1 "$FUZZER" -runs=1 "$stem.input" 2>&1)
     # the first scenario the target printed (libFuzzer may run an input twice)
     printf '%s\n' "$log" | awk '/^--- scenario ---$/ { on = 1; next } /^--- end ---$/ { if (on) exit } on' > "$stem.raw.litmus"
     if [ "$inv" = mismatch ] && [ -s "$stem.raw.litmus" ]; then
         # model and reference disagree: the report is the target's, both states and the trace
         cp "$stem.raw.litmus" "$stem.litmus"
-        printf '%s\n' "$log" | awk '/^--- scenario ---$/ { exit } { print }' > "$stem.txt"
+        printf '%s\n' "$log" | awk '/^mismatch of / { on = 1 } /^--- scenario ---$/ { exit } on' > "$stem.txt"
         events=$(grep -vcE '^(#|name|variant|modes|config|boot|expect|$)|page_address\(' "$stem.litmus")
         echo "finding $found: mismatch at $entry, $events events, model vs reference: $stem.litmus, report $stem.txt"
     elif [ -s "$stem.raw.litmus" ]; then

@@ -2,6 +2,10 @@
 #pragma once
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <vector>
+
+#include "variant.hpp"
 
 namespace tagproof::fuzz {
 
@@ -16,16 +20,35 @@ inline bool triage() {
     return on;
 }
 
-// TAGPROOF_FUZZ_PLANT=1: a parser target's negative control. The target
-// breaks its own half of the round trip or the accounting it checks (each
-// says how beside its check), and must then crash within seconds: an oracle
-// that cannot fail is no oracle (ctest fuzz.<target>.planted).
+// TAGPROOF_FUZZ_PLANT=1: a target's negative control. The target breaks its
+// own half of what it checks (each says how beside its check: a parser's
+// printer, the differential target's reference), and must then crash within
+// seconds: an oracle that cannot fail is no oracle (ctest
+// fuzz.<target>.planted, fuzz.campaign.planted-mismatch).
 inline bool planted() {
     static const bool on = [] {
         const char* t = std::getenv("TAGPROOF_FUZZ_PLANT");
         return t && !std::strcmp(t, "1");
     }();
     return on;
+}
+
+// TAGPROOF_VARIANT: the variant a campaign fuzzes (else byte 0 picks one).
+inline const kernel::Variant* fixed_variant() {
+    static const kernel::Variant* v = [] {
+        const char* name = std::getenv("TAGPROOF_VARIANT");
+        return name && *name ? &kernel::find_variant(name, "TAGPROOF_VARIANT") : nullptr;
+    }();
+    return v;
+}
+
+// The event a finding showed at, for the triage's deduplication: the last
+// trace line that is not the page_address() the runner adds after a page
+// allocation.
+inline std::string last_event(const std::vector<std::string>& trace) {
+    for (auto it = trace.rbegin(); it != trace.rend(); ++it)
+        if (it->find("= page_address(") == std::string::npos) return *it;
+    return "(no event)";
 }
 
 }  // namespace tagproof::fuzz

@@ -22,19 +22,9 @@
 
 using namespace tagproof;
 
-namespace {
-const kernel::Variant* fixed_variant() {
-    static const kernel::Variant* v = [] {
-        const char* name = std::getenv("TAGPROOF_VARIANT");
-        return name && *name ? &kernel::find_variant(name, "TAGPROOF_VARIANT") : nullptr;
-    }();
-    return v;
-}
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size < 2) return 0;
-    differential::FuzzInput in = differential::decode_fuzz_input(data, size, fixed_variant());
+    differential::FuzzInput in = differential::decode_fuzz_input(data, size, fuzz::fixed_variant());
     const kernel::Variant& v = *in.variant;
     differential::Decoded& d = in.decoded;
     const std::vector<std::uint8_t>& picks = in.picks;
@@ -47,13 +37,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             ls.step(e);  // the reference's agreement is differential_fuzz's job
             for (const auto& x : ls.model().violations()) {
                 if (allowed.count(x.invariant)) continue;
-                // the event it showed at (the triage's entry point), page_address lines aside
-                std::string at = "(no event)";
-                for (auto it = ls.trace().rbegin(); it != ls.trace().rend(); ++it)
-                    if (it->find("= page_address(") == std::string::npos) {
-                        at = *it;
-                        break;
-                    }
+                const std::string at = fuzz::last_event(ls.trace());
                 std::fprintf(stderr, "violation of %s: %s\nat event: %s\n--- scenario ---\n%sexpect violation %s\n--- end ---\n",
                              x.invariant.c_str(), x.message.c_str(), at.c_str(),
                              ls.scenario("fuzz_" + x.invariant, "invariants_fuzz (a libFuzzer input, decoded)").c_str(),
