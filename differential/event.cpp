@@ -85,13 +85,12 @@ std::vector<std::string> cmdline_vocabulary(const kernel::Variant& v) {
 
 void add_boot_word(std::string& cmdline, const std::string& word) {
     if (word.empty()) return;
-    // one value a parameter: "kasan.mode=async" is not added after "kasan.mode=asymm"
-    const std::string key = word.substr(0, word.find('=') + 1);
-    std::size_t at = 0;
-    while ((at = cmdline.find(key, at)) != std::string::npos) {
-        if (at == 0 || cmdline[at - 1] == ' ') return;
-        at += key.size();
-    }
+    // one value a parameter: "kasan.mode=async" is not added after
+    // "kasan.mode=asymm"; a flag ("kasan_multi_shot") is not added twice
+    const std::size_t eq = word.find('=');
+    std::istringstream in(cmdline);
+    for (std::string t; in >> t;)
+        if (eq == std::string::npos ? t == word : t.rfind(word.substr(0, eq + 1), 0) == 0) return;
     cmdline += (cmdline.empty() ? "" : " ") + word;
 }
 

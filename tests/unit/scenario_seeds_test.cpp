@@ -130,3 +130,29 @@ TEST(ScenarioSeeds, EncodeIsTheInverseOfDecodeOnEveryByteString) {
 }
 
 }  // namespace
+
+namespace {
+
+// The configuration words the decoder and the generators add: a parameter
+// once, a flag once (a flag used to be taken for present in any command line,
+// so no decoded or generated configuration was ever multi-shot).
+TEST(AddBootWord, AParameterOnceAFlagOnce) {
+    std::string c;
+    add_boot_word(c, "kasan_multi_shot");
+    EXPECT_EQ(c, "kasan_multi_shot");
+    add_boot_word(c, "kasan_multi_shot");
+    EXPECT_EQ(c, "kasan_multi_shot");
+    add_boot_word(c, "kasan.mode=asymm");
+    add_boot_word(c, "kasan.mode=async");
+    EXPECT_EQ(c, "kasan_multi_shot kasan.mode=asymm");
+    std::string d = "kasan.page_alloc.sample=2";
+    add_boot_word(d, "kasan.page_alloc.sample.order=1");  // another parameter, though it starts the same
+    add_boot_word(d, "kasan_multi_shot");
+    EXPECT_EQ(d, "kasan.page_alloc.sample=2 kasan.page_alloc.sample.order=1 kasan_multi_shot");
+    const std::uint8_t multi[2] = {0x03, 0x00}, single[2] = {0x43, 0x00};
+    const kernel::Variant& v = kernel::find_variant("linux-7.0");
+    EXPECT_NE(decode_events(multi, 2, v).config.cmdline.find("kasan_multi_shot"), std::string::npos);
+    EXPECT_EQ(decode_events(single, 2, v).config.cmdline.find("kasan_multi_shot"), std::string::npos);
+}
+
+}  // namespace
