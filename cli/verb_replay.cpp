@@ -1,6 +1,7 @@
 // verb_replay.cpp — `tagproof replay FILE`: a kmem trace on the reference
 // under a variant and boot command line; invariant checks and cost figures.
-// `tagproof replay --generate N --out FILE` writes a synthetic trace.
+// `tagproof replay --generate N --out FILE` writes a synthetic trace; a fuzz
+// input (crash-<sha>) goes to replay_fuzz_input.cpp.
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -15,10 +16,11 @@
 namespace tagproof::cli {
 
 int verb_replay(const Args& args) {
-    Options o = parse_options(args, {"--variant", "--boot", "--dczid", "--generate", "--out", "--seed"},
-                              {"--lenient", "--no-mte", "--help"});
+    Options o = parse_options(args, {"--variant", "--boot", "--dczid", "--generate", "--out", "--seed", "--write-scenario"},
+                              {"--lenient", "--no-mte", "--help", "--fuzz-input"});
     if (o.has("--help")) {
         std::cout << "usage: tagproof replay [--variant NAME] [--boot CMDLINE] [--no-mte] [--lenient] [--dczid N] FILE\n"
+                     "       tagproof replay [--variant NAME] [--write-scenario OUT] [--fuzz-input] crash-<sha>\n"
                      "       tagproof replay --generate N --out FILE [--seed S]\n\n"
                      "Replays the kmem events of an ftrace text file (/sys/kernel/tracing/trace, trace-cmd\n"
                      "report: mm_page_alloc, mm_page_free, kmalloc, kfree) on the reference implementation\n"
@@ -27,6 +29,11 @@ int verb_replay(const Args& args) {
                      "memory tags, probes each freed pointer for use-after-free detection, and prints the\n"
                      "tagging work (DCZID_EL0 --dczid, default 4: 64-byte DC GVA blocks).\n"
                      "A malformed kmem line is an error naming file:line (exit 2); --lenient skips and counts it.\n"
+                     "\n"
+                     "A fuzzer's input (crash-*, leak-*, timeout-*, oom-*, slow-unit-*, *.input, or --fuzz-input)\n"
+                     "of the event targets (differential_fuzz, invariants_fuzz) is decoded and run as they run\n"
+                     "it: the scenario it is, the model's verdict, the reference's agreement; --variant stands\n"
+                     "for TAGPROOF_VARIANT, --write-scenario keeps the scenario for tagproof run / report.\n"
                      "Exit status: 0 no violation (or only the variant's recorded defects), 1 violation, 2 bad input.\n";
         return 0;
     }
@@ -42,6 +49,8 @@ int verb_replay(const Args& args) {
     }
     if (o.positional.size() != 1) throw InputError("command line", "tagproof replay needs one trace FILE");
     const std::string file = o.positional[0];
+    if (is_fuzz_input(file, o)) return replay_fuzz_input(file, o);
+    if (!o.get("--write-scenario").empty()) throw InputError("--write-scenario", "only for a fuzz input");
     const auto& v = kernel::find_variant(o.get("--variant", "linux-7.0"), "--variant");
     reference::RefConfig cfg;
     cfg.build.mode = Mode::hw_tags;

@@ -22,6 +22,11 @@ int verb_report(const Args& args);
 int verb_seeds(const Args& args);
 int verb_bench(const Args& args);
 
+// `tagproof replay`'s second kind of FILE: an event fuzz target's input.
+struct Options;
+bool is_fuzz_input(const std::string& file, const Options& o);
+int replay_fuzz_input(const std::string& file, const Options& o);
+
 // Exit statuses.
 inline constexpr int EXIT_HOLDS = 0;
 inline constexpr int EXIT_COUNTEREXAMPLE = 1;

@@ -13,35 +13,29 @@
 #include "error.hpp"
 #include "event.hpp"
 #include "fuzz_env.hpp"
-#include "lockstep.hpp"
+#include "fuzz_run.hpp"
 #include "variant.hpp"
 
 using namespace tagproof;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size < 2) return 0;
-    differential::FuzzInput in = differential::decode_fuzz_input(data, size, fuzz::fixed_variant());
-    const kernel::Variant& v = *in.variant;
-    differential::Decoded& d = in.decoded;
-    const std::vector<std::uint8_t>& picks = in.picks;
-    if (d.events.size() > 64) d.events.resize(64);  // long inputs add time, not states
+    const differential::FuzzInput in = differential::decode_fuzz_input(data, size, fuzz::fixed_variant());
+    differential::FuzzRun r;
     try {
         // planted: the reference leaves a tag range's last granule untagged
-        differential::Lockstep ls(v, d.config, picks,
-                                  fuzz::planted() ? reference::RefMutation::short_tag_range : reference::RefMutation::none);
-        std::string mismatch = ls.run(d.events);
-        if (!mismatch.empty()) {
-            // the first line names the event: what the triage deduplicates by
-            std::fprintf(stderr, "mismatch of %s\n%s\n--- scenario ---\n%s--- end ---\n",
-                         fuzz::last_event(ls.trace()).c_str(), mismatch.c_str(),
-                         ls.scenario().c_str());
-            if (fuzz::triage()) return 0;
-            std::abort();
-        }
+        r = differential::run_fuzz_input(in, "differential_fuzz (a libFuzzer input, decoded)",
+                                         fuzz::planted() ? reference::RefMutation::short_tag_range
+                                                         : reference::RefMutation::none);
     } catch (const InputError& e) {
         // the decoder only builds valid configurations: an error here is a bug in it
         std::fprintf(stderr, "the decoded input was refused: %s\n", e.what());
         std::abort();
     }
-    return 0;
+    if (r.mismatch.empty()) return 0;
+    // the first line names the event: what the triage deduplicates by
+    std::fprintf(stderr, "mismatch of %s\n%s\n--- scenario ---\n%s--- end ---\n", r.mismatch_at.c_str(),
+                 r.mismatch.c_str(), r.scenario.c_str());
+    if (fuzz::triage()) return 0;
+    std::abort();
 }

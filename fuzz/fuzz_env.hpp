@@ -2,8 +2,6 @@
 #pragma once
 #include <cstdlib>
 #include <cstring>
-#include <string>
-#include <vector>
 
 #include "variant.hpp"
 
@@ -40,15 +38,6 @@ inline const kernel::Variant* fixed_variant() {
         return name && *name ? &kernel::find_variant(name, "TAGPROOF_VARIANT") : nullptr;
     }();
     return v;
-}
-
-// The event a finding showed at, for the triage's deduplication: the last
-// trace line that is not the page_address() the runner adds after a page
-// allocation.
-inline std::string last_event(const std::vector<std::string>& trace) {
-    for (auto it = trace.rbegin(); it != trace.rend(); ++it)
-        if (it->find("= page_address(") == std::string::npos) return *it;
-    return "(no event)";
 }
 
 }  // namespace tagproof::fuzz

@@ -11,44 +11,30 @@
 // decode_fuzz_input() (differential/event.hpp), as differential_fuzz.
 #include <cstdio>
 #include <cstdlib>
-#include <set>
 #include <vector>
 
 #include "error.hpp"
 #include "event.hpp"
 #include "fuzz_env.hpp"
-#include "lockstep.hpp"
+#include "fuzz_run.hpp"
 #include "variant.hpp"
 
 using namespace tagproof;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size < 2) return 0;
-    differential::FuzzInput in = differential::decode_fuzz_input(data, size, fuzz::fixed_variant());
-    const kernel::Variant& v = *in.variant;
-    differential::Decoded& d = in.decoded;
-    const std::vector<std::uint8_t>& picks = in.picks;
-    if (d.events.size() > 64) d.events.resize(64);
-    const auto known = v.known_defects();
-    const std::set<std::string> allowed(known.begin(), known.end());
+    const differential::FuzzInput in = differential::decode_fuzz_input(data, size, fuzz::fixed_variant());
+    differential::FuzzRun r;
     try {
-        differential::Lockstep ls(v, d.config, picks);
-        for (const auto& e : d.events) {
-            ls.step(e);  // the reference's agreement is differential_fuzz's job
-            for (const auto& x : ls.model().violations()) {
-                if (allowed.count(x.invariant)) continue;
-                const std::string at = fuzz::last_event(ls.trace());
-                std::fprintf(stderr, "violation of %s: %s\nat event: %s\n--- scenario ---\n%sexpect violation %s\n--- end ---\n",
-                             x.invariant.c_str(), x.message.c_str(), at.c_str(),
-                             ls.scenario("fuzz_" + x.invariant, "invariants_fuzz (a libFuzzer input, decoded)").c_str(),
-                             x.invariant.c_str());
-                if (fuzz::triage()) return 0;  // one process reads every crash
-                std::abort();
-            }
-        }
+        r = differential::run_fuzz_input(in, "invariants_fuzz (a libFuzzer input, decoded)");
     } catch (const InputError& e) {
         std::fprintf(stderr, "the decoded input was refused: %s\n", e.what());
         std::abort();
     }
-    return 0;
+    // the reference's agreement is differential_fuzz's job
+    if (!r.violated) return 0;
+    std::fprintf(stderr, "violation of %s: %s\nat event: %s\n--- scenario ---\n%s--- end ---\n", r.invariant.c_str(),
+                 r.message.c_str(), r.violation_at.c_str(), r.violation_scenario.c_str());
+    if (fuzz::triage()) return 0;  // one process reads every crash
+    std::abort();
 }
