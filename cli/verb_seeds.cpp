@@ -90,14 +90,18 @@ int verb_seeds(const Args& args) {
     int differ = 0;
     std::set<std::string> there;
     for (const auto& ent : fs::directory_iterator(check)) there.insert(ent.path().filename().string());
+    auto differs = [&](const char* how, const std::string& name) {
+        std::cout << how << ": " << name << "\n";
+        ++differ;
+    };
     for (const auto& [name, bytes] : seeds) {
         std::ifstream in(fs::path(check) / name, std::ios::binary);
         std::vector<std::uint8_t> have((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        if (!there.count(name)) std::cout << "missing: " << name << "\n", ++differ;
-        else if (have != bytes) std::cout << "stale: " << name << "\n", ++differ;
+        if (!there.count(name)) differs("missing", name);
+        else if (have != bytes) differs("stale", name);
         there.erase(name);
     }
-    for (const auto& name : there) std::cout << "not from these scenarios: " << name << "\n", ++differ;
+    for (const auto& name : there) differs("not from these scenarios", name);
     if (differ) {
         std::cout << differ << " differences; regenerate with: tagproof seeds --out " << check << " SCENARIO...\n";
         return EXIT_COUNTEREXAMPLE;

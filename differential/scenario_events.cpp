@@ -124,8 +124,10 @@ ScenarioEvents scenario_events(const scenario::Scenario& sc) {
         auto on_pick = [&](Op op, auto ok, bool kill) {
             const std::int64_t h = handle(0);
             const std::int64_t p = h < 0 ? -1 : hs.pick_of(std::size_t(h), ok);
-            if (p < 0 || p > 255) return skip("its argument is not a handle the vocabulary's " +
-                                              std::string(op_name(op)) + " can pick"), false;
+            if (p < 0 || p > 255) {
+                skip("its argument is not a handle the vocabulary's " + std::string(op_name(op)) + " can pick");
+                return false;
+            }
             e.op = op;
             e.pick = std::uint32_t(p);
             if (kill) hs.all[std::size_t(h)].live = false;
