@@ -40,7 +40,9 @@ int replay_fuzz_input(const std::string& file, const Options& o) {
                                    std::to_string(fi.picks.size()) +
                                    " tag picks and 2 configuration bytes, every 4 bytes are an event): "
                                    "not an input of the event fuzz targets?");
-    const differential::FuzzRun r = differential::run_fuzz_input(fi, "tagproof replay " + file);
+    // to the end: the model's verdict on the whole input, and the first disagreement
+    const differential::FuzzRun r = differential::run_fuzz_input(fi, "tagproof replay " + file,
+                                                                 reference::RefMutation::none, false);
     std::printf("fuzz input %s: %zu bytes, variant %s%s, %zu tag picks, %zu events decoded", file.c_str(), bytes.size(),
                 fi.variant->name().c_str(), fixed ? " (--variant)" : "", fi.picks.size(), r.events_decoded);
     if (r.events_decoded > r.events_run) std::printf(", %zu run", r.events_run);

@@ -31,14 +31,14 @@ int verb_bench(const Args& args) {
     if (!o.positional.empty()) throw InputError("command line", "tagproof bench takes no arguments");
     std::string json_file = o.get("--from-json");
     if (json_file.empty()) {
-        const std::string bin = o.get("--binary", TAGPROOF_BENCH_BINARY);
-        if (access(bin.c_str(), X_OK) != 0)
-            throw InputError(bin, "the benchmark program is not built (cmake --build --preset default)");
         std::string min_time = o.get("--min-time", "0.5");
         char* end = nullptr;
         const double t = std::strtod(min_time.c_str(), &end);
         if (end == min_time.c_str() || *end || !(t > 0 && t <= 60))
             throw InputError("--min-time", "'" + min_time + "': expected seconds, more than 0 and at most 60");
+        const std::string bin = o.get("--binary", TAGPROOF_BENCH_BINARY);
+        if (access(bin.c_str(), X_OK) != 0)
+            throw InputError(bin, "the benchmark program is not built (cmake --build --preset default)");
         json_file = o.get("--json");
         if (json_file.empty()) {
             char tmpl[] = "/tmp/tagproof-bench-XXXXXX";
@@ -53,12 +53,15 @@ int verb_bench(const Args& args) {
         std::cerr << "running: " << cmd << "\n";
         if (std::system(cmd.c_str()) != 0) throw InputError(bin, "the benchmark program failed");
     }
-    std::ifstream in(json_file);
-    if (!in) throw InputError(json_file, "cannot open the benchmark JSON");
     std::stringstream ss;
-    ss << in.rdbuf();
-    const auto checks = bench::check_targets(bench::parse_benchmark_json(ss.str(), json_file));
+    {
+        std::ifstream in(json_file);
+        if (!in) throw InputError(json_file, "cannot open the benchmark JSON");
+        ss << in.rdbuf();
+    }
+    // a temporary file of ours goes, whatever the JSON holds
     if (o.get("--json").empty() && o.get("--from-json").empty()) std::filesystem::remove(json_file);
+    const auto checks = bench::check_targets(bench::parse_benchmark_json(ss.str(), json_file));
     bool all = true;
     std::printf("%-44s %10s %8s  %s\n", "target (ratio of one run)", "measured", "limit", "verdict");
     for (const auto& c : checks) {

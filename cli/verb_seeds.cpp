@@ -103,7 +103,8 @@ int verb_seeds(const Args& args) {
     }
     for (const auto& name : there) differs("not from these scenarios", name);
     if (differ) {
-        std::cout << differ << " differences; regenerate with: tagproof seeds --out " << check << " SCENARIO...\n";
+        std::cout << differ << " differences; regenerate with: rm -r " << check << " && tagproof seeds --out " << check
+                  << " SCENARIO...\n";
         return EXIT_COUNTEREXAMPLE;
     }
     std::cout << check << " is current\n";

@@ -14,7 +14,7 @@ std::string last_event(const std::vector<std::string>& trace) {
 }
 
 FuzzRun run_fuzz_input(const FuzzInput& in, const std::string& header, reference::RefMutation mutation,
-                       std::size_t max_events) {
+                       bool stop_at_mismatch, std::size_t max_events) {
     FuzzRun r;
     const kernel::Variant& v = *in.variant;
     const auto known = v.known_defects();
@@ -33,10 +33,10 @@ FuzzRun run_fuzz_input(const FuzzInput& in, const std::string& header, reference
                 r.violation_scenario = ls.scenario("fuzz_" + x.invariant, header) + "expect violation " + x.invariant + "\n";
                 break;
             }
-        if (!d.empty()) {
+        if (!d.empty() && r.mismatch.empty()) {
             r.mismatch = d;
             r.mismatch_at = last_event(ls.trace());
-            break;
+            if (stop_at_mismatch) break;
         }
     }
     r.scenario = ls.scenario("fuzz_input", header);

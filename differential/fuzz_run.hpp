@@ -25,8 +25,12 @@ struct FuzzRun {
 
 // Events past `max_events` are not run (the targets cap inputs at 64:
 // long inputs add time, not states). `header` names who wrote the scenarios.
+// With stop_at_mismatch the run ends at the first disagreement (what the
+// differential target asks); without, the model's invariants are checked to
+// the end and only the first mismatch is kept (the invariants target).
 FuzzRun run_fuzz_input(const FuzzInput& in, const std::string& header,
-                       reference::RefMutation mutation = reference::RefMutation::none, std::size_t max_events = 64);
+                       reference::RefMutation mutation = reference::RefMutation::none, bool stop_at_mismatch = true,
+                       std::size_t max_events = 64);
 
 // The event a finding showed at: the last trace line that is not the
 // page_address() the runner adds after a page allocation.

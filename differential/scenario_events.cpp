@@ -20,13 +20,14 @@ struct Handles {
     struct H {
         enum Kind { page, ptr, vmalloc, stack, pgtable, alias } kind;
         bool live = true;
-        std::int64_t size = 0;
+        std::int64_t size = 0;   // as the scenario sized it
+        std::int64_t vsize = 0;  // as the vocabulary does (the lockstep runner's handle size)
     };
     std::vector<H> all;
     std::map<std::string, std::size_t> var;  // scenario variable -> handle
 
-    std::size_t add(H::Kind k, std::int64_t size, const std::string& name) {
-        all.push_back({k, true, size});
+    std::size_t add(H::Kind k, std::int64_t size, const std::string& name, std::int64_t vsize = -1) {
+        all.push_back({k, true, size, vsize < 0 ? size : vsize});
         if (!name.empty()) var[name] = all.size() - 1;
         return all.size() - 1;
     }
@@ -79,7 +80,7 @@ ScenarioEvents scenario_events(const scenario::Scenario& sc) {
         out.config.mte = !(m == "n" || m == "no" || m == "off" || m == "0");
     }
     for (const auto& kv : sc.config)
-        if (kv.first != "mte" && kv.first != "pages")
+        if (kv.first != "mte")
             out.left_out.push_back(at(sc.config_line) + ": config " + kv.first + "=" + kv.second +
                                    " (the lockstep runner's build and machine are fixed)");
     const std::vector<std::string> words = cmdline_vocabulary(v);
@@ -122,6 +123,11 @@ ScenarioEvents scenario_events(const scenario::Scenario& sc) {
         }
         // an op on a pick: the handle named by argument 0, among those `ok` accepts
         auto on_pick = [&](Op op, auto ok, bool kill) {
+            // a free or a retag takes the handle itself: `kfree(p + 1)` is not `kfree(p)`
+            if (op != Op::access && !st.args.empty() && st.args[0].offset != 0) {
+                skip("a pointer inside the object (the vocabulary frees and retags whole handles)");
+                return false;
+            }
             const std::int64_t h = handle(0);
             const std::int64_t p = h < 0 ? -1 : hs.pick_of(std::size_t(h), ok);
             if (p < 0 || p > 255) {
@@ -188,7 +194,7 @@ ScenarioEvents scenario_events(const scenario::Scenario& sc) {
                                            c + "(" + std::to_string(e.size) + ")");
             e.zero = zero;
             // the scenario's size: offsets keep their place relative to it
-            hs.add(vm ? H::vmalloc : H::ptr, std::int64_t(st.args[0].number), st.result);
+            hs.add(vm ? H::vmalloc : H::ptr, std::int64_t(st.args[0].number), st.result, e.size);
             ok = true;
         } else if (c == "kfree") {
             ok = on_pick(Op::kfree, [](const H& x) { return x.kind == H::ptr; }, true);
@@ -211,7 +217,7 @@ ScenarioEvents scenario_events(const scenario::Scenario& sc) {
         } else if (c == "reset_tag") {
             const std::int64_t h = handle(0);
             ok = on_pick(Op::reset_tag, any, false);
-            if (ok) hs.add(H::alias, hs.all[std::size_t(h)].size, st.result);
+            if (ok) hs.add(H::alias, hs.all[std::size_t(h)].size, st.result, hs.all[std::size_t(h)].vsize);
         } else if (c == "read" || c == "write" || c == "rmw") {
             if (st.args.size() != 2 || !st.args[1].is_number) {
                 skip("only PTR, LEN accesses are in the vocabulary");
@@ -239,6 +245,12 @@ ScenarioEvents scenario_events(const scenario::Scenario& sc) {
             if (len != want)
                 out.approximated.push_back(at(st.line) + ": " + c + " of " + std::to_string(want) + " bytes as its last " +
                                            std::to_string(len));
+            // the offset the runner computes from `where` on the vocabulary's size
+            const std::int64_t vs = hs.all[std::size_t(h)].vsize;
+            const std::int64_t runs_at = w < 64 ? vs * w / 64 : w < 97 ? vs + (w - 64) : w - 113;
+            if (runs_at != off)
+                out.approximated.push_back(at(st.line) + ": " + c + " at offset " + std::to_string(off) + " as " +
+                                           std::to_string(runs_at) + " of a " + std::to_string(vs) + "-byte object");
             e.where = std::uint8_t(w);
             e.len = std::uint8_t(len);
             e.kind = c == "read" ? AccessKind::read : c == "write" ? AccessKind::write : AccessKind::rmw;
@@ -248,6 +260,8 @@ ScenarioEvents scenario_events(const scenario::Scenario& sc) {
         } else {
             skip("not in the event vocabulary");
         }
+        // a left-out statement that assigns a variable: the name no longer means the old handle
+        if (!ok && !st.result.empty()) hs.var.erase(st.result);
         if (ok) {
             out.events.push_back(e);
             out.event_lines.push_back(st.line);

@@ -8,7 +8,8 @@
 // set_tag and accesses through an instruction are not in it. Such events are
 // left out and listed, never silently dropped. Sizes not in the lists become
 // the next larger one (an offset keeps its place relative to the end), and
-// longer accesses their last 16 bytes; both are listed too.
+// an access of a length the vocabulary lacks the largest one that fits,
+// ending where it ends; both are listed too.
 #pragma once
 #include <string>
 #include <vector>

@@ -55,6 +55,10 @@ cp -n "$ROOT/fuzz/corpus/events"/* "$OUT/corpus/" 2>/dev/null || true  # the sce
 DICT=()
 [ -f "$ROOT/fuzz/dict/$TARGET.dict" ] && DICT=(-dict="$ROOT/fuzz/dict/$TARGET.dict")
 export TAGPROOF_VARIANT="$VARIANT"
+# every fuzzer run but the campaign's keeps libFuzzer's own artifacts in
+# DIR/scratch, not in the working directory
+SCRATCH="$OUT/scratch/"
+mkdir -p "$SCRATCH"
 
 if [ "$TRIAGE_ONLY" = 0 ]; then
     echo "campaign: $TARGET on $VARIANT, $SECS s, $JOBS jobs, in $OUT"
@@ -63,26 +67,26 @@ if [ "$TRIAGE_ONLY" = 0 ]; then
     grep -E "exec/s" "$OUT/fuzz.log" | tail -1
     grep -E "INFO: fuzzed for|stat::number_of_executed_units|stat::average_exec_per_sec" "$OUT/fuzz.log" | tail -3
     mkdir -p "$OUT/corpus.min"
-    "$FUZZER" -merge=1 "$OUT/corpus.min" "$OUT/corpus" > "$OUT/merge.log" 2>&1
+    "$FUZZER" -merge=1 -artifact_prefix="$SCRATCH" "$OUT/corpus.min" "$OUT/corpus" > "$OUT/merge.log" 2>&1
     echo "corpus: $(ls "$OUT/corpus" | wc -l) inputs, $(ls "$OUT/corpus.min" | wc -l) after merge"
 fi
 rm -rf "$OUT/findings" && mkdir -p "$OUT/findings"
 
-# triage. Every crash is read once to learn what it broke: in one process
-# (TAGPROOF_FUZZ_TRIAGE=1: the target prints its finding and goes on), and
-# when a crash of the target itself ends that process, the next one starts
-# after it. DIR/triage.tsv: file, invariant (or mismatch / crash), entry.
+# triage. Every crash is read once to learn what it broke: crash-* files in
+# batches of 200 in one process (TAGPROOF_FUZZ_TRIAGE=1: the target prints
+# its finding and goes on; a crash of the target itself ends the process and
+# the batch goes on after it); leak-* and timeout-* one process each, since
+# what they show comes at exit. DIR/triage.tsv: file, invariant (or
+# mismatch, or crash / leak / timeout of the target), entry.
 crashes=()
-for c in "$OUT"/crashes/crash-* "$OUT"/crashes/leak-* "$OUT"/crashes/timeout-*; do
+for c in "$OUT"/crashes/crash-*; do
     [ -f "$c" ] && crashes+=("$c")
 done
 : > "$OUT/triage.tsv"
-i=0
-while [ "$i" -lt "${#crashes[@]}" ]; do
-    TAGPROOF_FUZZ_TRIAGE=1 "$FUZZER" -runs=1 "${crashes[@]:$i}" > "$OUT/triage.log" 2>&1
-    # the same bug: the same invariant broken at the same kernel entry point
-    # (the event the violation or the mismatch shows at); a crash of the
-    # target by its sanitizer or libFuzzer error line, numbers blanked
+# the same bug: the same invariant broken at the same kernel entry point
+# (the event the violation or the mismatch shows at); a crash of the target
+# by its sanitizer or libFuzzer error line, numbers blanked
+read_triage_log() {
     awk -F'\n' '
         function call(s) { sub(/^[a-z0-9_]+ = /, "", s); match(s, /^[a-z_]+/); return substr(s, RSTART, RLENGTH) }
         /^Running: / { file = substr($0, 10); inv = ""; entry = ""; err = ""; next }
@@ -93,16 +97,37 @@ while [ "$i" -lt "${#crashes[@]}" ]; do
         /ERROR: / && err == "" { err = $0; gsub(/0x[0-9a-f]+|[0-9]+/, "N", err) }
         /^Executed / { print file "\t" (inv == "" ? "not-reproduced" : inv) "\t" entry; file = ""; next }
         END { if (file != "") print file "\tcrash\t" err }
-    ' "$OUT/triage.log" >> "$OUT/triage.tsv"
-    read_now=$(wc -l < "$OUT/triage.tsv")
-    [ "$read_now" -gt "$i" ] || { echo "campaign.sh: triage could not read ${crashes[$i]}" >&2; i=$((i + 1)); continue; }
-    i=$read_now
+    ' "$1"
+}
+i=0
+while [ "$i" -lt "${#crashes[@]}" ]; do
+    TAGPROOF_FUZZ_TRIAGE=1 "$FUZZER" -runs=1 -artifact_prefix="$SCRATCH" "${crashes[@]:$i:200}" > "$OUT/triage.log" 2>&1
+    read_triage_log "$OUT/triage.log" > "$OUT/triage.batch"
+    n=$(wc -l < "$OUT/triage.batch")
+    cat "$OUT/triage.batch" >> "$OUT/triage.tsv"
+    if [ "$n" -eq 0 ]; then
+        echo "campaign.sh: triage could not read ${crashes[$i]}" >&2
+        n=1
+    fi
+    i=$((i + n))
 done
-echo "triage: ${#crashes[@]} crashes read, $(cut -f2,3 "$OUT/triage.tsv" | grep -v '^not-reproduced' | sort -u | wc -l) kinds"
+for c in "$OUT"/crashes/leak-* "$OUT"/crashes/timeout-*; do
+    [ -f "$c" ] || continue
+    kind=leak
+    case "$(basename "$c")" in timeout-*) kind=timeout ;; esac
+    if "$FUZZER" -runs=1 -artifact_prefix="$SCRATCH" "$c" > "$OUT/triage.log" 2>&1; then
+        printf '%s\tnot-reproduced\t\n' "$c" >> "$OUT/triage.tsv"
+    else
+        err=$(grep -m1 -E "ERROR: " "$OUT/triage.log" | sed -E 's/0x[0-9a-f]+|[0-9]+/N/g')
+        printf '%s\t%s\t%s\n' "$c" "$kind" "$err" >> "$OUT/triage.tsv"
+    fi
+done
+total=$(wc -l < "$OUT/triage.tsv")
+echo "triage: $total crashes read, $(cut -f2,3 "$OUT/triage.tsv" | grep -v '^not-reproduced' | sort -u | wc -l) kinds"
 
 # the kind of one input: "invariant|entry" from the target's own lines
 kind_of() {
-    TAGPROOF_FUZZ_TRIAGE=1 "$FUZZER" -runs=1 "$1" 2>&1 | awk '
+    TAGPROOF_FUZZ_TRIAGE=1 "$FUZZER" -runs=1 -artifact_prefix="$SCRATCH" "$1" 2>&1 | awk '
         function call(s) { sub(/^[a-z0-9_]+ = /, "", s); match(s, /^[a-z_]+/); return substr(s, RSTART, RLENGTH) }
         /^violation of [a-z-]+: / && inv == "" { s = substr($0, 14); inv = substr(s, 1, index(s, ":") - 1) }
         /^at event: / && entry == "" { entry = call(substr($0, 11)) }
@@ -118,18 +143,20 @@ while IFS=$'\t' read -r crash inv entry; do
     [ -z "${seen[$key]:-}" ] || continue
     seen[$key]=1
     stem="$OUT/findings/$inv-$((found + 1))"
-    "$FUZZER" -minimize_crash=1 -runs=5000 -exact_artifact_path="$stem.input" "$crash" > "$stem.minimize.log" 2>&1
+    "$FUZZER" -minimize_crash=1 -runs=5000 -artifact_prefix="$SCRATCH" -exact_artifact_path="$stem.input" "$crash" \
+        > "$stem.minimize.log" 2>&1
     [ -f "$stem.input" ] || cp "$crash" "$stem.input"
     # minimising can turn two kinds into one input: one finding, said once
+    # (a crash of the target has no kind of its own: never merged)
     mkey=$(kind_of "$stem.input")
-    if [ "$inv" != crash ] && [ -n "${minimised[$mkey]:-}" ]; then
+    if [ "$mkey" != "|" ] && [ -n "${minimised[$mkey]:-}" ]; then
         echo "($key minimises to the same input kind as finding ${minimised[$mkey]}: not repeated)"
         rm -f "$stem.input" "$stem.minimize.log"
         continue
     fi
     found=$((found + 1))
-    minimised[$mkey]=$found
-    log=$(TAGPROOF_FUZZ_TRIAGE=1 "$FUZZER" -runs=1 "$stem.input" 2>&1)
+    [ "$mkey" = "|" ] || minimised[$mkey]=$found
+    log=$(TAGPROOF_FUZZ_TRIAGE=1 "$FUZZER" -runs=1 -artifact_prefix="$SCRATCH" "$stem.input" 2>&1)
     # the first scenario the target printed (libFuzzer may run an input twice)
     printf '%s\n' "$log" | awk '/^--- scenario ---$/ { on = 1; next } /^--- end ---$/ { if (on) exit } on' > "$stem.raw.litmus"
     if [ "$inv" = mismatch ] && [ -s "$stem.raw.litmus" ]; then
@@ -145,7 +172,7 @@ while IFS=$'\t' read -r crash inv entry; do
         if "$TAGPROOF" run "$stem.litmus" > "$stem.replay.log" 2>&1; then replay="replayed in the model"; else replay="NOT replayed"; fi
         echo "finding $found: $inv, $events events, $replay: $stem.litmus, report $stem.txt"
     else
-        "$FUZZER" -runs=1 "$crash" 2>&1 | head -40 > "$stem.txt"
+        "$FUZZER" -runs=1 -artifact_prefix="$SCRATCH" "$crash" 2>&1 | head -40 > "$stem.txt"
         echo "finding $found: $inv (no scenario: a crash in the target itself): $stem.txt"
     fi
 done < "$OUT/triage.tsv"

@@ -372,8 +372,9 @@ void add_rapidcheck(VariantReview& r, const ReviewOptions& opt) {
     Grid g{r, opt};
     // what a cell can claim: a check stops at its first counterexample
     auto ran = [](const properties::PropertyResult& x) {
-        return x.passed ? std::to_string(x.cases) + " random sequences"
-                        : std::to_string(x.cases - 1) + " random sequences before a counterexample";
+        if (x.passed) return std::to_string(x.cases) + " random sequences";
+        if (x.cases == 0) return std::string("no sequence (RapidCheck gave up)");
+        return std::to_string(x.cases - 1) + " random sequences before a counterexample";
     };
     for (const auto& p : properties())
         for (Mode m : opt.modes) {

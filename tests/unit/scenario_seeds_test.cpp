@@ -48,7 +48,7 @@ std::string expected_call(const Event& e) {
 }
 
 TEST(ScenarioSeeds, EveryEncodedScenarioReplaysAsTheSameCallsOnTheSameHandles) {
-    std::size_t scenarios = 0, events = 0, picks = 0;
+    std::size_t scenarios = 0, events = 0, picks = 0, accesses = 0;
     for (const auto& file : corpus_files()) {
         scenario::Scenario sc = scenario::load_scenario(file);
         const ScenarioEvents se = scenario_events(sc);
@@ -62,6 +62,7 @@ TEST(ScenarioSeeds, EveryEncodedScenarioReplaysAsTheSameCallsOnTheSameHandles) {
         ASSERT_EQ(in.decoded.events.size(), se.events.size()) << file;
 
         std::map<std::string, std::string> name_of;  // scenario variable -> lockstep handle name (page: "pgN")
+        std::map<std::string, std::int64_t> sizes, lock_sizes;  // handle -> size in the scenario, in the vocabulary
         Lockstep ls(*in.variant, in.decoded.config, in.picks);
         std::size_t i = 0;
         for (const auto& st : sc.statements) {
@@ -76,7 +77,28 @@ TEST(ScenarioSeeds, EveryEncodedScenarioReplaysAsTheSameCallsOnTheSameHandles) {
             ASSERT_GT(ls.trace().size(), before) << where << ": the event did nothing in the lockstep runner";
             const std::string& line = ls.trace()[before];
             EXPECT_EQ(call_of(line), expected_call(e)) << where << ": " << line;
-            if (!st.result.empty()) name_of[st.result] = line.substr(0, line.find(' '));
+            if (!st.result.empty()) {
+                const std::string h = line.substr(0, line.find(' '));
+                name_of[st.result] = h;
+                // the object's size as the scenario wrote it, and as the vocabulary made it
+                std::int64_t wrote = 0, made = 0;
+                switch (e.op) {
+                    case Op::kmalloc:
+                    case Op::vmalloc: wrote = std::int64_t(st.args[0].number), made = e.size; break;
+                    case Op::alloc_pages: wrote = made = std::int64_t(4096) << e.order; break;
+                    case Op::skb_alloc: wrote = made = 4096 << 3; break;
+                    case Op::stack_alloc: wrote = made = 16384; break;
+                    case Op::pgtable_alloc: wrote = made = e.pgkind == 2 ? 512 : 4096; break;
+                    case Op::reset_tag: {
+                        const std::string from = name_of.at(st.args[0].name);
+                        wrote = sizes.at(from), made = lock_sizes.at(from);
+                        break;
+                    }
+                    default: break;
+                }
+                sizes[h] = wrote;
+                lock_sizes[h] = made;
+            }
             if (st.result.empty() && !st.args.empty() && !st.args[0].is_number && st.call != "kasan_check_async") {
                 // a pick names the scenario's handle: "(pg3)" or "(pg3_p + 16" for pg3
                 ASSERT_TRUE(name_of.count(st.args[0].name)) << where;
@@ -85,13 +107,27 @@ TEST(ScenarioSeeds, EveryEncodedScenarioReplaysAsTheSameCallsOnTheSameHandles) {
                                                                                       << " is not on " << h;
                 ++picks;
             }
+            if (e.op == Op::access) {
+                // in bounds, past the end or before the start, as the scenario had it
+                std::smatch m;
+                ASSERT_TRUE(std::regex_search(line, m, std::regex(R"(\((\w+)(?: ([+-]) (\d+))?, )"))) << line;
+                const std::int64_t off = m[2].matched ? (m[2] == "-" ? -1 : 1) * std::stoll(m[3].str()) : 0;
+                const std::int64_t want = st.args[0].offset + std::int64_t(st.args[1].number) - e.len;
+                const std::int64_t size = std::int64_t(sizes.at(name_of.at(st.args[0].name)));
+                auto side = [](std::int64_t o, std::int64_t sz) { return o < 0 ? -1 : o >= sz ? 1 : 0; };
+                const std::int64_t vocab = std::int64_t(lock_sizes.at(name_of.at(st.args[0].name)));
+                EXPECT_EQ(side(off, vocab), side(want, size)) << where << ": " << line;
+                ++accesses;
+            }
             ++events;
         }
         EXPECT_EQ(i, se.events.size()) << file;
     }
-    std::fprintf(stderr, "%zu scenarios, %zu events, %zu of them picks of a handle\n", scenarios, events, picks);
+    std::fprintf(stderr, "%zu scenarios, %zu events, %zu of them picks of a handle, %zu accesses\n", scenarios, events,
+                 picks, accesses);
     EXPECT_GE(scenarios, 40u);
     EXPECT_GE(picks, 100u);
+    EXPECT_GE(accesses, 50u);
 }
 
 TEST(ScenarioSeeds, WhatTheVocabularyCannotSayIsRefused) {
@@ -112,21 +148,45 @@ TEST(ScenarioSeeds, WhatTheVocabularyCannotSayIsRefused) {
     EXPECT_THROW(encode_fuzz_input(kernel::find_variant("mutant-no-tcma"), {}, DiffConfig{}, {}), InputError);
 }
 
+// What an op reads of an event, written here apart from encode_events' own
+// check, so a wrong encoding cannot agree with itself.
+bool same_fields(const Event& a, const Event& b) {
+    if (a.op != b.op || a.cpu != b.cpu) return false;
+    switch (a.op) {
+        case Op::alloc_pages: return a.order == b.order && a.gfp == b.gfp;
+        case Op::kmalloc:
+        case Op::vmalloc: return a.size == b.size && a.zero == b.zero;
+        case Op::pgtable_alloc: return a.pgkind == b.pgkind;
+        case Op::access: return a.pick == b.pick && a.where == b.where && a.len == b.len && a.kind == b.kind;
+        case Op::stack_alloc:
+        case Op::skb_alloc:
+        case Op::check_async: return true;
+        default: return a.pick == b.pick;
+    }
+}
+
 TEST(ScenarioSeeds, EncodeIsTheInverseOfDecodeOnEveryByteString) {
-    // every 4-byte event decodes to an event that encodes back to bytes of the same meaning
+    // sampled byte strings: configuration bytes (MTE and multi-shot bits,
+    // word pairs) and one event; decode, encode, decode gives the same meaning
     const kernel::Variant& v = kernel::find_variant("sample-v3");
-    for (unsigned b0 = 0; b0 < 256; b0 += 3)
-        for (unsigned b1 = 0; b1 < 256; b1 += 7)
-            for (unsigned b2 = 0; b2 < 256; b2 += 11) {
-                const std::uint8_t in[6] = {0x41, 2, std::uint8_t(b0), std::uint8_t(b1), std::uint8_t(b2), std::uint8_t(b0 ^ b2)};
-                const Decoded d = decode_events(in, sizeof in, v);
-                const std::vector<std::uint8_t> again = encode_events(d.config, d.events, v);
-                const Decoded d2 = decode_events(again.data(), again.size(), v);
-                ASSERT_EQ(d2.config.cmdline, d.config.cmdline);
-                ASSERT_EQ(d2.config.mte, d.config.mte);
-                ASSERT_EQ(d2.events.size(), 1u);
-                ASSERT_EQ(encode_events(d2.config, d2.events, v), again) << b0 << " " << b1 << " " << b2;
-            }
+    std::size_t n = 0;
+    for (unsigned c0 = 0; c0 < 256; c0 += 37)
+        for (unsigned c1 = 0; c1 < 16; c1 += 5)
+            for (unsigned b0 = 0; b0 < 256; b0 += 7)
+                for (unsigned b1 = 0; b1 < 256; b1 += 31)
+                    for (unsigned b2 = 0; b2 < 256; b2 += 41) {
+                        const std::uint8_t in[6] = {std::uint8_t(c0), std::uint8_t(c1), std::uint8_t(b0),
+                                                    std::uint8_t(b1), std::uint8_t(b2), std::uint8_t(b0 ^ b2 ^ c0)};
+                        const Decoded d = decode_events(in, sizeof in, v);
+                        const std::vector<std::uint8_t> again = encode_events(d.config, d.events, v);
+                        const Decoded d2 = decode_events(again.data(), again.size(), v);
+                        ASSERT_EQ(d2.config.cmdline, d.config.cmdline) << c0 << " " << c1;
+                        ASSERT_EQ(d2.config.mte, d.config.mte) << c0 << " " << c1;
+                        ASSERT_EQ(d2.events.size(), 1u);
+                        ASSERT_TRUE(same_fields(d2.events[0], d.events[0])) << b0 << " " << b1 << " " << b2;
+                        ++n;
+                    }
+    EXPECT_GT(n, 50000u);
 }
 
 }  // namespace
