@@ -19,7 +19,7 @@ if(WANT_STATUS EQUAL 1)
     message(FATAL_ERROR "no triaged finding in the output")
   endif()
   # every finding is one of those: a crash of the target itself is a failure
-  string(REGEX MATCHALL "finding [0-9]+:" all_findings "${out}")
+  string(REGEX MATCHALL "\nfinding [0-9]+:" all_findings "\n${out}")  # lines that start so
   list(LENGTH findings n_triaged)
   list(LENGTH all_findings n_all)
   if(NOT n_triaged EQUAL n_all)
