@@ -125,14 +125,10 @@ done
 total=$(wc -l < "$OUT/triage.tsv")
 echo "triage: $total crashes read, $(cut -f2,3 "$OUT/triage.tsv" | grep -v '^not-reproduced' | sort -u | wc -l) kinds"
 
-# the kind of one input: "invariant|entry" from the target's own lines
+# the kind of one input, "invariant|entry", read as the batches are read
 kind_of() {
-    TAGPROOF_FUZZ_TRIAGE=1 "$FUZZER" -runs=1 -artifact_prefix="$SCRATCH" "$1" 2>&1 | awk '
-        function call(s) { sub(/^[a-z0-9_]+ = /, "", s); match(s, /^[a-z_]+/); return substr(s, RSTART, RLENGTH) }
-        /^violation of [a-z-]+: / && inv == "" { s = substr($0, 14); inv = substr(s, 1, index(s, ":") - 1) }
-        /^at event: / && entry == "" { entry = call(substr($0, 11)) }
-        /^mismatch of / && inv == "" { inv = "mismatch"; entry = call(substr($0, 13)) }
-        END { print inv "|" entry }'
+    TAGPROOF_FUZZ_TRIAGE=1 "$FUZZER" -runs=1 -artifact_prefix="$SCRATCH" "$1" > "$OUT/kind.log" 2>&1
+    read_triage_log "$OUT/kind.log" | head -1 | cut -f2,3 | tr '\t' '|'
 }
 
 declare -A seen minimised
@@ -147,16 +143,18 @@ while IFS=$'\t' read -r crash inv entry; do
         > "$stem.minimize.log" 2>&1
     [ -f "$stem.input" ] || cp "$crash" "$stem.input"
     # minimising can turn two kinds into one input: one finding, said once
-    # (a crash of the target has no kind of its own: never merged)
+    # (a crash of the target itself, or an input that no longer shows
+    # anything, is never merged)
     mkey=$(kind_of "$stem.input")
-    if [ "$mkey" != "|" ] && [ -n "${minimised[$mkey]:-}" ]; then
+    case "$mkey" in crash\|*|not-reproduced\|*|"") mkey="" ;; esac
+    if [ -n "$mkey" ] && [ -n "${minimised[$mkey]:-}" ]; then
         echo "($key minimises to the same input kind as finding ${minimised[$mkey]}: not repeated)"
         rm -f "$stem.input" "$stem.minimize.log"
         continue
     fi
     found=$((found + 1))
-    [ "$mkey" = "|" ] || minimised[$mkey]=$found
-    log=$(TAGPROOF_FUZZ_TRIAGE=1 "$FUZZER" -runs=1 -artifact_prefix="$SCRATCH" "$stem.input" 2>&1)
+    [ -z "$mkey" ] || minimised[$mkey]=$found
+    log=$(cat "$OUT/kind.log")  # kind_of's run of the minimised input
     # the first scenario the target printed (libFuzzer may run an input twice)
     printf '%s\n' "$log" | awk '/^--- scenario ---$/ { on = 1; next } /^--- end ---$/ { if (on) exit } on' > "$stem.raw.litmus"
     if [ "$inv" = mismatch ] && [ -s "$stem.raw.litmus" ]; then

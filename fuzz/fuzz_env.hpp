@@ -1,8 +1,13 @@
-// fuzz_env.hpp — what the environment tells a fuzz target, beside its input.
+// fuzz_env.hpp — what the environment tells a fuzz target, beside its input,
+// and the run the two event targets share.
 #pragma once
 #include <cstdlib>
 #include <cstring>
 
+#include <cstdio>
+
+#include "error.hpp"
+#include "fuzz_run.hpp"
 #include "variant.hpp"
 
 namespace tagproof::fuzz {
@@ -38,6 +43,20 @@ inline const kernel::Variant* fixed_variant() {
         return name && *name ? &kernel::find_variant(name, "TAGPROOF_VARIANT") : nullptr;
     }();
     return v;
+}
+
+// One event-target input decoded (TAGPROOF_VARIANT honoured) and run. The
+// decoder only builds valid configurations: an InputError here is a bug in
+// it, and a crash.
+inline differential::FuzzRun run_input(const std::uint8_t* data, std::size_t size, const char* header,
+                                       reference::RefMutation mutation, bool stop_at_mismatch) {
+    const differential::FuzzInput in = differential::decode_fuzz_input(data, size, fixed_variant());
+    try {
+        return differential::run_fuzz_input(in, header, mutation, stop_at_mismatch);
+    } catch (const InputError& e) {
+        std::fprintf(stderr, "the decoded input was refused: %s\n", e.what());
+        std::abort();
+    }
 }
 
 }  // namespace tagproof::fuzz
