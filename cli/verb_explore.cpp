@@ -72,7 +72,7 @@ int verb_explore(const Args& args) {
     BootParams bp = parse_boot_params_strict(eo.boot, "--boot", v.boot_syntax());
     for (const auto& iv : r.verdicts) {
         bool recorded = false;
-        for (const auto& d : v.known_defects()) recorded |= d == iv.invariant;
+        for (const auto& d : kernel::expected_defects(v)) recorded |= d == iv.invariant;
         std::printf("%-24s %s", iv.invariant.c_str(),
                     iv.violated ? ("violated in " + std::to_string(iv.path.size()) + " events").c_str()
                                 : ("holds within " + std::to_string(eo.depth) + " events").c_str());

@@ -83,7 +83,7 @@ int verb_replay(const Args& args) {
         auto it = r.violation_counts.find(inv);
         const std::uint64_t n = it == r.violation_counts.end() ? 0 : it->second;
         bool recorded = false;
-        for (const auto& d : v.known_defects()) recorded |= d == inv;
+        for (const auto& d : kernel::expected_defects(v)) recorded |= d == inv;
         std::printf("  %-22s %s", inv, n == 0 ? "held" : recorded ? "VIOLATED (a recorded defect of this variant)" : "VIOLATED");
         if (n) std::printf(" %llu times", (unsigned long long)n);
         if (!std::string(inv).compare("no-false-positive")) std::printf(" (%llu owner accesses probed)", (unsigned long long)r.probes);

@@ -35,9 +35,18 @@ static const char* kHelp =
     "the model and written to --out (default reports/review) as a scenario file and a report in\n"
     "--format (text: 72 columns for a review mail; md; html with an SVG of the tags over time; json).\n"
     "With no --variant, every built-in\n"
-    "variant is reviewed, --jobs at a time (default 2). Each variant records the invariants it is\n"
-    "expected to violate. Exit status: 0 every variant as recorded, 1 a counterexample not recorded\n"
-    "(or a recorded defect not found), 2 bad input, 3 a source could not decide.\n";
+    "variant is reviewed, --jobs at a time (default 2).\n"
+    "\n"
+    "The baseline is the variant's own (tagproof variants) unless --baseline names another. Every\n"
+    "difference from it is listed: an intended change where the variant's claims cover it, else a\n"
+    "mode-isolation finding. Coverage is held to the requirements (docs/requirements.md): an\n"
+    "allocation handed out through a match-all pointer is a detection finding unless its caller may\n"
+    "have one or a claim names it. A finding the baseline shows too reads \"also in <baseline>\".\n"
+    "\n"
+    "Exit status: 0 no unrecorded finding (every finding recorded for this variant or also in its\n"
+    "baseline, every recorded defect found); 1 an unrecorded finding, or a recorded defect not found;\n"
+    "2 bad input; 3 a source could not decide, or a solver counterexample the model does not\n"
+    "reproduce (a modelling gap).\n";
 
 namespace {
 std::string safe(std::string s) {
@@ -135,9 +144,9 @@ int verb_review(const Args& args) {
     std::printf("\n%s", review::summary_table(reviews).c_str());
     std::printf("reports in %s/\n", out.c_str());
     if (status == EXIT_HOLDS && unknown) status = EXIT_UNKNOWN;
-    std::printf("%s\n", status == EXIT_HOLDS    ? "every variant got its recorded verdicts"
-                        : status == EXIT_UNKNOWN ? "every decided verdict as recorded; some obligation unknown"
-                                                 : "some variant did not get its recorded verdicts");
+    std::printf("%s\n", status == EXIT_HOLDS    ? "no unrecorded finding: every variant got its recorded verdicts"
+                        : status == EXIT_UNKNOWN ? "every decided verdict as recorded; some source undecided or a modelling gap"
+                                                 : "UNRECORDED FINDING: some variant did not get its recorded verdicts");
     return status;
 }
 

@@ -17,7 +17,7 @@ FuzzRun run_fuzz_input(const FuzzInput& in, const std::string& header, reference
                        bool stop_at_mismatch, std::size_t max_events) {
     FuzzRun r;
     const kernel::Variant& v = *in.variant;
-    const auto known = v.known_defects();
+    const auto known = kernel::expected_defects(v);
     r.events_decoded = in.decoded.events.size();
     Lockstep ls(v, in.decoded.config, in.picks, mutation);
     for (std::size_t i = 0; i < in.decoded.events.size() && i < max_events; ++i) {

@@ -130,10 +130,14 @@ PropertyResult check_invariants(const kernel::Variant& v, const PropertyOptions&
             {{4, rc::gen::just<std::uint8_t>(0)}, {1, rc::gen::arbitrary<std::uint8_t>()}}));
         AbstractState s0 = initial_state(v, c, base);
         Sut sut(v, c, picks);
+        if (opt.assert_recorded) sut.allowed.clear();
+        for (const auto& d : opt.ignore) sut.allowed.insert(d);
         if (base) {
             sut.twin = std::make_unique<Sut>(*base, c, picks);
             sut.allowed.clear();  // isolation asks only for equal outcomes
-            for (const auto& d : v.known_defects()) sut.allowed.insert(d);
+            if (!opt.assert_recorded)
+                for (const auto& d : kernel::expected_defects(v)) sut.allowed.insert(d);
+            for (const auto& d : opt.ignore) sut.allowed.insert(d);
         }
         RC_TAG(mode_name(c.mode));
         auto cmds = *rc::gen::resize(int(opt.max_events), rc::state::gen::commands(s0, command_generator()));

@@ -75,7 +75,9 @@ void add(std::string& s, const std::vector<std::string>& lines) {
     for (const auto& l : lines) s += l + "\n";
 }
 std::string recorded_text(const Finding& f) {
-    return f.recorded ? " (recorded: a known defect of " + f.variant + ")" : "";
+    if (f.recorded) return " (recorded: a known defect of " + f.variant + ")";
+    if (f.in_baseline) return " (also in " + f.baseline + ")";
+    return "";
 }
 }  // namespace
 
@@ -117,6 +119,7 @@ std::string review_text(const VariantReview& r, const std::vector<std::string>& 
     std::snprintf(b, sizeof b, "%s (baseline %s): %s\n", r.variant.c_str(), r.baseline.empty() ? "-" : r.baseline.c_str(),
                   r.summary.c_str());
     s += b;
+    for (const auto& c : r.claims) add(s, wrap(c, 72, "  claims: ", "          "));
     for (const auto& n : r.notes) s += "  " + n + "\n";
     std::size_t fi = 0;
     for (const auto& pv : r.verdicts) {
@@ -135,7 +138,9 @@ std::string review_text(const VariantReview& r, const std::vector<std::string>& 
             continue;
         }
         std::snprintf(b, sizeof b, "  %-36s COUNTEREXAMPLE%s\n", head.c_str(),
-                      pv.recorded ? " (a recorded defect)" : "  -- NOT AS RECORDED");
+                      pv.recorded      ? " (a recorded defect)"
+                      : pv.in_baseline ? (" (also in " + r.baseline + ")").c_str()
+                                       : "  -- UNRECORDED FINDING");
         s += b;
         for (const auto& sv : pv.sources) {
             std::snprintf(b, sizeof b, "      %-11s %-15s %s\n", sv.source.c_str(), status_name(sv.status), sv.detail.c_str());
@@ -147,6 +152,11 @@ std::string review_text(const VariantReview& r, const std::vector<std::string>& 
                 s += "      report: " + report_files[k] + "\n";
         ++fi;
     }
+    if (!r.changes.empty()) {
+        s += "  intended changes against " + r.baseline + " (within the claims):\n";
+        for (const auto& c : r.changes) add(s, wrap(c, 72, "    ", "      "));
+    }
+    for (const auto& gp : r.gaps) add(s, wrap(gp, 72, "  MODELLING GAP: ", "    "));
     for (const auto& d : r.recorded_defects) {
         bool found = false;
         for (const auto& pv : r.verdicts) found |= pv.property == d && pv.violated;
@@ -161,8 +171,8 @@ std::string summary_table(const std::vector<VariantReview>& rs) {
     // columns: the properties; a cell per variant: '.' holds in every mode,
     // 'x' a counterexample (recorded), 'X' one not recorded, '!' a recorded
     // defect not found
-    std::string s = "summary (. holds, x recorded defect found, X unrecorded counterexample, ! recorded defect not "
-                    "found)\n";
+    std::string s = "summary (. holds, x recorded defect found, b also in the baseline, X unrecorded\n"
+                    "  finding, ! recorded defect not found)\n";
     static const char* abbrev[] = {"match", "mism", "nofp", "detect", "zero", "ptag", "range", "sample", "iso", "gfp"};
     char b[64];
     std::snprintf(b, sizeof b, "  %-14s", "variant");
@@ -176,13 +186,14 @@ std::string summary_table(const std::vector<VariantReview>& rs) {
         std::snprintf(b, sizeof b, "  %-14s", r.variant.c_str());
         s += b;
         for (const auto& p : properties()) {
-            bool violated = false, recorded = false;
+            bool violated = false, recorded = false, fresh = false;
             for (const auto& pv : r.verdicts)
                 if (pv.property == p) {
                     violated |= pv.violated;
                     recorded |= pv.recorded;
+                    fresh |= pv.unrecorded();
                 }
-            const char* c = violated ? (recorded ? "x" : "X") : (recorded ? "!" : ".");
+            const char* c = fresh ? "X" : violated ? (recorded ? "x" : "b") : (recorded ? "!" : ".");
             std::snprintf(b, sizeof b, " %-6s", c);
             s += b;
         }

@@ -54,9 +54,11 @@ const char* status_name(SourceVerdict::Status s) {
     return "?";
 }
 
-// A recorded defect must show in some mode; every other property must hold
-// in every mode.
+// A recorded defect must show in some mode; every other counterexample must
+// be one the baseline shows too (not the patch's doing).
 bool VariantReview::as_recorded() const {
+    for (const auto& v : verdicts)
+        if (v.unrecorded()) return false;
     for (const auto& p : properties()) {
         bool violated = false, recorded = false;
         for (const auto& v : verdicts)
@@ -64,7 +66,7 @@ bool VariantReview::as_recorded() const {
                 violated |= v.violated;
                 recorded |= v.recorded;
             }
-        if (violated != recorded) return false;
+        if (recorded && !violated) return false;
     }
     return true;
 }
@@ -119,6 +121,18 @@ std::string with_variant(const std::string& text, const std::string& variant) {
     return out;
 }
 
+// The scenario compared against `baseline` event by event (mode-isolation).
+std::string with_baseline(const std::string& text, const std::string& baseline) {
+    std::istringstream in(text);
+    std::string l, out;
+    while (std::getline(in, l)) {
+        if (l.rfind("baseline ", 0) == 0) continue;
+        out += l + "\n";
+        if (l.rfind("variant ", 0) == 0) out += "baseline " + baseline + "\n";
+    }
+    return out;
+}
+
 std::string read_text(const std::string& path) {
     std::ifstream f(path);
     std::stringstream ss;
@@ -154,20 +168,60 @@ static void add_candidate(VariantReview& r, Finding f) {
     r.findings.push_back(std::move(f));
 }
 
-static void finalize(VariantReview& r) {
-    // one finding per (property, mode): the candidate with the fewest events
-    std::map<std::pair<std::string, Mode>, Finding> best;
-    for (auto& f : r.findings) {
-        auto key = std::make_pair(f.property, f.mode);
-        auto it = best.find(key);
-        if (it == best.end() || event_lines(f.scenario) < event_lines(it->second.scenario)) best[key] = f;
+// Does the finding's scenario show the same violation under the baseline?
+// Then it is not the patch's doing: "also in <baseline>". (Mode-isolation
+// findings are differences from the baseline: never in it.)
+static bool shown_by_baseline(const Finding& f, const std::string& baseline) {
+    if (baseline.empty() || f.property == "mode-isolation") return false;
+    try {
+        std::string text = with_variant(f.scenario, baseline);
+        std::string kept, l;
+        std::istringstream in(text);
+        while (std::getline(in, l)) {
+            if (l.rfind("expect", 0) == 0) continue;  // the verdict is read from the violations
+            if (l.rfind("baseline ", 0) == 0) continue;
+            if (l.rfind("modes ", 0) == 0) l = std::string("modes ") + mode_name(f.mode);
+            kept += l + "\n";
+        }
+        scenario::Scenario sc = scenario::parse_scenario(kept, "baseline-replay.litmus");
+        scenario::RunOptions ro;
+        ro.max_runs = 256;
+        for (const auto& res : scenario::run_scenario(sc, ro))
+            for (const auto& vt : res.violations)
+                if (res.mode == f.mode && vt.substr(0, vt.find(':')) == f.property) return true;
+    } catch (const std::exception&) {
+        return false;  // the baseline cannot run it (a flag or entry point it lacks): the patch's
     }
+    return false;
+}
+
+static void finalize(VariantReview& r) {
+    // one finding per (property, mode): the shortest candidate the baseline
+    // does not show, else the shortest (then "also in <baseline>")
+    std::map<std::pair<std::string, Mode>, std::vector<Finding>> cands;
+    for (auto& f : r.findings) cands[{f.property, f.mode}].push_back(f);
     r.findings.clear();
     for (auto& pv : r.verdicts) {
         pv.violated = false;
+        pv.in_baseline = false;
         for (const auto& s : pv.sources) pv.violated |= s.status == SourceVerdict::counterexample;
-        auto it = best.find({pv.property, pv.mode});
-        if (pv.violated && it != best.end()) r.findings.push_back(it->second);
+        auto it = cands.find({pv.property, pv.mode});
+        if (!pv.violated || it == cands.end()) continue;
+        auto& v = it->second;
+        std::stable_sort(v.begin(), v.end(), [](const Finding& a, const Finding& b) {
+            return event_lines(a.scenario) < event_lines(b.scenario);
+        });
+        const Finding* pick = nullptr;
+        for (auto& f : v) {
+            f.in_baseline = shown_by_baseline(f, r.baseline);
+            if (!f.in_baseline) {
+                pick = &f;
+                break;
+            }
+        }
+        if (!pick) pick = &v.front();
+        pv.in_baseline = pick->in_baseline;
+        r.findings.push_back(*pick);
     }
 }
 
@@ -178,6 +232,8 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
     r.baseline = opt.baseline.empty() ? v.baseline() : opt.baseline;
     r.summary = v.summary();
     r.recorded_defects = v.known_defects();
+    r.claims = kernel::describe_claims(v.claims());
+    const kernel::ChangeScope scope = v.claims().changes;
     for (const auto& p : properties())
         for (Mode m : opt.modes) {
             PropertyVerdict pv;
@@ -218,15 +274,26 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
                 add_candidate(r, f);
             }
         }
-        // mode-isolation: outcomes that changed against the baseline outside HW_TAGS
-        if (!r.baseline.empty() && v.claims_hw_only_change()) {
+        // Every outcome that differs from the baseline: an intended change
+        // where the claims cover the mode, else a mode-isolation finding.
+        if (!r.baseline.empty()) {
             scenario::CorpusResult br = scenario::run_corpus(files, r.baseline);
             std::map<std::string, std::string> before;
             for (const auto& e : br.entries) before[e.file + "|" + mode_name(e.mode)] = e.outcome;
+            std::size_t listed = 0, changed = 0;
             for (const auto& e : cr.entries) {
-                if (e.mode == Mode::hw_tags || !wanted(e.mode)) continue;
+                if (!wanted(e.mode)) continue;
                 auto it = before.find(e.file + "|" + mode_name(e.mode));
                 if (it == before.end() || it->second == e.outcome) continue;
+                const bool claimed = scope == kernel::ChangeScope::any ||
+                                     (scope == kernel::ChangeScope::hw_tags_active && e.mode == Mode::hw_tags);
+                if (claimed) {
+                    ++changed;
+                    if (listed++ < 8)
+                        r.changes.push_back("corpus [" + std::string(mode_name(e.mode)) + "] " + e.name + ": " +
+                                            it->second + " -> " + e.outcome);
+                    continue;
+                }
                 SourceVerdict& s = g.source("mode-isolation", e.mode, "corpus");
                 if (s.status == SourceVerdict::counterexample) continue;
                 s = {"corpus", SourceVerdict::counterexample, e.name + ": " + it->second + " -> " + e.outcome};
@@ -235,10 +302,12 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
                 f.mode = e.mode;
                 f.source = "corpus";
                 f.origin = e.file.substr(e.file.rfind("/tests/") + 1);
-                f.scenario = with_variant(read_text(e.file), r.variant);
-                f.happened = e.name + " under " + r.baseline + ": " + it->second + "; under " + r.variant + ": " + e.outcome;
+                f.scenario = with_baseline(with_variant(read_text(e.file), r.variant), r.baseline);
+                f.happened = e.name + " under " + r.baseline + ": " + it->second + "; under " + r.variant + ": " +
+                             e.outcome + " (" + kernel::change_scope_name(scope) + " is what " + r.variant + " claims)";
                 add_candidate(r, f);
             }
+            if (changed > listed) r.changes.push_back("... " + std::to_string(changed - 8) + " more corpus outcomes");
         }
         r.notes.push_back("corpus: " + std::to_string(cr.runs) + " model runs over " + std::to_string(cr.entries.size()) +
                           " files and modes");
@@ -253,9 +322,26 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
         std::map<std::string, std::size_t> proved;
         std::size_t n = 0;
         for (const auto& vd : solver::prove(po)) {
-            if (!vd.applicable || vd.informational || !vd.primary()) continue;
-            ++n;
+            if (!vd.applicable || !vd.primary()) continue;
             const auto& sv = *vd.primary();
+            // what changes with HW tags active: intended where claimed, else a finding
+            if (vd.informational) {
+                if (sv.verdict != "changed" && sv.verdict != "counterexample") continue;
+                const bool confirmed = sv.replay.rfind("confirmed", 0) == 0;
+                if (vd.id.rfind("changes/", 0) != 0 || scope != kernel::ChangeScope::none || !confirmed) {
+                    r.changes.push_back("solver " + vd.id + ": " + (sv.details.empty() ? sv.verdict : sv.details.front()) +
+                                        (scope == kernel::ChangeScope::none ? " (unclaimed; " + sv.replay + ")" : ""));
+                    continue;
+                }
+            }
+            ++n;
+            // a counterexample the model does not reproduce is a gap in the
+            // model or the encoding, never a finding
+            if (sv.verdict == "counterexample" && !sv.replay_ok) {
+                r.gaps.push_back("solver " + vd.id + ": " + sv.replay);
+                r.unknown = true;
+                continue;
+            }
             if (sv.verdict == "proved") {
                 ++proved[vd.invariant];
                 continue;
@@ -266,7 +352,7 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
                 r.unknown = true;
                 continue;
             }
-            if (sv.verdict != "counterexample" || sv.scenario.empty()) continue;
+            if ((sv.verdict != "counterexample" && sv.verdict != "changed") || sv.scenario.empty()) continue;
             Mode m = scenario_mode(sv.scenario);
             if (!g.at(vd.invariant, m)) continue;
             SourceVerdict& s = g.source(vd.invariant, m, "solver");
@@ -356,39 +442,72 @@ void add_burst_failure(VariantReview& r, Grid& g, const properties::PropertyResu
 void add_rapidcheck(VariantReview& r, const ReviewOptions& opt) {
     if (!opt.rapidcheck) return;
     const kernel::Variant& v = kernel::find_variant(r.variant);
-    properties::PropertyOptions po;
-    po.tests = opt.rapidcheck_cases;
-    const properties::PropertyResult pr = quiet_check(v, po);
-    // mode-isolation: the variant and its baseline in lockstep on the same
-    // sequences, outside HW_TAGS-active states, for a series that claims it
-    const bool isolation = !r.baseline.empty() && v.claims_hw_only_change();
-    properties::PropertyResult ir;
-    if (isolation) {
-        properties::PropertyOptions io = po;
-        io.isolation = true;
-        io.max_events = 20;
-        ir = quiet_check(v, io);
-    }
     Grid g{r, opt};
-    // what a cell can claim: a check stops at its first counterexample
+    // what a check can claim: it stops at its first counterexample
     auto ran = [](const properties::PropertyResult& x) {
         if (x.passed) return std::to_string(x.cases) + " random sequences";
         if (x.cases == 0) return std::string("no sequence (RapidCheck gave up)");
         return std::to_string(x.cases - 1) + " random sequences before a counterexample";
     };
+    // The invariants, every one asserted (recorded defects too: the review
+    // classifies). A counterexample of one property does not end the search
+    // for the others: the burst runs again, a whole budget, without the
+    // properties it already has, until a budget passes.
+    properties::PropertyOptions po;
+    po.tests = opt.rapidcheck_cases;
+    po.assert_recorded = true;
+    std::vector<properties::PropertyResult> found;
+    properties::PropertyResult last;
+    int rounds = 0;
+    for (; rounds < int(properties().size()); ++rounds) {
+        if (rounds) po.seed = properties::round_seed(rounds);
+        last = quiet_check(v, po);
+        if (last.passed || last.failure.invariant.empty() || po.ignore.count(last.failure.invariant)) break;
+        found.push_back(last);
+        po.ignore.insert(last.failure.invariant);
+    }
+    std::map<std::string, std::string> found_in;  // property -> mode of its counterexample
+    for (const auto& f : found) found_in[f.failure.invariant] = mode_name(scenario_mode(f.failure.scenario));
+    // mode-isolation: the variant and its baseline in lockstep on the same
+    // sequences, outside HW_TAGS-active states, unless it claims changes there
+    const bool isolation = !r.baseline.empty() && v.claims().changes != kernel::ChangeScope::any;
+    properties::PropertyResult ir;
+    if (isolation) {
+        properties::PropertyOptions io;
+        io.tests = opt.rapidcheck_cases;
+        io.isolation = true;
+        io.max_events = 20;
+        ir = quiet_check(v, io);
+    }
+    const std::string last_ran = last.passed ? ran(last) + (rounds ? " (round " + std::to_string(rounds + 1) + ")" : "")
+                                             : "incomplete: " + ran(last) + " of " + std::to_string(po.tests);
     for (const auto& p : properties())
         for (Mode m : opt.modes) {
-            bool recorded = std::count(r.recorded_defects.begin(), r.recorded_defects.end(), p) > 0;
-            if (p == "mode-isolation" && !isolation) continue;  // no claim: nothing to run in lockstep
-            g.source(p, m, "rapidcheck") = {"rapidcheck", recorded ? SourceVerdict::not_covered : SourceVerdict::holds,
-                                            recorded ? "recorded defect: not asserted"
-                                            : p == "mode-isolation" ? ran(ir) + " against " + r.baseline
-                                                                    : ran(pr)};
+            if (p == "mode-isolation") {
+                if (!isolation) continue;  // a release: nothing to hold it to
+                const bool found_ir = !ir.passed && !ir.failure.invariant.empty();
+                g.source(p, m, "rapidcheck") = {
+                    "rapidcheck",
+                    ir.passed ? SourceVerdict::holds : found_ir ? SourceVerdict::not_covered : SourceVerdict::unknown,
+                    found_ir ? "stopped at its counterexample in " +
+                                   std::string(mode_name(scenario_mode(ir.failure.scenario))) + " against " + r.baseline
+                             : ran(ir) + " against " + r.baseline};
+                continue;
+            }
+            auto it = found_in.find(p);
+            if (it != found_in.end())
+                g.source(p, m, "rapidcheck") = {"rapidcheck", SourceVerdict::not_covered,
+                                                "not searched further after its counterexample in " + it->second};
+            else
+                g.source(p, m, "rapidcheck") = {"rapidcheck", last.passed ? SourceVerdict::holds : SourceVerdict::unknown,
+                                                last_ran};
         }
-    add_burst_failure(r, g, pr, "RapidCheck, shrunk and line-minimised");
+    for (const auto& f : found) add_burst_failure(r, g, f, "RapidCheck, shrunk and line-minimised");
     add_burst_failure(r, g, ir, "RapidCheck against the baseline, shrunk and line-minimised");
-    r.notes.push_back("rapidcheck: " + ran(pr) + " of up to 24 events" +
+    r.notes.push_back("rapidcheck: " + std::to_string(rounds + 1) + " round(s) of up to " + std::to_string(po.tests) +
+                      " sequences of up to 24 events, " + std::to_string(found.size()) + " counterexample(s)" +
                       (isolation ? "; " + ran(ir) + " of up to 20 against " + r.baseline + " (mode-isolation)" : ""));
+    if (!last.passed && last.failure.invariant.empty()) r.unknown = true;
     // the findings so far were picked already: add the new candidates and pick again
     finalize(r);
 }

@@ -27,6 +27,7 @@ struct Finding {
     std::string variant, baseline, property, source;
     Mode mode = Mode::hw_tags;
     bool recorded = false;          // the variant is recorded to have this defect
+    bool in_baseline = false;       // the same scenario shows the same violation under the baseline
     std::string config;             // build and boot, as the scenario sets them
     std::string scenario;           // a scenario file's text that reproduces it
     std::string scenario_file;      // where the review wrote it ("" until written)
@@ -42,6 +43,9 @@ struct PropertyVerdict {
     std::vector<SourceVerdict> sources;
     bool violated = false;
     bool recorded = false;  // the variant is recorded to violate this property (in some mode)
+    bool in_baseline = false;  // its finding shows under the baseline too: not the patch's doing
+    // news: a counterexample neither recorded for this variant nor shown by its baseline
+    bool unrecorded() const { return violated && !recorded && !in_baseline; }
 };
 
 struct VariantReview {
@@ -50,7 +54,10 @@ struct VariantReview {
     std::vector<PropertyVerdict> verdicts;  // properties() x modes
     std::vector<Finding> findings;          // one per violated (property, mode): the shortest trace
     std::vector<std::string> notes;         // corpus runs, solver obligations, explorer states ...
-    bool unknown = false;                   // some source could not decide
+    std::vector<std::string> claims;        // what the variant claims (claims.hpp), a line each
+    std::vector<std::string> changes;       // differences from the baseline its claims cover
+    std::vector<std::string> gaps;          // solver results the model does not reproduce
+    bool unknown = false;                   // some source could not decide, or a modelling gap
     bool as_recorded() const;
 };
 

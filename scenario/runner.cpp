@@ -395,6 +395,13 @@ private:
                                   mt(m_.page_address(v.id)));
                 else b[0] = 0;
                 obs += b;
+                // whether the caller got zeroed memory is visible too (the solver's
+                // mode-isolation compares "data zeroed")
+                int obj = v.kind == Value::ptr ? (v.p.null ? -1 : v.p.obj) : v.kind == Value::page ? v.id : -1;
+                if (obj >= 0) {
+                    const auto& o = m_.object(obj);
+                    obs += m_.data_zero(Ptr{o.base, KASAN_TAG_KERNEL, obj}, o.size) ? ", data zero" : ", data not zero";
+                }
             }
             rec_.observed.push_back(obs);
         }

@@ -103,10 +103,13 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
             out.push_back(vd);
             continue;
         }
-        if (ob.needs_baseline && (!base || (opt.baseline.empty() && !v.concrete().claims_hw_only_change()))) {
+        // A release (or a patch claiming changes in every mode) is compared
+        // only on request; any other variant is held to its claims by default.
+        const bool claims_any = v.concrete().claims().changes == kernel::ChangeScope::any;
+        if (ob.needs_baseline && (!base || (opt.baseline.empty() && claims_any))) {
             vd.applicable = false;
             vd.why_not = !base ? "needs a baseline (--baseline)"
-                               : v.concrete().name() + " does not claim to change HW_TAGS behaviour only; give --baseline to compare";
+                               : v.concrete().name() + " claims changes in every mode; give --baseline to compare";
             out.push_back(vd);
             continue;
         }

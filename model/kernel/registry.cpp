@@ -47,3 +47,11 @@ CEnv Variant::make_env(const BuildConfig& b, const Machine& m, const BootParams&
 }
 
 }  // namespace tagproof::kernel
+
+namespace tagproof::kernel {
+std::vector<std::string> Variant::known_defects() const {
+    std::vector<std::string> out;
+    for (const auto& d : recorded_defects()) out.push_back(d.property);
+    return out;
+}
+}  // namespace tagproof::kernel

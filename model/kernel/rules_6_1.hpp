@@ -18,11 +18,9 @@ template <class Self>
 struct rules_6_1 {
     static constexpr GfpEra gfp_era = GfpEra::v6_1;
     static constexpr bool mutant = false;
-    static constexpr bool hw_only_change = false;  // an era changes whatever it changes
     static constexpr const char* next_version = "";
-    // v6.1 as shipped poisons pages whose free-time skip was requested
-    // (__GFP_SKIP_KASAN_POISON ignored, see page_skip_flag_seen below).
-    static std::vector<std::string> known_defects() { return {"page-tag-consistency"}; }
+    // Claims (claims.hpp) and recorded defects (recorded_defects.cpp) are not
+    // rules: a variant states its own claims, and none are inherited from an era.
     static Features features() { return {}; }
     static std::vector<GfpExtraFlag> extra_gfp_flags() { return {}; }
     static BootParamSyntax boot_syntax() {

@@ -9,7 +9,6 @@ namespace tagproof::kernel {
 template <class Self>
 struct rules_6_3 : rules_6_1<Self> {
     static constexpr GfpEra gfp_era = GfpEra::v6_3;
-    static std::vector<std::string> known_defects() { return {}; }
     static BootParamSyntax boot_syntax() {
         BootParamSyntax s = rules_6_1<Self>::boot_syntax();
         s.page_alloc_sample = true;

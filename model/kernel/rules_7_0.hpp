@@ -12,12 +12,9 @@ struct rules_7_0 : rules_6_4<Self> {
     static constexpr GfpEra gfp_era = GfpEra::current;
     static BootParamSyntax boot_syntax() { return BootParamSyntax{}; }  // write_only, panic_on_write
     static Features features() { return {true, true}; }
-    // Known defects of this era on the scenario corpus:
-    //  detection: vrealloc() shrinking in place leaves the tail with the
-    //    allocation's tag under HW_TAGS (__kasan_poison_vmalloc is a no-op);
-    //  zeroing: with init_on_free=1, zero_tags = init && ZEROTAGS is false, the huge
-    //    zero folio keeps stale tags (fixed in the 2026 mm tree, Hildenbrand).
-    static std::vector<std::string> known_defects() { return {"detection", "zeroing"}; }
+    // Recorded defects of this era (recorded_defects.cpp): vrealloc()'s
+    // in-place shrink under HW_TAGS (detection) and the huge zero folio's
+    // tags with init_on_free=1 (zeroing).
 
     template <class D>
     static void zero_tags_step(const KasanEnv<D>& e, typename D::Word gfp, typename D::Bool& init,

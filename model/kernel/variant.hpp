@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "boot_params.hpp"
+#include "claims.hpp"
 #include "config.hpp"
 #include "domain.hpp"
 #include "gfp.hpp"
@@ -21,6 +22,17 @@
 namespace tagproof::kernel {
 
 using CEnv = KasanEnv<Concrete>;
+
+struct RecordedDefect {
+    std::string property;  // the invariant
+    std::string why;       // the kernel code and version that has it
+};
+// The record of a built-in variant, by name (none for any other name).
+std::vector<RecordedDefect> recorded_defects_of(const std::string& variant);
+class Variant;
+// What the engines may see on this variant without it being news: its own
+// record and its baselines' (the review tells the two apart by replay).
+std::vector<std::string> expected_defects(const Variant& v);
 
 class Variant {
 public:
@@ -55,14 +67,15 @@ public:
     virtual bool tag_mismatch(const CEnv&, Tag ptr, Tag mem) const = 0;
     virtual bool granule_check_faults(const CEnv&, const TagCheckInput<Concrete>&) const = 0;
     virtual bool is_mutant() const { return false; }
-    // The invariants this variant is recorded to violate on the scenario corpus
-    // (known defects of that kernel, each explained where it is declared).
-    virtual std::vector<std::string> known_defects() const = 0;
+    // The invariants this very variant is recorded to violate (recorded_defects.cpp):
+    // never inherited, so a new variant starts with a clean slate.
+    std::vector<std::string> known_defects() const;
+    std::vector<RecordedDefect> recorded_defects() const { return recorded_defects_of(name()); }
     virtual Features features() const = 0;
-    // The variant claims to change behaviour only with HW tags active: any
-    // outcome that differs from the baseline in another build or runtime state
-    // is a mode-isolation counterexample.
-    virtual bool claims_hw_only_change() const = 0;
+    // What the patch claims to change (claims.hpp): where behaviour may differ
+    // from the baseline, and which allocations it leaves untagged.
+    virtual Claims claims() const = 0;
+    bool claims_hw_only_change() const { return claims().changes == ChangeScope::hw_tags_active; }
     // The next revision of the same series ("" if none): `prove` says what it changes.
     virtual std::string next_version() const = 0;
 
@@ -119,9 +132,14 @@ public:
         return V::template granule_check_faults<C>(e, in);
     }
     bool is_mutant() const override { return V::mutant; }
-    std::vector<std::string> known_defects() const override { return V::known_defects(); }
     Features features() const override { return V::features(); }
-    bool claims_hw_only_change() const override { return V::hw_only_change; }
+    // A variant that states no claims claims no change at all.
+    Claims claims() const override {
+        if constexpr (requires { V::claims(); })
+            return V::claims();
+        else
+            return {};
+    }
     std::string next_version() const override { return V::next_version; }
 };
 

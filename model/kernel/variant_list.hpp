@@ -3,6 +3,7 @@
 // both expand these lists, so a new variant is added in one place.
 #pragma once
 #include "variants/anjum.hpp"
+#include "variants/controls.hpp"
 #include "variants/linux.hpp"
 #include "variants/mutants.hpp"
 #include "variants/sample.hpp"
@@ -15,4 +16,5 @@
 #define TAGPROOF_MUTANTS(X)                                                                                  \
     X(mutant_no_tcma) X(mutant_invalid_matches) X(mutant_skip_no_reset) X(mutant_no_free_poison)            \
     X(mutant_skip_drops_zero) X(mutant_match_all_tag) X(mutant_sample_off_by_one) X(mutant_skip_in_software) \
-    X(mutant_gfp_bit_outside_mask)
+    X(mutant_gfp_bit_outside_mask) X(control_pgtable_no_zero) X(control_stack_no_zero) X(control_untag_comp)      \
+    X(control_unclaimed_untag) X(control_claimed_untag)

@@ -80,7 +80,10 @@ ReplayResult replay_kmem_trace(const kernel::Variant& v, RefConfig cfg, const Km
                     }
                 if (k.alloc_pages_at(pfn, e.order, e.gfp, cpu) < 0) break;
                 const std::uint64_t ptr = k.page_address(pfn), len = PAGE_SIZE << e.order;
-                if (kernel::page_alloc_promises_zero(v, k.env(), k.runtime(), cfg.boot, e.gfp)) {
+                kernel::CallerInput<kernel::Concrete> caller;
+                caller.gfp = e.gfp;  // a traced alloc_pages: the gfp is the caller's own
+                caller.order = e.order;
+                if (kernel::required<kernel::Concrete>(kernel::Caller::alloc_pages, k.env(), caller).zero_data) {
                     ++res.promised_zero;
                     if (!all_zero(ptr, len))
                         violation("zeroing", e.line, "alloc_pages(order " + std::to_string(e.order) +

@@ -39,7 +39,8 @@ Ptr Model::stack_alloc(int cpu) {
         o.tag = KASAN_TAG_KERNEL;
         o.area = ai;
         o.cpu = cpu;
-        o.promised_zero = true;
+        o.caller = kernel::Caller::thread_stack;
+        o.promised_zero = requirement_of(o).zero_data;
         objects_[a.obj].live = false;
         a.obj = id;
         oracle_after_alloc(id);
@@ -87,7 +88,8 @@ Ptr Model::pgtable_alloc(bool user, bool slab_backed, int cpu) {
     }
     gfp_t g = user ? v_.GFP_PGTABLE_USER(env_) : v_.GFP_PGTABLE_KERNEL(env_);
     int id = alloc_pages(0, g, cpu, ObjKind::pgtable,
-                         std::string("page table (") + (user ? "GFP_PGTABLE_USER" : "GFP_PGTABLE_KERNEL") + ")");
+                         std::string("page table (") + (user ? "GFP_PGTABLE_USER" : "GFP_PGTABLE_KERNEL") + ")",
+                         user ? kernel::Caller::pgtable_user : kernel::Caller::pgtable_kernel);
     if (id < 0) return Ptr{0, KASAN_TAG_KERNEL, -1, true};
     return page_address(id);  // ptdesc_address(); walkers use __va(phys), i.e. reset_tag
 }
@@ -105,6 +107,7 @@ int Model::user_fault(bool vm_mte, int cpu) {
     int id = alloc_pages(0, v_.user_page_gfp(env_, vm_mte), cpu, ObjKind::user_page,
                          std::string("user page (vma_alloc_zeroed_movable_folio") + (vm_mte ? ", VM_MTE)" : ")"));
     if (id < 0) return id;
+    objects_[id].vm_mte = vm_mte;
     std::uint64_t pfn = objects_[id].pfn;
     if (vm_mte && cfg_.machine.mte && cfg_.build.mode == Mode::hw_tags) {
         // set_pte_at() -> mte_sync_tags(): a page not yet PG_mte_tagged gets its tags cleared.
@@ -112,13 +115,8 @@ int Model::user_fault(bool vm_mte, int cpu) {
             set_page_tags_pfn(pfn, 1, 0xF0, TAG_BY_TAG_CLEAR);
             pages_[pfn].pg_mte_tagged = true;
         }
-        for (std::size_t g = gidx(pfn, 0); g < gidx(pfn + 1, 0); ++g)
-            if (mte_nibble(tag_[g]) != 0) {
-                violation("zeroing", "PROT_MTE user page handed out with memory tag " + tag_hex(tag_[g]) +
-                                         " (__GFP_ZEROTAGS promises zero tags)");
-                break;
-            }
     }
+    oracle_zero_tags(id);
     return id;
 }
 
@@ -130,16 +128,10 @@ int Model::huge_zero_folio(unsigned order, int cpu) {
     // the allocation itself must leave tags zero.
     gfp_t g = (gfp_.mask("GFP_TRANSHUGE") | gfp_.mask("__GFP_ZERO") | gfp_.mask("__GFP_ZEROTAGS")) &
               ~gfp_.mask("__GFP_MOVABLE");
-    int id = alloc_pages(order, g, cpu, ObjKind::user_page, "huge zero folio (order " + std::to_string(order) + ")");
+    int id = alloc_pages(order, g, cpu, ObjKind::user_page, "huge zero folio (order " + std::to_string(order) + ")",
+                         kernel::Caller::huge_zero_folio);
     if (id < 0) return id;
-    std::uint64_t pfn = objects_[id].pfn, n = std::uint64_t(1) << order;
-    if (cfg_.machine.mte && cfg_.build.mode == Mode::hw_tags)
-        for (std::size_t g2 = gidx(pfn, 0); g2 < gidx(pfn + n, 0); ++g2)
-            if (mte_nibble(tag_[g2]) != 0) {
-                violation("zeroing", "huge zero folio has memory tag " + tag_hex(tag_[g2]) +
-                                         " at allocation: user space with PROT_MTE sees stale tags (__GFP_ZEROTAGS)");
-                break;
-            }
+    oracle_zero_tags(id);
     return id;
 }
 
@@ -157,7 +149,7 @@ void Model::munmap(int id) { free_pages(id); }
 
 int Model::skb_alloc(int cpu) {
     // skb_page_frag_refill(): SKB_FRAG_PAGE_ORDER = 3
-    return alloc_pages(3, v_.skb_frag_gfp(env_), cpu, ObjKind::pages, "skb frag page (order 3)");
+    return alloc_pages(3, v_.skb_frag_gfp(env_), cpu, ObjKind::pages, "skb frag page (order 3)", kernel::Caller::skb_frag);
 }
 
 }  // namespace tagproof::spec

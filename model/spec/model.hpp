@@ -45,7 +45,9 @@ public:
     void begin_event(const std::string& label);  // labels reports and violations
     void end_event();                            // KUnit harness step 4/6, oracle checks
 
-    int alloc_pages(unsigned order, gfp_t gfp, int cpu, ObjKind kind = ObjKind::pages, const std::string& what = "");
+    // `caller` says whose needs apply (requirements.hpp); by default the one `kind` implies.
+    int alloc_pages(unsigned order, gfp_t gfp, int cpu, ObjKind kind = ObjKind::pages, const std::string& what = "",
+                    std::optional<kernel::Caller> caller = std::nullopt);
     void free_pages(int obj);
     Ptr page_address(int obj) const;
     int page_object(const Ptr& p) const;  // the page_alloc object whose head page p points at
@@ -200,6 +202,8 @@ private:
     // oracle.cpp
     void violation(const std::string& invariant, const std::string& msg);
     void oracle_after_alloc(int obj);
+    kernel::Requirement<kernel::Concrete> requirement_of(const Object& o) const;
+    void oracle_zero_tags(int obj);  // user pages after mte_sync_tags, the huge zero folio
     void oracle_on_access(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu, bool faulted,
                           bool checked, const std::vector<std::uint64_t>& mismatch_addrs);
     void oracle_on_page_free(int obj, bool poisoned, bool skip_requested_now);

@@ -65,12 +65,36 @@ void Model::oracle_sampling(int cpu, bool eligible, bool tagged) {
                                              " only every " + std::to_string(N) + "th, starting with the 1st, is tagged");
 }
 
-// 5 zeroing, at the allocation: memory promised zero holds zero (data a wild
-// write left in free memory excepted: that write is the bug). Page-tag
-// consistency for page_alloc users is checked on the whole state at end_event
-// (a caller may still be re-tagging, e.g. vmalloc).
+// What the object's caller requires (requirements.hpp): the caller, the gfp
+// it passed itself, the boot and runtime state. Never the variant's rules.
+kernel::Requirement<kernel::Concrete> Model::requirement_of(const Object& o) const {
+    kernel::CallerInput<kernel::Concrete> in;
+    in.gfp = o.gfp;
+    in.order = o.order;
+    in.vm_mte = o.vm_mte;
+    in.prot_kernel = o.prot_kernel;
+    in.ctor_or_rcu = o.ctor_or_rcu;
+    return kernel::required<kernel::Concrete>(o.caller, env_, in);
+}
+
+// 4 detection, coverage: an allocation's pointer carries a random tag unless
+// the requirements allow match-all for its caller (KASAN off, Generic, the
+// caller's own skip flag, sampling, tsk->stack, user pages, ...) or the
+// variant's claims name it. A lost tag is a lost check on every access
+// through that pointer, whatever the memory tags say.
+// 5 zeroing, at the allocation: memory the caller requires zero holds zero
+// (data a wild write left in free memory excepted: that write is the bug).
+// Page-tag consistency for page_alloc users is checked on the whole state at
+// end_event (a caller may still be re-tagging, e.g. vmalloc).
 void Model::oracle_after_alloc(int id) {
     const Object& o = objects_[id];
+    const auto req = requirement_of(o);
+    if (o.tag == KASAN_TAG_KERNEL && !req.match_all_ok &&
+        !kernel::claimed_untag<kernel::Concrete>(v_.claims(), o.caller, env_, o.gfp))
+        violation("detection", o.what + " is handed out through a match-all pointer (tag " + tag_hex(o.tag) +
+                                   "): coverage lost, no access through it is checked; " +
+                                   kernel::caller_title(o.caller) + " are tagged here, and no claim of " +
+                                   v_.name() + " names them");
     if (!o.promised_zero || !rt_.kasan_enabled) return;
     for (std::uint64_t a = o.base; a < o.base + o.size; a += G_) {
         Where w = translate(a);
@@ -98,6 +122,20 @@ void Model::oracle_on_page_free(int id, bool poisoned, bool page_tagged) {
     if (page_tagged && !poisoned)
         violation("page-tag-consistency", o.what + " carries page tag " + tag_hex(pages_[o.pfn].page_tag) +
                                               " but was not poisoned at free");
+}
+
+// 5 zeroing, tags: a page user space maps as it is (PROT_MTE) must have zero MTE tags.
+void Model::oracle_zero_tags(int id) {
+    const Object& o = objects_[id];
+    if (!requirement_of(o).zero_tags) return;
+    std::uint64_t n = std::uint64_t(1) << o.order;
+    for (std::size_t g = gidx(o.pfn, 0); g < gidx(o.pfn + n, 0); ++g)
+        if (mte_nibble(tag_[g]) != 0) {
+            violation("zeroing", o.what + " is handed to user space with memory tag " + tag_hex(tag_[g]) +
+                                     " at offset " + std::to_string((g - gidx(o.pfn, 0)) * G_) +
+                                     ": a PROT_MTE mapping must see zero tags (stale tags)");
+            return;
+        }
 }
 
 namespace {

@@ -2,7 +2,6 @@
 // post_alloc_hook and free_pages_prepare, and the event bracket.
 #include "error.hpp"
 #include "model.hpp"
-#include "promises.hpp"
 
 namespace tagproof::spec {
 
@@ -69,7 +68,24 @@ int Model::find_free_block(unsigned order) const {
     return -1;
 }
 
-int Model::alloc_pages(unsigned order, gfp_t gfp, int cpu, ObjKind kind, const std::string& what) {
+namespace {
+kernel::Caller caller_of_kind(ObjKind k) {
+    using kernel::Caller;
+    switch (k) {
+        case ObjKind::stack: return Caller::thread_stack;
+        case ObjKind::pgtable: return Caller::pgtable_kernel;
+        case ObjKind::user_page: return Caller::user_page;
+        case ObjKind::vmalloc_page: return Caller::vmalloc_page;
+        case ObjKind::mempool_page: return Caller::mempool_page;
+        case ObjKind::slab_page: return Caller::slab_page;
+        case ObjKind::kmalloc_large: return Caller::kmalloc_large;
+        default: return Caller::alloc_pages;
+    }
+}
+}  // namespace
+
+int Model::alloc_pages(unsigned order, gfp_t gfp, int cpu, ObjKind kind, const std::string& what,
+                       std::optional<kernel::Caller> caller) {
     if (cpu < 0 || cpu >= (int)cpus_.size()) throw InputError("", "cpu " + std::to_string(cpu) + " does not exist");
     if (order > 10) throw InputError("", "order " + std::to_string(order) + " is above MAX_PAGE_ORDER (10)");
     int pfn = find_free_block(order);
@@ -123,7 +139,8 @@ int Model::alloc_pages(unsigned order, gfp_t gfp, int cpu, ObjKind kind, const s
     o.gfp = gfp;
     o.cpu = cpu;
     o.tag = page_address(id).tag;
-    o.promised_zero = kernel::page_alloc_promises_zero(v_, env_, rt_, cfg_.boot, gfp);
+    o.caller = caller ? *caller : caller_of_kind(kind);
+    o.promised_zero = requirement_of(o).zero_data;
     o.promised_zero_tags = (gfp & env_.gfp.ZEROTAGS) && cfg_.machine.mte && cfg_.build.mode == Mode::hw_tags;
     gfp_t skip_flag = gfp_.defines("__GFP_SKIP_KASAN_POISON") ? gfp_.mask("__GFP_SKIP_KASAN_POISON")
                                                                : (gfp_.defines("__GFP_SKIP_KASAN") ? gfp_.mask("__GFP_SKIP_KASAN") : 0);

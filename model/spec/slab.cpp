@@ -128,7 +128,11 @@ Ptr Model::slab_alloc(int cid, std::uint64_t size, gfp_t gfp, int cpu, const std
         }
     }
     if (init) set_data(ob.base, c.object_size, DATA_ZERO);
-    ob.promised_zero = init || (cfg_.boot.init_on_free && !c.ctor_or_rcu);
+    ob.caller = cid == pgd_cache_ ? kernel::Caller::pgd_slab
+                : c.is_kmalloc       ? kernel::Caller::kmalloc
+                                     : kernel::Caller::kmem_cache;
+    ob.ctor_or_rcu = c.ctor_or_rcu;
+    ob.promised_zero = requirement_of(ob).zero_data;
     caches_[cid].slabs[si].ring[slot].push_back({t, false});
     oracle_after_alloc(id);
     return p;

@@ -8,6 +8,7 @@
 
 #include "address_map.hpp"
 #include "gfp.hpp"
+#include "requirements.hpp"
 #include "tag.hpp"
 
 namespace tagproof::spec {
@@ -51,13 +52,18 @@ const char* obj_kind_name(ObjKind k);
 struct Object {
     int id = -1;
     ObjKind kind = ObjKind::pages;
+    kernel::Caller caller = kernel::Caller::alloc_pages;  // whose needs apply (requirements.hpp)
     std::string what;             // "kmalloc(107)", "alloc_pages(order=4, GFP_KERNEL)"
     std::uint64_t base = 0;       // untagged start address
     std::uint64_t size = 0;       // bytes the caller may use
     bool live = true;
     Tag tag = KASAN_TAG_KERNEL;   // the tag the returned pointer carries
-    bool promised_zero = false;   // __GFP_ZERO, init_on_alloc, init_on_free, vzalloc
-    bool promised_zero_tags = false;  // __GFP_ZEROTAGS on an MTE machine
+    // What the caller requires (requirements.hpp), never what the variant asks for.
+    bool promised_zero = false;   // page tables, stacks, __GFP_ZERO, init_on_alloc, init_on_free, vzalloc
+    bool promised_zero_tags = false;  // __GFP_ZEROTAGS on an MTE machine (the variant's request: ZEROTAGS test hooks)
+    bool vm_mte = false;          // user pages: the vma has VM_MTE
+    bool prot_kernel = true;      // vmalloc: prot == PAGE_KERNEL
+    bool ctor_or_rcu = false;     // kmem_cache objects
     bool skip_requested = false;  // the caller asked page_alloc not to tag (and so not to poison)
     gfp_t gfp = 0;
     unsigned order = 0;

@@ -81,7 +81,9 @@ Ptr Model::vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel, int cpu, Obj
     o.area = a.id;
     o.gfp = gfp;
     o.cpu = cpu;
-    o.promised_zero = v_.want_init_on_alloc(env_, gfp) || cfg_.boot.init_on_free;
+    o.caller = kind == ObjKind::stack ? kernel::Caller::thread_stack : kernel::Caller::vmalloc;
+    o.prot_kernel = prot_kernel;
+    o.promised_zero = requirement_of(o).zero_data;
     oracle_after_alloc(id);
     return Ptr{a.start, t, id};
 }

@@ -13,7 +13,17 @@ namespace tagproof::kernel {
 // v2, exactly as seed 000.
 template <class Self>
 struct anjum_v2_rules : rules_7_0<Self> {
-    static constexpr bool hw_only_change = true;  // "coverage is unchanged" outside HW_TAGS
+    // The cover letter: "coverage is unchanged" outside HW_TAGS; stacks and
+    // page-allocated page tables are no longer tagged; vmalloc honours
+    // __GFP_SKIP_KASAN.
+    static Claims claims() {
+        return {ChangeScope::hw_tags_active,
+                {{Caller::thread_stack, "", false, "2/3 skip HW tagging for all kernel stacks"},
+                 {Caller::pgtable_kernel, "", false, "3/3 skip KASAN tagging for page-allocated page tables"},
+                 {Caller::pgtable_user, "", false, "3/3 (GFP_PGTABLE_USER is GFP_PGTABLE_KERNEL | __GFP_ACCOUNT)"},
+                 {Caller::vmalloc, "__GFP_SKIP_KASAN", false, "1/3 vmalloc: add __GFP_SKIP_KASAN support"}},
+                "HW_TAGS: disable tagging for stack and page-tables; no change for Generic and SW_TAGS"};
+    }
     // 2/3: THREADINFO_GFP and GFP_VMAP_STACK gain __GFP_SKIP_KASAN.
     template <class D>
     static typename D::Word THREADINFO_GFP(const KasanEnv<D>& e) {
@@ -90,9 +100,12 @@ struct anjum_v4 final : anjum_v4_rules<anjum_v4> {
 template <class Self>
 struct mm_2026_rules : anjum_v4_rules<Self> {
     // The ZEROTAGS fix changes every MTE system, not only HW_TAGS KASAN.
-    static constexpr bool hw_only_change = false;
-    // The ZEROTAGS fix removes the zeroing defect; vrealloc's shrink is unchanged.
-    static std::vector<std::string> known_defects() { return {"detection"}; }
+    static Claims claims() {
+        Claims c = anjum_v4_rules<Self>::claims();
+        c.changes = ChangeScope::any;
+        c.text = "the Anjum series, and huge zero folio tags zeroed even with init_on_free (every MTE system)";
+        return c;
+    }
     template <class D>
     static void zero_tags_step(const KasanEnv<D>& e, typename D::Word gfp, typename D::Bool& init,
                                PostAllocPlan<D>& p) {

@@ -15,7 +15,6 @@ struct mutant_no_free_poison final : rules_7_0<mutant_no_free_poison> {
     static constexpr const char* baseline = "linux-7.0";
     static constexpr const char* summary = "linux-7.0, free_pages_prepare never poisons (breaks detection)";
     static constexpr bool mutant = true;
-    static std::vector<std::string> known_defects() { return {}; }  // a negative control hides nothing
     template <class D>
     static FreePlan<D> free_pages_prepare(const KasanEnv<D>& e, const FreeInput<D>& in) {
         FreePlan<D> f = rules_7_0<mutant_no_free_poison>::free_pages_prepare(e, in);
@@ -32,7 +31,6 @@ struct mutant_no_tcma final : rules_7_0<mutant_no_tcma> {
     static constexpr const char* baseline = "linux-7.0";
     static constexpr const char* summary = "linux-7.0 without TCR_EL1.TCMA1: match-all pointers are checked";
     static constexpr bool mutant = true;
-    static std::vector<std::string> known_defects() { return {}; }  // a negative control hides nothing
     template <class D>
     static typename D::Bool ptr_tag_match_all(const KasanEnv<D>& e, typename D::Word ptr_tag) {
         return D::boolean(false);
@@ -46,7 +44,6 @@ struct mutant_invalid_matches final : rules_7_0<mutant_invalid_matches> {
     static constexpr const char* baseline = "linux-7.0";
     static constexpr const char* summary = "linux-7.0 whose tag check lets memory tag 0xFE match any pointer";
     static constexpr bool mutant = true;
-    static std::vector<std::string> known_defects() { return {}; }  // a negative control hides nothing
     template <class D>
     static typename D::Bool tag_mismatch(const KasanEnv<D>& e, typename D::Word ptr_tag, typename D::Word mem_tag) {
         return rules_7_0<mutant_invalid_matches>::tag_mismatch(e, ptr_tag, mem_tag) &&
@@ -60,7 +57,6 @@ struct mutant_match_all_tag final : rules_7_0<mutant_match_all_tag> {
     static constexpr const char* baseline = "linux-7.0";
     static constexpr const char* summary = "linux-7.0 with an empty IRG exclude mask: random tags up to 0xFF";
     static constexpr bool mutant = true;
-    static std::vector<std::string> known_defects() { return {}; }  // a negative control hides nothing
     template <class D>
     static typename D::Word random_tag_max(const KasanEnv<D>& e) { return D::lit(KASAN_TAG_KERNEL); }
 };
@@ -72,7 +68,6 @@ struct mutant_skip_no_reset final : rules_7_0<mutant_skip_no_reset> {
     static constexpr const char* baseline = "linux-7.0";
     static constexpr const char* summary = "linux-7.0 whose skip path keeps the old page tag";
     static constexpr bool mutant = true;
-    static std::vector<std::string> known_defects() { return {}; }  // a negative control hides nothing
     template <class D>
     static PostAllocPlan<D> post_alloc_hook(const KasanEnv<D>& e, typename D::Word gfp, typename D::Word order,
                                             typename D::Word skip) {
@@ -88,7 +83,6 @@ struct mutant_skip_drops_zero final : rules_7_0<mutant_skip_drops_zero> {
     static constexpr const char* baseline = "linux-7.0";
     static constexpr const char* summary = "linux-7.0 that does not clear pages whose unpoisoning was skipped";
     static constexpr bool mutant = true;
-    static std::vector<std::string> known_defects() { return {}; }  // a negative control hides nothing
     template <class D>
     static PostAllocPlan<D> post_alloc_hook(const KasanEnv<D>& e, typename D::Word gfp, typename D::Word order,
                                             typename D::Word skip) {
@@ -105,7 +99,6 @@ struct mutant_sample_off_by_one final : rules_6_4<mutant_sample_off_by_one> {
     static constexpr const char* baseline = "linux-6.4";
     static constexpr const char* summary = "linux-6.4 whose sampling counter is reset to N (tags 1 in N+1)";
     static constexpr bool mutant = true;
-    static std::vector<std::string> known_defects() { return {}; }  // a negative control hides nothing
     template <class D>
     static SampleDecision<D> kasan_sample_page_alloc(const KasanEnv<D>& e, typename D::Word order,
                                                      typename D::Word gfp, typename D::Word skip) {
@@ -124,7 +117,6 @@ struct mutant_skip_in_software final : anjum_v4_rules<mutant_skip_in_software> {
     static constexpr const char* baseline = "linux-7.0";
     static constexpr const char* summary = "anjum-v4 whose vmalloc skip also fires in software KASAN modes";
     static constexpr bool mutant = true;
-    static std::vector<std::string> known_defects() { return {}; }  // a negative control hides nothing
     template <class D>
     static typename D::Bool vmalloc_skip(const KasanEnv<D>& e, typename D::Word gfp) {
         return anjum_v4_rules<mutant_skip_in_software>::vmalloc_skip(e, gfp) ||
@@ -138,7 +130,6 @@ struct mutant_gfp_bit_outside_mask final : sample_v2_rules<mutant_gfp_bit_outsid
     static constexpr const char* baseline = "linux-6.3";
     static constexpr const char* summary = "sample-v2 whose __GFP_KASAN_SAMPLE lies outside __GFP_BITS_MASK";
     static constexpr bool mutant = true;
-    static std::vector<std::string> known_defects() { return {}; }  // a negative control hides nothing
     static std::vector<GfpExtraFlag> extra_gfp_flags() { return {{"__GFP_KASAN_SAMPLE", true, false}}; }
 };
 

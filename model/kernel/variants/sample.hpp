@@ -10,9 +10,11 @@ namespace tagproof::kernel {
 // merge by "kasan: reset page tags properly with sampling" (linux-6.3).
 template <class Self>
 struct sample_v3_rules : rules_6_3<Self> {
-    static constexpr bool hw_only_change = true;  // "coverage is unchanged" outside HW_TAGS
-    // The stale page tag of a ZEROTAGS page: an access through page_address() faults.
-    static std::vector<std::string> known_defects() { return {"no-false-positive", "page-tag-consistency"}; }
+    // Sampling as the kernel's documented coverage reduction (requirements.hpp
+    // allows it for orders >= kasan.page_alloc.sample.order): nothing more.
+    static Claims claims() {
+        return {ChangeScope::hw_tags_active, {}, "kasan.page_alloc.sample: HW_TAGS only, coverage unchanged elsewhere"};
+    }
     // The fix "reset page tags properly with sampling" starts from true.
     template <class D>
     static typename D::Bool reset_tags_initially(typename D::Bool zero_tags) { return !zero_tags; }
@@ -34,6 +36,13 @@ struct sample_v2_rules : sample_v3_rules<Self> {
     template <class D>
     static typename D::Bool sample_eligible(const KasanEnv<D>& e, typename D::Word order, typename D::Word gfp) {
         return D::any(gfp, e.gfp.KASAN_SAMPLE);
+    }
+    // Marked allocations are sampled whatever their order.
+    static Claims claims() {
+        Claims c = sample_v3_rules<Self>::claims();
+        c.untags = {{Caller::alloc_pages, "__GFP_KASAN_SAMPLE", true, "sampling for marked allocations only"},
+                    {Caller::skb_frag, "", true, "skb page allocations are marked __GFP_KASAN_SAMPLE"}};
+        return c;
     }
     template <class D>
     static typename D::Word skb_frag_gfp(const KasanEnv<D>& e) {

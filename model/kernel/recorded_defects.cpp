@@ -1,0 +1,65 @@
+// recorded_defects.cpp — the defects each built-in variant is recorded to
+// have, by name. A record belongs to the variant named in it: a variant
+// derived from another starts with none of its base's records (the review
+// replays each finding on the baseline and says "also in <baseline>" where
+// the base shows it too). Each entry says where in the kernel it lives.
+#include <algorithm>
+#include <map>
+
+#include "variant.hpp"
+
+namespace tagproof::kernel {
+
+namespace {
+const std::map<std::string, std::vector<RecordedDefect>>& table() {
+    static const std::map<std::string, std::vector<RecordedDefect>> t = {
+        {"linux-6.1",
+         {{"page-tag-consistency",
+           "v6.1 free_pages_prepare() clears the page flags before should_skip_kasan_poison() reads "
+           "PG_skip_kasan_poison (487a32ec24be), so pages allocated with __GFP_SKIP_KASAN_POISON are "
+           "poisoned at free anyway; reverted for v6.3 (mm/page_alloc.c, v6.1)"}}},
+        {"linux-7.0",
+         {{"detection",
+           "vrealloc() shrinking in place calls kasan_poison_vmalloc() on the tail, a no-op under "
+           "HW_TAGS: the tail keeps the allocation's tag (mm/vmalloc.c vrealloc_node_align_noprof, "
+           "mm/kasan/hw_tags.c, v7.0-rc1)"},
+          {"zeroing",
+           "post_alloc_hook() computes zero_tags = init && __GFP_ZEROTAGS; with init_on_free=1 init is "
+           "false, so the huge zero folio keeps stale MTE tags (mm/page_alloc.c v7.0-rc1; fixed in the "
+           "2026 mm tree)"}}},
+        {"sample-v3",
+         {{"no-false-positive",
+           "post_alloc_hook() as posted starts with reset_tags = !zero_tags: a __GFP_ZEROTAGS page keeps "
+           "its old page tag, and an access through page_address() faults (seed 002; fixed by \"kasan: "
+           "reset page tags properly with sampling\" before v6.3)"},
+          {"page-tag-consistency", "the same stale page tag: page_address() disagrees with the memory tags"}}},
+        {"sample-v2",
+         {{"no-false-positive", "sample-v2 is built on sample-v3's post_alloc_hook: the same stale page tag"},
+          {"page-tag-consistency", "the same stale page tag: page_address() disagrees with the memory tags"}}},
+    };
+    return t;
+}
+}  // namespace
+
+std::vector<RecordedDefect> recorded_defects_of(const std::string& variant) {
+    auto it = table().find(variant);
+    return it == table().end() ? std::vector<RecordedDefect>{} : it->second;
+}
+
+std::vector<std::string> expected_defects(const Variant& v) {
+    std::vector<std::string> out = v.known_defects();
+    if (v.is_mutant()) return out;  // a negative control hides nothing
+    std::string b = v.baseline();
+    for (int depth = 0; !b.empty() && depth < 16; ++depth) {
+        const Variant* bv = nullptr;
+        for (const Variant* x : all_variants())
+            if (x->name() == b) bv = x;
+        if (!bv) break;
+        for (const auto& d : bv->known_defects())
+            if (std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
+        b = bv->baseline();
+    }
+    return out;
+}
+
+}  // namespace tagproof::kernel

@@ -1,0 +1,89 @@
+// variants/controls.hpp — patches a reviewer might be sent, a few lines
+// each, written the way README's "Adding a variant for a patch" says. They
+// are the review's negative controls (each must be found by `tagproof review
+// --variant NAME` with default options) and one positive twin (must get no
+// finding and list its intended change). None of them claims what it does
+// unless its comment says so: the review holds them to their claims.
+#pragma once
+#include "linux.hpp"
+
+namespace tagproof::kernel {
+
+// "mm: page tables are zeroed by the walker anyway": GFP_PGTABLE_KERNEL loses
+// __GFP_ZERO. Page-table code needs zeroed tables whatever the constant says
+// (requirements.hpp): a zeroing finding at pgtable_alloc.
+struct control_pgtable_no_zero final : rules_7_0<control_pgtable_no_zero> {
+    static constexpr const char* name = "control-pgtable-no-zero";
+    static constexpr const char* baseline = "linux-7.0";
+    static constexpr const char* summary = "linux-7.0 whose GFP_PGTABLE_KERNEL drops __GFP_ZERO";
+    static constexpr bool mutant = true;
+    template <class D>
+    static typename D::Word GFP_PGTABLE_KERNEL(const KasanEnv<D>& e) { return e.gfp.GFP_KERNEL; }
+};
+
+// "fork: do not zero new thread stacks": THREADINFO_GFP and GFP_VMAP_STACK
+// lose __GFP_ZERO. A new task would see an old task's frames.
+struct control_stack_no_zero final : rules_7_0<control_stack_no_zero> {
+    static constexpr const char* name = "control-stack-no-zero";
+    static constexpr const char* baseline = "linux-7.0";
+    static constexpr const char* summary = "linux-7.0 whose THREADINFO_GFP and GFP_VMAP_STACK drop __GFP_ZERO";
+    static constexpr bool mutant = true;
+    template <class D>
+    static typename D::Word THREADINFO_GFP(const KasanEnv<D>& e) { return e.gfp.GFP_KERNEL_ACCOUNT; }
+    template <class D>
+    static typename D::Word GFP_VMAP_STACK(const KasanEnv<D>& e) { return e.gfp.GFP_KERNEL; }
+};
+
+// "kasan: skip unpoisoning of compound pages" (a made-up optimisation):
+// should_skip_kasan_unpoison() also fires for __GFP_COMP. Every high-order
+// compound allocation is handed out through a match-all pointer, and no
+// access to it is checked: a detection (coverage) finding.
+struct control_untag_comp final : rules_7_0<control_untag_comp> {
+    static constexpr const char* name = "control-untag-comp";
+    static constexpr const char* baseline = "linux-7.0";
+    static constexpr const char* summary = "linux-7.0 whose should_skip_kasan_unpoison() also skips __GFP_COMP";
+    static constexpr bool mutant = true;
+    template <class D>
+    static typename D::Bool should_skip_kasan_unpoison(const KasanEnv<D>& e, typename D::Word gfp) {
+        return rules_7_0<control_untag_comp>::should_skip_kasan_unpoison(e, gfp) ||
+               (e.kasan_hw_tags_enabled() && D::any(gfp, e.gfp.COMP));
+    }
+};
+
+// Patch 3/3 of the Anjum series (page tables skip HW tagging), but the
+// cover letter claims stacks only: the page-table untagging is not claimed.
+struct control_unclaimed_untag final : rules_7_0<control_unclaimed_untag> {
+    static constexpr const char* name = "control-unclaimed-untag";
+    static constexpr const char* baseline = "linux-7.0";
+    static constexpr const char* summary = "linux-7.0 + page tables skip HW tagging; claims only thread stacks";
+    static constexpr bool mutant = true;
+    static Claims claims() {
+        return {ChangeScope::hw_tags_active, {{Caller::thread_stack, "", false, "skip HW tagging for kernel stacks"}},
+                "HW_TAGS: disable tagging for stacks"};
+    }
+    template <class D>
+    static typename D::Word GFP_PGTABLE_KERNEL(const KasanEnv<D>& e) {
+        return e.gfp.GFP_KERNEL | e.gfp.ZERO | e.gfp.SKIP_KASAN;
+    }
+};
+
+// The twin: the same patch, claiming exactly what it does. No finding; the
+// review lists the page tables' untagging as the intended change.
+struct control_claimed_untag final : rules_7_0<control_claimed_untag> {
+    static constexpr const char* name = "control-claimed-untag";
+    static constexpr const char* baseline = "linux-7.0";
+    static constexpr const char* summary = "linux-7.0 + page tables skip HW tagging, as claimed (positive twin)";
+    static constexpr bool mutant = true;
+    static Claims claims() {
+        return {ChangeScope::hw_tags_active,
+                {{Caller::pgtable_kernel, "", false, "skip KASAN tagging for page-allocated page tables"},
+                 {Caller::pgtable_user, "", false, "GFP_PGTABLE_USER is GFP_PGTABLE_KERNEL | __GFP_ACCOUNT"}},
+                "HW_TAGS: disable tagging for page tables; no change for Generic and SW_TAGS"};
+    }
+    template <class D>
+    static typename D::Word GFP_PGTABLE_KERNEL(const KasanEnv<D>& e) {
+        return e.gfp.GFP_KERNEL | e.gfp.ZERO | e.gfp.SKIP_KASAN;
+    }
+};
+
+}  // namespace tagproof::kernel
