@@ -11,13 +11,16 @@ int verb_variants(const Args& args) {
     Options o = parse_options(args, {}, {"--mutants", "--help"});
     if (o.has("--help")) {
         std::cout << "usage: tagproof variants [--mutants]\n\nLists the built-in variants: name, baseline, "
-                     "what it models.\n--mutants also lists the deliberately broken variants used as negative "
-                     "controls.\n";
+                     "what it models;\nbelow each, what it claims to change (docs/requirements.md) and the defects "
+                     "it is\nrecorded to have.\n--mutants also lists the deliberately broken variants used as "
+                     "negative controls,\nand the reviewer's control patches.\n";
         return 0;
     }
     auto show = [](const kernel::Variant* v) {
         std::printf("%-28s base %-10s %s\n", v->name().c_str(), v->baseline().empty() ? "-" : v->baseline().c_str(),
                     v->summary().c_str());
+        for (const auto& c : kernel::describe_claims(v->claims())) std::printf("    claims: %s\n", c.c_str());
+        for (const auto& d : v->recorded_defects()) std::printf("    recorded: %s\n", d.property.c_str());
     };
     for (const auto* v : kernel::all_variants()) show(v);
     if (o.has("--mutants")) {

@@ -1,10 +1,12 @@
 // explain.cpp — a finding's trace, replayed in the model with the state of
 // every pointer each event touched, and the kernel functions on its path.
+#include <cstring>
 #include <map>
 #include <set>
 #include <sstream>
 
 #include "error.hpp"
+#include "report.hpp"
 #include "review.hpp"
 #include "runner.hpp"
 #include "scenario.hpp"
@@ -48,7 +50,16 @@ std::string for_replay(const std::string& text, Mode m, std::string& config) {
     std::istringstream in(text);
     std::string l, out;
     while (std::getline(in, l)) {
-        if (l.rfind("expect", 0) == 0) continue;
+        // expectations, with or without a [mode] prefix: the replay judges afresh
+        std::string body = l;
+        if (!body.empty() && body[0] == '[' && body.find(']') != std::string::npos)
+            body = body.substr(body.find_first_not_of(' ', body.find(']') + 1) == std::string::npos
+                                   ? body.size()
+                                   : body.find_first_not_of(' ', body.find(']') + 1));
+        if (body.rfind("expect", 0) == 0 || body.rfind("check ", 0) == 0) continue;
+        if (l.rfind("#", 0) == 0) continue;
+        // the outcome a file states is its variant's; the reproducer states the violation
+        if (l.find(" => ") != std::string::npos) l = l.substr(0, l.find(" => "));
         if (l.rfind("modes ", 0) == 0) {
             out += std::string("modes ") + mode_name(m) + "\n";
             continue;
@@ -59,28 +70,88 @@ std::string for_replay(const std::string& text, Mode m, std::string& config) {
     return out;
 }
 
+// Does the scenario (expectations stripped) show a violation of `property`?
+bool shows(const std::string& text, Mode m, const std::string& property) {
+    try {
+        scenario::Scenario sc = scenario::parse_scenario(text, "finding.litmus");
+        scenario::RunOptions ro;
+        ro.max_runs = 512;
+        ro.samples = 64;
+        for (const auto& res : scenario::run_scenario(sc, ro))
+            if (res.mode == m)
+                for (const auto& v : res.violations)
+                    if (v.rfind(property + ":", 0) == 0) return true;
+    } catch (const std::exception&) {
+    }
+    return false;
+}
+
+// Boot parameters and config keys that do not matter, removed one at a time
+// while the violation still shows: the report names only what it needs.
+std::string minimise_config(std::string text, Mode m, const std::string& property) {
+    if (!shows(text, m, property)) return text;
+    for (const char* key : {"boot ", "config "}) {
+        std::size_t at = text.find(std::string("\n") + key);
+        if (at == std::string::npos) continue;
+        ++at;
+        const std::size_t end = text.find('\n', at);
+        std::istringstream words(text.substr(at + std::strlen(key), end - at - std::strlen(key)));
+        std::vector<std::string> ws;
+        for (std::string w; words >> w;) ws.push_back(w);
+        for (std::size_t i = 0; i < ws.size();) {
+            std::vector<std::string> rest = ws;
+            rest.erase(rest.begin() + std::ptrdiff_t(i));
+            std::string line;
+            for (const auto& w : rest) line += (line.empty() ? "" : " ") + w;
+            const std::size_t e2 = text.find('\n', at);
+            std::string cand = text.substr(0, at) + (rest.empty() ? "" : key + line + "\n") + text.substr(e2 + 1);
+            if (shows(cand, m, property)) {
+                text = cand;
+                ws = rest;
+                if (rest.empty()) break;
+            } else {
+                ++i;
+            }
+        }
+    }
+    return text;
+}
+
 }  // namespace
 
 void explain_findings(VariantReview& r) {
     for (Finding& f : r.findings) {
-        std::string cfg;
-        const std::string text = for_replay(f.scenario, f.mode, cfg);
+        std::string unused, cfg;
+        const std::string minimal = minimise_config(for_replay(f.scenario, f.mode, unused), f.mode, f.property);
+        const std::string text = for_replay(minimal, f.mode, cfg);
         f.config = std::string("CONFIG_KASAN_") +
                    (f.mode == Mode::hw_tags ? "HW_TAGS" : f.mode == Mode::sw_tags ? "SW_TAGS" : "GENERIC") + "=y" +
                    (cfg.empty() ? "" : "; " + cfg);
-        f.expected = property_statement(f.property);
         try {
             scenario::Scenario sc = scenario::parse_scenario(text, "finding.litmus");
             scenario::RunOptions ro;
             ro.state_trace = true;
             ro.max_runs = 512;
             ro.samples = 64;
+            std::set<std::string> shown;
             for (const auto& res : scenario::run_scenario(sc, ro)) {
                 if (res.mode != f.mode) continue;
                 f.trace = res.trace;
-                for (const auto& v : res.violations)
+                for (const auto& v : res.violations) {
+                    shown.insert(v.substr(0, v.find(':')));
                     if (v.rfind(f.property + ":", 0) == 0 && (f.happened.empty() || f.source != "corpus")) f.happened = v;
+                }
             }
+            // The reproducer carries its verdict, litmus-style: `tagproof run`
+            // says PASS exactly when the violation shows again.
+            std::string repro = "# tagproof review: " + f.variant + " violates " + f.property + " in " +
+                                mode_name(f.mode) + "; `tagproof run` PASSes when it shows\n" + text;
+            for (const auto& inv : shown) repro += "expect violation " + inv + "\n";
+            if (!shown.count(f.property)) {
+                f.trace.push_back("(the replay does not show " + f.property + ": the finding does not reproduce)");
+                repro += "expect violation " + f.property + "\n";
+            }
+            f.scenario = repro;
             std::set<std::string> seen;
             for (const auto& st : sc.statements) {
                 auto it = functions_of().find(st.call);
@@ -92,6 +163,7 @@ void explain_findings(VariantReview& r) {
             f.trace.push_back("(the scenario did not replay: " + std::string(e.what()) + ")");
         }
         if (f.happened.empty()) f.happened = "the " + f.source + " reports a violation of " + f.property;
+        f.expected = expected_for(f);
     }
 }
 

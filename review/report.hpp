@@ -10,9 +10,10 @@
 
 namespace tagproof::review {
 
-// Severity of a violated property, as the report's [Severity: ...] line says it.
-std::string severity(const std::string& property);
-// The question the report puts to the patch's author.
+// From the violation itself (violation_text.cpp): the [Severity: ...] line,
+// what should have happened, and the question to the patch's author.
+std::string severity(const Finding& f);
+std::string expected_for(const Finding& f);
 std::string question(const Finding& f);
 
 // Console output of one variant's review: header, a line per (property,

@@ -140,11 +140,11 @@ std::string finding_html(const Finding& f) {
                     "</style></head><body>\n";
     h += "<h1>" + esc(f.variant) + ": <code>" + esc(f.property) + "</code> [" + mode_name(f.mode) + "]" +
          (f.recorded ? " <small>(recorded defect)</small>" : "") + "</h1>\n";
-    h += "<p class=\"sev\">Severity: " + esc(severity(f.property)) + "</p>\n<table class=\"f\">\n";
+    h += "<p class=\"sev\">Severity: " + esc(severity(f)) + "</p>\n<table class=\"f\">\n";
     auto row = [&](const std::string& k, const std::string& v) { h += "<tr><td>" + k + "</td><td>" + v + "</td></tr>\n"; };
     row("Variant", esc(f.variant + (f.baseline.empty() ? "" : " (baseline " + f.baseline + ")")));
     row("Config", esc(f.config));
-    row("Property", "<code>" + esc(f.property) + "</code>: " + esc(f.expected));
+    row("Property", "<code>" + esc(f.property) + "</code>: " + esc(property_statement(f.property)));
     row("Found by", esc(f.source + ", " + f.origin));
     if (!f.scenario_file.empty()) row("Reproduce", "<code>tagproof run " + esc(f.scenario_file) + "</code>");
     h += "</table>\n<h2>Tags over time</h2>\n";

@@ -38,7 +38,7 @@ std::string finding_json(const Finding& f) {
     std::string s = "{";
     s += "\"variant\": " + q(f.variant) + ", \"baseline\": " + q(f.baseline) + ", \"property\": " + q(f.property);
     s += ", \"mode\": " + q(mode_name(f.mode)) + ", \"recorded\": " + (f.recorded ? "true" : "false");
-    s += ", \"severity\": " + q(severity(f.property)) + ", \"source\": " + q(f.source) + ", \"origin\": " + q(f.origin);
+    s += ", \"severity\": " + q(severity(f)) + ", \"source\": " + q(f.source) + ", \"origin\": " + q(f.origin);
     s += ", \"config\": " + q(f.config) + ", \"expected\": " + q(f.expected) + ", \"happened\": " + q(f.happened);
     s += ", \"functions\": " + list(f.functions) + ", \"trace\": " + list(f.trace);
     s += ", \"scenario_file\": " + q(f.scenario_file) + ", \"scenario\": " + q(f.scenario);
@@ -72,11 +72,11 @@ std::string review_json(const std::vector<VariantReview>& rs) {
 std::string finding_markdown(const Finding& f) {
     std::string s = "## " + f.variant + ": `" + f.property + "` [" + mode_name(f.mode) + "]" +
                     (f.recorded ? " (recorded defect)" : "") + "\n\n";
-    s += "**Severity:** " + severity(f.property) + "\n\n";
+    s += "**Severity:** " + severity(f) + "\n\n";
     s += "| | |\n|---|---|\n";
     s += "| Variant | " + f.variant + (f.baseline.empty() ? "" : " (baseline " + f.baseline + ")") + " |\n";
     s += "| Config | " + f.config + " |\n";
-    s += "| Property | `" + f.property + "`: " + f.expected + " |\n";
+    s += "| Property | `" + f.property + "`: " + property_statement(f.property) + " |\n";
     s += "| Found by | " + f.source + ", " + f.origin + " |\n";
     if (!f.scenario_file.empty()) s += "| Reproduce | `tagproof run " + f.scenario_file + "` |\n";
     s += "\n### Trace\n\n```\n";

@@ -7,41 +7,6 @@
 
 namespace tagproof::review {
 
-std::string severity(const std::string& p) {
-    if (p == "match-all-never-faults" || p == "no-false-positive" || p == "page-tag-consistency")
-        return "high (a correct kernel access faults: a spurious report or panic)";
-    if (p == "zeroing") return "high (memory promised zeroed is not: an information leak)";
-    if (p == "mismatch-faults" || p == "detection") return "medium (a memory-safety bug goes undetected)";
-    if (p == "mode-isolation") return "medium (behaviour outside HW_TAGS changed)";
-    return "medium";
-}
-
-std::string question(const Finding& f) {
-    const std::string& p = f.property;
-    if (p == "match-all-never-faults")
-        return "Accesses through a match-all (0xFF) pointer are meant never to fault (TCR_EL1.TCMA1). In this "
-               "trace one does: does the patch change which pointers are checked, or which tag the memory keeps?";
-    if (p == "no-false-positive")
-        return "The owner's own in-bounds access faults here. Should the allocation have left the memory tags "
-               "and the page tag consistent with the pointer it returned?";
-    if (p == "page-tag-consistency")
-        return "page_address() and the memory disagree on the tag here (or poisoning at free does not match "
-               "tagging at allocation). When tagging is skipped, is the page tag meant to be reset to "
-               "KASAN_TAG_KERNEL, and the free path meant to skip poisoning as well?";
-    if (p == "zeroing")
-        return "The caller was promised zeroed memory and reads data that is not zero. When tagging with init "
-               "is skipped, which path is meant to zero the memory instead?";
-    if (p == "detection")
-        return "A use after free through the old pointer is not detected here. Is skipping the poisoning at "
-               "free intended for this allocation, and is the lost detection acceptable?";
-    if (p == "mismatch-faults")
-        return "The pointer tag differs from the memory tag and no fault is raised. Is this access meant to go "
-               "unchecked?";
-    if (p == "mode-isolation")
-        return "The outcome changed outside HW_TAGS. Is the change meant to reach Generic or SW_TAGS KASAN too, "
-               "or should it be limited to kasan_hw_tags_enabled()?";
-    return "Is this behaviour intended?";
-}
 
 std::vector<std::string> wrap(const std::string& text, std::size_t width, const std::string& first_indent,
                               const std::string& indent) {
@@ -84,12 +49,12 @@ std::string recorded_text(const Finding& f) {
 std::string finding_text(const Finding& f) {
     constexpr std::size_t W = 72;
     std::string s;
-    add(s, wrap("[Severity: " + severity(f.property) + "]", W, "", "  "));
+    add(s, wrap("[Severity: " + severity(f) + "]", W, "", "  "));
     add(s, wrap(f.variant + ": " + f.property + " [" + mode_name(f.mode) + "]" + recorded_text(f), W, "", "  "));
     s += "\n";
     add(s, wrap(f.variant + (f.baseline.empty() ? "" : " (baseline " + f.baseline + ")"), W, "Variant:   ", "           "));
     add(s, wrap(f.config, W, "Config:    ", "           "));
-    add(s, wrap(f.property + ": " + f.expected, W, "Property:  ", "           "));
+    add(s, wrap(f.property + ": " + property_statement(f.property), W, "Property:  ", "           "));
     add(s, wrap(f.source + ", " + f.origin, W, "Found by:  ", "  "));
     s += "\nThe trace (replayed in tagproof's model; the state after each event):\n";
     for (const auto& l : f.trace) {
@@ -106,7 +71,15 @@ std::string finding_text(const Finding& f) {
         for (const auto& x : f.functions) fn += (fn.empty() ? "" : ", ") + x;
         add(s, wrap(fn, W, "Kernel functions involved: ", "  "));
     }
-    if (!f.scenario_file.empty()) add(s, wrap("tagproof run " + f.scenario_file, W, "Reproduce: ", "  "));
+    if (!f.scenario_file.empty()) {
+        // a command is never split: the file's name on its own line, its directory above
+        const std::size_t slash = f.scenario_file.rfind('/');
+        const std::string dir = slash == std::string::npos ? "" : f.scenario_file.substr(0, slash);
+        const std::string base = slash == std::string::npos ? f.scenario_file : f.scenario_file.substr(slash + 1);
+        const std::string head = "Reproduce (in " + dir + "):";
+        s += dir.empty() ? "Reproduce:\n" : head.size() <= W ? head + "\n" : "Reproduce (in this report's directory):\n";
+        s += "  tagproof run " + base + "\n";
+    }
     s += "\n";
     add(s, wrap(question(f), W, "", ""));
     return s;

@@ -31,13 +31,16 @@ std::string property_statement(const std::string& p) {
         {"match-all-never-faults", "an access through a match-all (0xFF) pointer never faults"},
         {"mismatch-faults", "an access whose pointer tag differs from the memory tag faults while checking is on"},
         {"no-false-positive", "an in-bounds access to a live allocation through its own pointer never faults"},
-        {"detection", "a use after free through the old pointer faults once the memory was poisoned"},
-        {"zeroing", "memory promised zeroed (__GFP_ZERO, init_on_alloc, init_on_free) reads as zero"},
+        {"detection", "use-after-free and out-of-bounds accesses fault where KASAN's tags differ, and an "
+                      "allocation's pointer keeps a random tag unless its caller may have match-all or the "
+                      "patch claims it"},
+        {"zeroing", "memory its caller requires zeroed (page tables, stacks, __GFP_ZERO, vzalloc, "
+                    "init_on_alloc, init_on_free) reads as zero; PROT_MTE user pages have zero tags"},
         {"page-tag-consistency", "page_address()'s tag matches the memory tags, and free-time poisoning matches "
                                  "alloc-time tagging"},
         {"tag-range", "random tags stay in the architecture's range and never equal the match-all or poison tag"},
         {"sampling-accounting", "kasan.page_alloc.sample=N tags exactly 1 in N eligible allocations per CPU"},
-        {"mode-isolation", "outside HW_TAGS-active states the patch changes no outcome"},
+        {"mode-isolation", "outside the modes the patch claims to change, no outcome differs from the baseline"},
         {"gfp-encoding", "every GFP flag lies inside __GFP_BITS_MASK and no two flags share a bit"},
     };
     auto it = s.find(p);

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "error.hpp"
+#include "layout.hpp"
 
 #include "obligation.hpp"
 #include "trace_bmc.hpp"
@@ -241,6 +242,17 @@ Query free_pages_query(Builder& b, bool consistency) {
     return q;
 }
 
+// The caller's needs, symbolically: the table the oracle reads (requirements.hpp).
+kernel::Requirement<S> need(const Builder& b, kernel::Caller c, const z3::expr& gfp, const z3::expr& order) {
+    kernel::CallerInput<S> in;
+    in.gfp = gfp;
+    in.order = order;
+    in.vm_mte = b.c.bool_val(false);
+    in.prot_kernel = b.c.bool_val(true);
+    in.ctor_or_rcu = b.c.bool_val(false);
+    return kernel::required<S>(c, b.e, in);
+}
+
 // ---- 5 zeroing ------------------------------------------------------------------------------------
 Query zeroing_query(Builder& b) {
     Query q(b.c);
@@ -248,7 +260,7 @@ Query zeroing_query(Builder& b) {
     z3::expr gfp = b.word("gfp");
     PageAlloc a = page_alloc(b, q, gfp);
     q.contracts = page_alloc_contracts(b.e, gfp, b.bits_mask);
-    z3::expr promised = b.v.want_init_on_alloc(b.e, gfp) && !(b.e.kasan_hw_tags_enabled() && S::any(gfp, b.e.gfp.SKIP_ZERO));
+    z3::expr promised = need(b, kernel::Caller::alloc_pages, gfp, a.order).zero_data;
     z3::expr zeroed = a.plan.tag_clear_data || a.plan.unpoison_init || a.plan.kernel_init;
     q.witnesses.push_back({"zeroed", zeroed, Witness::boolean});
     // with init_on_free the memory was zeroed when freed
@@ -277,6 +289,102 @@ Query huge_zero_query(Builder& b) {
         s += "old = alloc_pages(" + std::to_string(order) + ", GFP_KERNEL)\nfree_pages(old)\n";
         s += "hz = huge_zero_folio(" + std::to_string(order) + ")\nexpect violation zeroing\n";
         return s;
+    };
+    return q;
+}
+
+// The kernel callers whose GFP constant is the code under review: what they
+// pass (the variant's constant) against what they need (the table).
+enum class Site { pgtable_kernel, pgtable_user, thread_info, skb };
+struct SiteCall {
+    kernel::Caller caller;
+    z3::expr gfp;
+    unsigned order;
+    const char* event;   // the scenario line
+    const char* gfp_name;
+};
+SiteCall site_call(Builder& b, Site s) {
+    BuildConfig hw;
+    switch (s) {
+        case Site::pgtable_kernel:
+            return {kernel::Caller::pgtable_kernel, b.v.GFP_PGTABLE_KERNEL(b.e), 0, "pt = pgtable_alloc(kernel)",
+                    "GFP_PGTABLE_KERNEL"};
+        case Site::pgtable_user:
+            return {kernel::Caller::pgtable_user, b.v.GFP_PGTABLE_USER(b.e), 0, "pt = pgtable_alloc(user)",
+                    "GFP_PGTABLE_USER"};
+        case Site::thread_info:
+            return {kernel::Caller::thread_stack, b.v.THREADINFO_GFP(b.e), layout::thread_size_order(Mode::hw_tags),
+                    "s = stack_alloc()", "THREADINFO_GFP"};
+        case Site::skb:
+            return {kernel::Caller::skb_frag, b.v.skb_frag_gfp(b.e), 3, "sk = skb_alloc()", "skb_page_frag_refill's gfp"};
+    }
+    return {kernel::Caller::alloc_pages, b.e.gfp.GFP_KERNEL, 0, "", ""};
+}
+const char* site_name(Site s) {
+    switch (s) {
+        case Site::pgtable_kernel: return "pgtable_kernel";
+        case Site::pgtable_user: return "pgtable_user";
+        case Site::thread_info: return "thread_info_pages";
+        case Site::skb: return "skb_frag";
+    }
+    return "?";
+}
+
+std::string site_scenario(const Builder& b, const z3::model& m, Site s, const SiteCall& sc, const std::string& inv) {
+    std::string name = inv + "_" + site_name(s);
+    std::string extra = std::string("cpus=1") + (s == Site::thread_info ? " vmap_stack=n" : "");
+    std::string t = header(b, m, name, std::string("a previous owner's data, then ") + sc.event, extra);
+    t += "old = alloc_pages(" + std::to_string(sc.order) + ", GFP_KERNEL)\npo = page_address(old)\nwrite(po, 64)\n"
+         "free_pages(old)\n";
+    t += std::string(sc.event) + "\nexpect violation " + inv + "\n";
+    return t;
+}
+
+// 5 zeroing at a kernel caller: what it needs zeroed (page tables, stacks)
+// is zeroed, whatever its GFP constant asks for.
+Query zeroing_site_query(Builder& b, Site s) {
+    Query q(b.c);
+    SiteCall sc = site_call(b, s);
+    q.entry = std::string(kernel::caller_title(sc.caller));
+    PageAlloc a = page_alloc(b, q, sc.gfp);
+    q.assumptions.push_back(a.order == b.c.bv_val(sc.order, 64));
+    q.witnesses.push_back({sc.gfp_name, sc.gfp, Witness::gfp});
+    z3::expr zeroed = a.plan.tag_clear_data || a.plan.unpoison_init || a.plan.kernel_init;
+    q.violation = !b.e.init_on_free && need(b, sc.caller, sc.gfp, a.order).zero_data && !zeroed;
+    q.scenario = [&b, s, sc](const z3::model& m) { return site_scenario(b, m, s, sc, "zeroing"); };
+    return q;
+}
+
+// 4 detection, coverage: the pointer page_address() hands out carries a
+// random tag unless the caller may have match-all (the table) or the
+// variant's claims name it.
+Query coverage_site_query(Builder& b, Site s) {
+    Query q(b.c);
+    SiteCall sc = site_call(b, s);
+    q.entry = std::string(kernel::caller_title(sc.caller));
+    PageAlloc a = page_alloc(b, q, sc.gfp);
+    q.assumptions.push_back(a.order == b.c.bv_val(sc.order, 64));
+    q.witnesses.push_back({sc.gfp_name, sc.gfp, Witness::gfp});
+    q.witnesses.push_back({"pointer tag", a.ptr, Witness::hex});
+    const kernel::Claims cl = b.v.concrete().claims();
+    q.violation = a.ptr == b.c.bv_val(KASAN_TAG_KERNEL, 64) && !need(b, sc.caller, sc.gfp, a.order).match_all_ok &&
+                  !kernel::claimed_untag<S>(cl, sc.caller, b.e, sc.gfp);
+    q.scenario = [&b, s, sc](const z3::model& m) { return site_scenario(b, m, s, sc, "detection"); };
+    return q;
+}
+
+Query coverage_alloc_pages_query(Builder& b) {
+    Query q(b.c);
+    q.entry = "alloc_pages(order, gfp): page_address()'s tag";
+    z3::expr gfp = b.word("gfp");
+    PageAlloc a = page_alloc(b, q, gfp);
+    q.contracts = page_alloc_contracts(b.e, gfp, b.bits_mask);
+    const kernel::Claims cl = b.v.concrete().claims();
+    q.violation = a.ptr == b.c.bv_val(KASAN_TAG_KERNEL, 64) &&
+                  !need(b, kernel::Caller::alloc_pages, gfp, a.order).match_all_ok &&
+                  !kernel::claimed_untag<S>(cl, kernel::Caller::alloc_pages, b.e, gfp);
+    q.scenario = [&b, a](const z3::model& m) {
+        return page_alloc_scenario(b, m, a, "detection_coverage_alloc_pages", "detection", false);
     };
     return q;
 }
@@ -645,6 +753,9 @@ std::vector<Obligation> build_list() {
         {"zeroing/alloc_pages", "zeroing",
          "memory promised zero by __GFP_ZERO or init_on_alloc is zeroed", false, false,
          [](Builder& b) { return zeroing_query(b); }},
+        {"detection/coverage/alloc_pages", "detection",
+         "page_address() of an allocation carries a random tag unless the caller may have match-all", false, false,
+         [](Builder& b) { return coverage_alloc_pages_query(b); }},
         {"zeroing/huge_zero_folio", "zeroing",
          "the huge zero folio, mapped into PROT_MTE vmas as is, has zero tags", false, false,
          [](Builder& b) { return huge_zero_query(b); }},
@@ -673,6 +784,16 @@ std::vector<Obligation> build_list() {
                              " the entry point behaves exactly as under the baseline",
                          true, false, [en, rg](Builder& b) { return isolation_query(b, en, rg); }});
         }
+    for (Site s : {Site::pgtable_kernel, Site::pgtable_user, Site::thread_info, Site::skb}) {
+        if (s != Site::skb)
+            v.push_back({std::string("zeroing/") + site_name(s), "zeroing",
+                         "what the caller needs zeroed is zeroed, whatever its GFP constant asks for", false, false,
+                         [s](Builder& b) { return zeroing_site_query(b, s); }});
+        if (s != Site::thread_info)  // tsk->stack is match-all by design
+            v.push_back({std::string("detection/coverage/") + site_name(s), "detection",
+                         "the caller's pointer carries a random tag unless match-all is allowed or claimed", false,
+                         false, [s](Builder& b) { return coverage_site_query(b, s); }});
+    }
     for (const char* inv : {"match-all-never-faults", "mismatch-faults", "no-false-positive", "detection", "zeroing",
                             "page-tag-consistency"})
         v.push_back({std::string(inv) + "/trace", inv,

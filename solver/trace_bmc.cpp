@@ -90,8 +90,11 @@ Query trace_query(Builder& b, const std::string& invariant) {
         z3::expr skip = sel(skips, st.cpu), tcf = sel(tcfs, st.cpu);
         auto plan = b.v.post_alloc_hook(e, st.gfp, bv(0), skip);
         z3::expr zeroed = plan.tag_clear_data || plan.unpoison_init || plan.kernel_init;
-        z3::expr promised = (b.v.want_init_on_alloc(e, st.gfp) && !(e.kasan_hw_tags_enabled() && S::any(st.gfp, e.gfp.SKIP_ZERO))) ||
-                            e.init_on_free;
+        // what the caller requires (requirements.hpp), not what the variant asks for
+        kernel::CallerInput<S> caller;
+        caller.gfp = st.gfp;
+        caller.order = bv(0);
+        z3::expr promised = kernel::required<S>(kernel::Caller::alloc_pages, e, caller).zero_data;
         z3::expr fault_any = c.bool_val(false), step_bad = c.bool_val(false);
         std::vector<PageSt> next = pg;
         for (int i = 0; i < kPages; ++i) {

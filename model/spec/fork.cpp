@@ -17,7 +17,7 @@ Ptr Model::stack_alloc(int cpu) {
     std::uint64_t thread_size = PAGE_SIZE << order;
     if (!cfg_.build.vmap_stack) {
         int id = alloc_pages(order, v_.THREADINFO_GFP(env_), cpu, ObjKind::stack,
-                             "thread stack (alloc_pages, THREADINFO_GFP)");
+                             "thread stack (alloc_pages, THREADINFO_GFP = " + gfp_.print(v_.THREADINFO_GFP(env_)) + ")");
         if (id < 0) return Ptr{0, KASAN_TAG_KERNEL, -1, true};
         return reset_tag(page_address(id));  // tsk->stack = kasan_reset_tag(page_address(page))
     }
@@ -88,7 +88,8 @@ Ptr Model::pgtable_alloc(bool user, bool slab_backed, int cpu) {
     }
     gfp_t g = user ? v_.GFP_PGTABLE_USER(env_) : v_.GFP_PGTABLE_KERNEL(env_);
     int id = alloc_pages(0, g, cpu, ObjKind::pgtable,
-                         std::string("page table (") + (user ? "GFP_PGTABLE_USER" : "GFP_PGTABLE_KERNEL") + ")",
+                         std::string("page table (") + (user ? "GFP_PGTABLE_USER" : "GFP_PGTABLE_KERNEL") + " = " +
+                             gfp_.print(g) + ")",
                          user ? kernel::Caller::pgtable_user : kernel::Caller::pgtable_kernel);
     if (id < 0) return Ptr{0, KASAN_TAG_KERNEL, -1, true};
     return page_address(id);  // ptdesc_address(); walkers use __va(phys), i.e. reset_tag

@@ -102,8 +102,9 @@ void Model::oracle_after_alloc(int id) {
         std::uint32_t d = data_[gidx(w.pfn, w.off)];
         if (d != DATA_ZERO && d != DATA_WILD) {
             std::string src = d == DATA_STALE ? "stale data" : "a secret of " + objects_[d - 3].what;
-            violation("zeroing", o.what + " is promised zero but holds " + src + " at offset " +
-                                     std::to_string(a - o.base));
+            violation("zeroing", o.what + " must be zero (" + kernel::caller_title(o.caller) + ") but holds " + src +
+                                     " at offset " + std::to_string(a - o.base) +
+                                     ((o.gfp & env_.gfp.ZERO) ? "" : "; its gfp has no __GFP_ZERO"));
             return;
         }
     }

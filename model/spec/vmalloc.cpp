@@ -49,8 +49,9 @@ Ptr Model::vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel, int cpu, Obj
         va.page_objs.push_back(pg);
     }
     va.tagged_mapping = plan.tagged_mapping;
-    int id = new_object(kind, std::string(kind == ObjKind::stack ? "vmap stack" : "vmalloc") + "(" +
-                                  std::to_string(size) + ", " + gfp_.print(gfp) + ")");
+    int id = new_object(kind, kind == ObjKind::stack
+                                  ? "thread stack (vmalloc, GFP_VMAP_STACK = " + gfp_.print(gfp) + ")"
+                                  : "vmalloc(" + std::to_string(size) + ", " + gfp_.print(gfp) + ")");
     va.obj = id;
     areas_.push_back(va);
     VmArea& a = areas_.back();

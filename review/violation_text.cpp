@@ -1,0 +1,139 @@
+// violation_text.cpp — what a report says about its finding, read from the
+// violation itself (the oracle's message: the event, the rule, the granule,
+// the tags), not from the property's generic sentence.
+#include <string>
+
+#include "report.hpp"
+
+namespace tagproof::review {
+
+namespace {
+
+enum class Kind {
+    coverage,       // an allocation handed out through a match-all pointer
+    out_of_bounds,  // an out-of-bounds access not detected
+    use_after_free, // a use after free not detected
+    zero_data,      // data required zero is not
+    zero_tags,      // MTE tags required zero are not
+    free_poison,    // poisoning at free does not match tagging at allocation
+    page_tag,       // page_address()'s tag disagrees with the memory tags
+    false_positive, // the owner's own access faults
+    match_all,      // a match-all access faults
+    isolation,      // an outcome differs from the baseline outside the claims
+    other,
+};
+
+bool has(const std::string& s, const char* w) { return s.find(w) != std::string::npos; }
+
+Kind kind_of(const Finding& f) {
+    const std::string& h = f.happened;
+    const std::string& p = f.property;
+    if (p == "detection") {
+        if (has(h, "coverage lost")) return Kind::coverage;
+        if (has(h, "out-of-bounds")) return Kind::out_of_bounds;
+        if (has(h, "use-after-free")) return Kind::use_after_free;
+    }
+    if (p == "zeroing") return has(h, "memory tag") || has(h, "tags") ? Kind::zero_tags : Kind::zero_data;
+    if (p == "page-tag-consistency") return has(h, "at free") ? Kind::free_poison : Kind::page_tag;
+    if (p == "no-false-positive") return Kind::false_positive;
+    if (p == "match-all-never-faults") return Kind::match_all;
+    if (p == "mode-isolation") return Kind::isolation;
+    return Kind::other;
+}
+
+}  // namespace
+
+std::string severity(const Finding& f) {
+    switch (kind_of(f)) {
+        case Kind::false_positive:
+        case Kind::match_all:
+        case Kind::page_tag: return "high (a correct kernel access faults: a spurious report or panic)";
+        case Kind::zero_data: return "high (memory its caller needs zeroed is not: an information leak)";
+        case Kind::zero_tags: return "high (user space sees stale MTE tags: its own accesses fault)";
+        case Kind::coverage: return "medium (accesses through this pointer are never checked)";
+        case Kind::out_of_bounds:
+        case Kind::use_after_free: return "medium (a memory-safety bug goes undetected)";
+        case Kind::free_poison: return "medium (free-time poisoning does not match the allocation)";
+        case Kind::isolation: return "medium (behaviour changed where the patch claims none)";
+        case Kind::other: break;
+    }
+    if (f.property == "mismatch-faults") return "medium (a memory-safety bug goes undetected)";
+    return "medium";
+}
+
+std::string expected_for(const Finding& f) {
+    switch (kind_of(f)) {
+        case Kind::coverage:
+            return "the allocation gets a random tag, so that every access through its pointer is checked; "
+                   "match-all is allowed only where its caller may have it (docs/requirements.md) or the "
+                   "patch claims it";
+        case Kind::out_of_bounds:
+            return "the out-of-bounds access faults: memory past the object carries a tag other than the "
+                   "pointer's";
+        case Kind::use_after_free:
+            return "the access through the freed pointer faults: freed memory is poisoned with a new tag";
+        case Kind::zero_data: return "the caller gets zeroed memory: its data reads as zero";
+        case Kind::zero_tags: return "user space maps the page as it is, so its MTE tags are zero";
+        case Kind::free_poison:
+            return "memory tagged at allocation is poisoned at free; memory whose tagging was skipped is not";
+        case Kind::page_tag:
+            return "page_address() carries the memory's tag or match-all, so accesses through it do not fault";
+        case Kind::false_positive:
+            return "the owner's in-bounds access through its own pointer does not fault";
+        case Kind::match_all: return "an access through a match-all (0xFF) pointer does not fault";
+        case Kind::isolation:
+            return "the same outcome as under " + (f.baseline.empty() ? std::string("the baseline") : f.baseline) +
+                   " wherever the patch claims no change";
+        case Kind::other: break;
+    }
+    return property_statement(f.property);
+}
+
+std::string question(const Finding& f) {
+    switch (kind_of(f)) {
+        case Kind::coverage:
+            return "This allocation is now handed out untagged, so KASAN checks no access through it. Is "
+                   "dropping its tag intended? If so, please say so in the changelog (tagproof reads a "
+                   "variant's claims), and say why losing the checks is acceptable here.";
+        case Kind::out_of_bounds:
+            return "An out-of-bounds access past the object is not detected here: the memory beyond it keeps "
+                   "the object's tag. Should that part be re-poisoned when the object shrinks or is "
+                   "allocated?";
+        case Kind::use_after_free:
+            return "A use after free through the old pointer is not detected here. Is skipping the poisoning "
+                   "at free intended for this allocation, and is the lost detection acceptable?";
+        case Kind::zero_data:
+            return "The caller needs zeroed memory and gets data that is not zero. Which path is meant to zero "
+                   "it now: did the GFP mask lose __GFP_ZERO, or does a skipped tagging step no longer "
+                   "initialise it?";
+        case Kind::zero_tags:
+            return "User space maps this page as it is and sees MTE tags that are not zero. Which step is "
+                   "meant to clear the tags (__GFP_ZEROTAGS, tag_clear_highpages, mte_sync_tags) in this "
+                   "configuration?";
+        case Kind::free_poison:
+            return "Poisoning at free does not match what the allocation did with tags. When tagging is "
+                   "skipped at allocation, is the free path meant to skip poisoning too (a match-all page "
+                   "tag), and the other way round?";
+        case Kind::page_tag:
+            return "page_address() and the memory disagree on the tag here, so an access through it faults. "
+                   "When tagging is skipped, is the page tag meant to be reset to KASAN_TAG_KERNEL?";
+        case Kind::false_positive:
+            return "The owner's own in-bounds access faults here. Should the allocation have left the memory "
+                   "tags and the page tag consistent with the pointer it returned?";
+        case Kind::match_all:
+            return "Accesses through a match-all (0xFF) pointer are meant never to fault (TCR_EL1.TCMA1). In "
+                   "this trace one does: does the patch change which pointers are checked, or which tag the "
+                   "memory keeps?";
+        case Kind::isolation:
+            return "The outcome differs from " + (f.baseline.empty() ? std::string("the baseline") : f.baseline) +
+                   " where the patch claims no change. Is the change meant to reach this mode too, or should "
+                   "it be limited to kasan_hw_tags_enabled()?";
+        case Kind::other: break;
+    }
+    if (f.property == "mismatch-faults")
+        return "The pointer tag differs from the memory tag and no fault is raised. Is this access meant to go "
+               "unchecked?";
+    return "Is this behaviour intended?";
+}
+
+}  // namespace tagproof::review
