@@ -15,7 +15,8 @@ int verb_accessinfo(const Args& args) {
         std::cout << "usage: tagproof accessinfo SYMBOL|VALUE...\n\n"
                      "Decodes an outlined SW_TAGS check symbol (__hwasan_check_x8_67043362), an AccessInfo\n"
                      "immediate (67043362 or 0x3ff0022) or a KASAN BRK immediate (0x922) the way the\n"
-                     "compiler encodes it and the kernel reads it (see ../shared/reference/tag-checks.md §3).\n";
+                     "compiler encodes it and the kernel reads it (arch/arm64/kernel/traps.c kasan_handler,\n"
+                     "mm/kasan/sw_tags.c).\n";
         if (o.positional.empty() && !o.has("--help")) throw InputError("command line", "tagproof accessinfo needs a symbol or a value");
         return 0;
     }

@@ -22,7 +22,7 @@ static const char* kHelp =
     "                      [--timeout MS] [--smt2 DIR] [--write-scenarios DIR] [--contracts-only]\n"
     "                      [--no-replay] [--expect FILE] [--quiet]\n"
     "\n"
-    "Proves the invariants of DESIGN §4 with Z3 over the variant's own decision code, per\n"
+    "Proves the invariants (docs/requirements.md) with Z3 over the variant's own decision code, per\n"
     "kernel entry point: within the caller contracts and over the raw flag space. A verdict is\n"
     "proved, counterexample or unknown (solver gave up; never shown as proved). Every\n"
     "counterexample is turned into a scenario file and replayed in the executable model.\n"

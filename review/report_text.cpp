@@ -105,6 +105,16 @@ std::string review_text(const VariantReview& r, const std::vector<std::string>& 
             }
         if (!any) continue;
         std::string head = pv.property + " [" + mode_name(pv.mode) + "]";
+        std::string undecided;
+        for (const auto& sv : pv.sources)
+            if (sv.status == SourceVerdict::unknown) undecided += (undecided.empty() ? "" : "; ") + sv.source + ": " + sv.detail;
+        if (!pv.violated && !undecided.empty()) {
+            // "holds" only when every engine named finished its budget
+            std::snprintf(b, sizeof b, "  %-36s INCOMPLETE\n", head.c_str());
+            s += b;
+            add(s, wrap(undecided, 72, "      ", "        "));
+            continue;
+        }
         if (!pv.violated) {
             std::snprintf(b, sizeof b, "  %-36s holds (%s)\n", head.c_str(), srcs.c_str());
             s += b;

@@ -343,6 +343,12 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
             if (sv.verdict == "counterexample" && !sv.replay_ok) {
                 r.gaps.push_back("solver " + vd.id + ": " + sv.replay);
                 r.unknown = true;
+                Mode gm = sv.scenario.empty() ? Mode::hw_tags : scenario_mode(sv.scenario);
+                if (g.at(vd.invariant, gm)) {
+                    SourceVerdict& s = g.source(vd.invariant, gm, "solver");
+                    if (s.status != SourceVerdict::counterexample)
+                        s = {"solver", SourceVerdict::unknown, "modelling gap: " + vd.id + " not reproduced"};
+                }
                 continue;
             }
             if (sv.verdict == "proved") {
