@@ -7,6 +7,7 @@
 
 #include "error.hpp"
 #include "report.hpp"
+#include "requirements.hpp"
 #include "review.hpp"
 #include "runner.hpp"
 #include "scenario.hpp"
@@ -42,6 +43,30 @@ const std::map<std::string, std::vector<std::string>>& functions_of() {
         {"page_address", {"page_to_virt() / page_kasan_tag()"}},
     };
     return f;
+}
+
+// The kernel functions of the caller the violation names (requirements.hpp's
+// titles appear in the oracle's messages): listed first.
+std::vector<std::string> caller_functions(const std::string& happened) {
+    using kernel::Caller;
+    static const std::map<Caller, std::vector<std::string>> f = {
+        {Caller::alloc_pages, {"post_alloc_hook()", "should_skip_kasan_unpoison()"}},
+        {Caller::pgtable_kernel, {"pagetable_alloc_noprof()", "post_alloc_hook()"}},
+        {Caller::pgtable_user, {"pagetable_alloc_noprof()", "post_alloc_hook()"}},
+        {Caller::pgd_slab, {"pgd_alloc()", "__kasan_slab_alloc()"}},
+        {Caller::thread_stack, {"alloc_thread_stack_node()"}},
+        {Caller::kmalloc, {"__kasan_slab_alloc()", "__kasan_kmalloc()"}},
+        {Caller::kmem_cache, {"__kasan_slab_alloc()"}},
+        {Caller::kmalloc_large, {"__kmalloc_large_node()", "post_alloc_hook()", "__kasan_kmalloc_large()"}},
+        {Caller::vmalloc, {"__vmalloc_node_range()", "__kasan_unpoison_vmalloc()"}},
+        {Caller::user_page, {"vma_alloc_zeroed_movable_folio()", "post_alloc_hook()"}},
+        {Caller::huge_zero_folio, {"get_huge_zero_folio()", "post_alloc_hook()"}},
+        {Caller::skb_frag, {"skb_page_frag_refill()", "post_alloc_hook()"}},
+        {Caller::mempool_page, {"mempool_alloc_pages()", "post_alloc_hook()"}},
+    };
+    for (const auto& [c, fns] : f)
+        if (happened.find(kernel::caller_title(c)) != std::string::npos) return fns;
+    return {};
 }
 
 // The scenario restricted to one mode, without its expectations, so the run
@@ -153,6 +178,8 @@ void explain_findings(VariantReview& r) {
             }
             f.scenario = repro;
             std::set<std::string> seen;
+            for (const auto& fn : caller_functions(f.happened))
+                if (seen.insert(fn).second) f.functions.push_back(fn);
             for (const auto& st : sc.statements) {
                 auto it = functions_of().find(st.call);
                 if (it == functions_of().end()) continue;

@@ -84,7 +84,8 @@ Ptr Model::pgtable_alloc(bool user, bool slab_backed, int cpu) {
     if (slab_backed) {
         // arm64 pgd_alloc with PGD_SIZE < PAGE_SIZE: kmem_cache_alloc(pgd_cache, GFP_PGTABLE_USER)
         if (pgd_cache_ < 0) pgd_cache_ = kmem_cache_create("pgd_cache", 512, false);
-        return slab_alloc(pgd_cache_, 512, v_.GFP_PGTABLE_USER(env_), cpu, "pgd (pgd_cache)");
+        return slab_alloc(pgd_cache_, 512, v_.GFP_PGTABLE_USER(env_), cpu,
+                          "pgd (pgd_cache, GFP_PGTABLE_USER = " + gfp_.print(v_.GFP_PGTABLE_USER(env_)) + ")");
     }
     gfp_t g = user ? v_.GFP_PGTABLE_USER(env_) : v_.GFP_PGTABLE_KERNEL(env_);
     int id = alloc_pages(0, g, cpu, ObjKind::pgtable,

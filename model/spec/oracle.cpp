@@ -94,7 +94,7 @@ void Model::oracle_after_alloc(int id) {
         violation("detection", o.what + " is handed out through a match-all pointer (tag " + tag_hex(o.tag) +
                                    "): coverage lost, no access through it is checked; " +
                                    kernel::caller_title(o.caller) + " are tagged here, and no claim of " +
-                                   v_.name() + " names them");
+                                   v_.name() + " names them (allocated with " + gfp_.print(o.gfp) + ")");
     if (!o.promised_zero || !rt_.kasan_enabled) return;
     for (std::uint64_t a = o.base; a < o.base + o.size; a += G_) {
         Where w = translate(a);
@@ -102,8 +102,8 @@ void Model::oracle_after_alloc(int id) {
         std::uint32_t d = data_[gidx(w.pfn, w.off)];
         if (d != DATA_ZERO && d != DATA_WILD) {
             std::string src = d == DATA_STALE ? "stale data" : "a secret of " + objects_[d - 3].what;
-            violation("zeroing", o.what + " must be zero (" + kernel::caller_title(o.caller) + ") but holds " + src +
-                                     " at offset " + std::to_string(a - o.base) +
+            violation("zeroing", o.what + " holds " + src + " at offset " + std::to_string(a - o.base) + ", but " +
+                                     kernel::caller_title(o.caller) + " must be zeroed" +
                                      ((o.gfp & env_.gfp.ZERO) ? "" : "; its gfp has no __GFP_ZERO"));
             return;
         }
