@@ -55,7 +55,11 @@ struct Sut {
     std::map<std::string, int> pages;  // page-handle -> object id
     std::vector<std::string> lines;    // scenario events, in order
     std::vector<std::string> observed; // per event: what a reviewer could see (mode-isolation)
-    std::set<std::string> allowed;     // invariants the variant is recorded to violate
+    // Invariants not asserted: the variant's recorded defects, "inv" (every
+    // mode) or "inv@mode" (one KASAN mode: a review that has a counterexample
+    // there goes on searching the others).
+    std::set<std::string> allowed;
+    bool is_allowed(const std::string& invariant) const;
     std::string first_violation;       // "invariant: message" that made the property fail
     // Runs one event: records its scenario line and observation, and returns
     // the first new violation of an invariant not in `allowed` ("" if none).

@@ -14,9 +14,9 @@ struct PropertyOptions {
     int tests = 100;              // cases a check (RapidCheck's max_success)
     bool isolation = false;       // mode-isolation against the variant's baseline, outside HW_TAGS-active states
     std::uint64_t seed = 0;       // 0: RapidCheck's configuration (RC_PARAMS seed=...); else this seed, reproducibly
-    // Invariants not asserted in this check (a review re-runs a burst without
-    // the ones it already has a counterexample for, so one finding does not
-    // end the search for the others).
+    // Invariants not asserted in this check, "inv" or "inv@mode" (a review
+    // re-runs a burst without the (property, mode) pairs it already has a
+    // counterexample for, so one finding does not end the other searches).
     std::set<std::string> ignore;
     // Assert the variant's recorded defects too (a review classifies what it
     // finds: recorded, also in the baseline, or new).

@@ -459,63 +459,68 @@ void add_rapidcheck(VariantReview& r, const ReviewOptions& opt) {
         return std::to_string(x.cases - 1) + " random sequences before a counterexample";
     };
     // The invariants, every one asserted (recorded defects too: the review
-    // classifies). A counterexample of one property does not end the search
-    // for the others: the burst runs again, a whole budget, without the
-    // properties it already has, until a budget passes.
+    // classifies). A counterexample of one (property, mode) does not end the
+    // search for the others: each round asserts every pair not found yet, on
+    // a fresh whole budget, until a round passes (or finds nothing new).
     properties::PropertyOptions po;
     po.tests = opt.rapidcheck_cases;
     po.assert_recorded = true;
+    auto burst = [&](properties::PropertyOptions o, std::vector<properties::PropertyResult>& found, int& rounds) {
+        properties::PropertyResult last;
+        const int max_rounds = int(properties().size() * opt.modes.size()) + 1;
+        for (rounds = 0; rounds < max_rounds; ++rounds) {
+            if (rounds) o.seed = properties::round_seed(rounds);
+            last = quiet_check(v, o);
+            if (last.passed || last.failure.invariant.empty()) break;
+            const std::string key =
+                last.failure.invariant + "@" + mode_name(scenario_mode(last.failure.scenario));
+            if (!o.ignore.insert(key).second) break;
+            found.push_back(last);
+        }
+        return last;
+    };
     std::vector<properties::PropertyResult> found;
-    properties::PropertyResult last;
     int rounds = 0;
-    for (; rounds < int(properties().size()); ++rounds) {
-        if (rounds) po.seed = properties::round_seed(rounds);
-        last = quiet_check(v, po);
-        if (last.passed || last.failure.invariant.empty() || po.ignore.count(last.failure.invariant)) break;
-        found.push_back(last);
-        po.ignore.insert(last.failure.invariant);
-    }
-    std::map<std::string, std::string> found_in;  // property -> mode of its counterexample
-    for (const auto& f : found) found_in[f.failure.invariant] = mode_name(scenario_mode(f.failure.scenario));
+    const properties::PropertyResult last = burst(po, found, rounds);
+    std::set<std::pair<std::string, Mode>> found_at;  // (property, mode) with a counterexample
+    for (const auto& f : found) found_at.insert({f.failure.invariant, scenario_mode(f.failure.scenario)});
     // mode-isolation: the variant and its baseline in lockstep on the same
     // sequences, outside HW_TAGS-active states, unless it claims changes there
     const bool isolation = !r.baseline.empty() && v.claims().changes != kernel::ChangeScope::any;
+    std::vector<properties::PropertyResult> ifound;
+    int irounds = 0;
     properties::PropertyResult ir;
     if (isolation) {
         properties::PropertyOptions io;
         io.tests = opt.rapidcheck_cases;
         io.isolation = true;
         io.max_events = 20;
-        ir = quiet_check(v, io);
+        ir = burst(io, ifound, irounds);
+        for (const auto& f : ifound) found_at.insert({f.failure.invariant, scenario_mode(f.failure.scenario)});
     }
     const std::string last_ran = last.passed ? ran(last) + (rounds ? " (round " + std::to_string(rounds + 1) + ")" : "")
                                              : "incomplete: " + ran(last) + " of " + std::to_string(po.tests);
+    const std::string last_iran = ir.passed ? ran(ir) + " against " + r.baseline
+                                            : "incomplete: " + ran(ir) + " of " + std::to_string(po.tests) +
+                                                  " against " + r.baseline;
     for (const auto& p : properties())
         for (Mode m : opt.modes) {
-            if (p == "mode-isolation") {
-                if (!isolation) continue;  // a release: nothing to hold it to
-                const bool found_ir = !ir.passed && !ir.failure.invariant.empty();
-                g.source(p, m, "rapidcheck") = {
-                    "rapidcheck",
-                    ir.passed ? SourceVerdict::holds : found_ir ? SourceVerdict::not_covered : SourceVerdict::unknown,
-                    found_ir ? "stopped at its counterexample in " +
-                                   std::string(mode_name(scenario_mode(ir.failure.scenario))) + " against " + r.baseline
-                             : ran(ir) + " against " + r.baseline};
-                continue;
-            }
-            auto it = found_in.find(p);
-            if (it != found_in.end())
-                g.source(p, m, "rapidcheck") = {"rapidcheck", SourceVerdict::not_covered,
-                                                "not searched further after its counterexample in " + it->second};
-            else
-                g.source(p, m, "rapidcheck") = {"rapidcheck", last.passed ? SourceVerdict::holds : SourceVerdict::unknown,
-                                                last_ran};
+            if (p == "mode-isolation" && !isolation) continue;  // a release: nothing to hold it to
+            const bool iso = p == "mode-isolation";
+            const properties::PropertyResult& fin = iso ? ir : last;
+            if (found_at.count({p, m})) continue;  // the counterexample's cell, filled below
+            g.source(p, m, "rapidcheck") = {"rapidcheck", fin.passed ? SourceVerdict::holds : SourceVerdict::unknown,
+                                            iso ? last_iran : last_ran};
         }
     for (const auto& f : found) add_burst_failure(r, g, f, "RapidCheck, shrunk and line-minimised");
-    add_burst_failure(r, g, ir, "RapidCheck against the baseline, shrunk and line-minimised");
+    for (const auto& f : ifound) add_burst_failure(r, g, f, "RapidCheck against the baseline, shrunk and line-minimised");
     r.notes.push_back("rapidcheck: " + std::to_string(rounds + 1) + " round(s) of up to " + std::to_string(po.tests) +
                       " sequences of up to 24 events, " + std::to_string(found.size()) + " counterexample(s)" +
-                      (isolation ? "; " + ran(ir) + " of up to 20 against " + r.baseline + " (mode-isolation)" : ""));
+                      (isolation ? "; against " + r.baseline + " (mode-isolation): " + std::to_string(irounds + 1) +
+                                       " round(s) of up to 20 events, " + std::to_string(ifound.size()) +
+                                       " counterexample(s)"
+                                 : ""));
+    if (isolation && !ir.passed && ir.failure.invariant.empty()) r.unknown = true;
     if (!last.passed && last.failure.invariant.empty()) r.unknown = true;
     // the findings so far were picked already: add the new candidates and pick again
     finalize(r);
