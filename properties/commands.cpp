@@ -21,7 +21,7 @@ void assert_holds(Sut& sut, const std::string& violated) {
     if (f.invariant.empty() || sut.lines.size() < f.events) {
         f.invariant = violated;
         f.message = sut.first_violation;
-        f.scenario = sut.scenario(violated, sut.twin ? sut.twin->variant.name() : "");
+        f.scenario = sut.scenario(violated, sut.twin && !sut.twin_filters ? sut.twin->variant.name() : "");
         f.events = sut.lines.size();
     }
     RC_FAIL(sut.first_violation);

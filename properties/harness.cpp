@@ -51,7 +51,19 @@ std::string Sut::step(const std::string& line, const std::function<void(Sut&)>& 
         obs += b;
     }
     observed.push_back(obs);
-    if (twin) {
+    std::set<std::string> twin_new;  // what the baseline violated at this event
+    if (twin && twin_filters) {
+        if (!twin_broken) {
+            const std::size_t tb = twin->lines.empty() ? 0 : twin->model->violations().size();
+            try {
+                twin->step(line, event, result_name);
+                for (std::size_t i = tb; i < twin->model->violations().size(); ++i)
+                    twin_new.insert(twin->model->violations()[i].invariant);
+            } catch (...) {
+                twin_broken = true;
+            }
+        }
+    } else if (twin) {
         twin->step(line, event, result_name);
         if (twin->observed.back() != obs && !is_allowed("mode-isolation")) {
             first_violation = "mode-isolation: " + variant.name() + ": " + obs + "; " + twin->variant.name() + ": " +
@@ -61,7 +73,7 @@ std::string Sut::step(const std::string& line, const std::function<void(Sut&)>& 
     }
     for (std::size_t i = before_v; i < model->violations().size(); ++i) {
         const auto& v = model->violations()[i];
-        if (!is_allowed(v.invariant)) {
+        if (!is_allowed(v.invariant) && !twin_new.count(v.invariant)) {
             first_violation = v.invariant + ": " + v.message;
             return v.invariant;
         }

@@ -67,6 +67,10 @@ struct Sut {
     // mode-isolation: the baseline runs every event in lockstep (same seed);
     // any difference in what the events show is a violation.
     std::unique_ptr<Sut> twin;
+    // The twin as a filter instead: a violation the baseline shows at the
+    // same event is not the patch's doing (a review looks for new ones).
+    bool twin_filters = false;
+    bool twin_broken = false;  // the baseline could not run an event: no filter from there on
     std::string scenario(const std::string& invariant, const std::string& baseline = "") const;
 };
 

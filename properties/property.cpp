@@ -132,6 +132,15 @@ PropertyResult check_invariants(const kernel::Variant& v, const PropertyOptions&
         Sut sut(v, c, picks);
         if (opt.assert_recorded) sut.allowed.clear();
         for (const auto& d : opt.ignore) sut.allowed.insert(d);
+        if (!base && opt.baseline_filter && !v.baseline().empty()) {
+            try {
+                sut.twin = std::make_unique<Sut>(kernel::find_variant(v.baseline()), c, picks);
+                sut.twin_filters = true;
+                for (const auto& inv : spec::invariant_names()) sut.twin->allowed.insert(inv);
+            } catch (const std::exception&) {
+                sut.twin.reset();  // the baseline cannot boot this configuration: nothing to filter with
+            }
+        }
         if (base) {
             sut.twin = std::make_unique<Sut>(*base, c, picks);
             sut.allowed.clear();  // isolation asks only for equal outcomes

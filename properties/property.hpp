@@ -21,6 +21,9 @@ struct PropertyOptions {
     // Assert the variant's recorded defects too (a review classifies what it
     // finds: recorded, also in the baseline, or new).
     bool assert_recorded = false;
+    // Run the variant's baseline beside it and let pass what the baseline
+    // shows at the same event (a review's search for what the patch adds).
+    bool baseline_filter = false;
 };
 
 struct PropertyResult {

@@ -19,12 +19,7 @@
 
 namespace tagproof::review {
 
-const std::vector<std::string>& properties() {
-    static const std::vector<std::string> p = {"match-all-never-faults", "mismatch-faults", "no-false-positive",
-                                               "detection", "zeroing", "page-tag-consistency", "tag-range",
-                                               "sampling-accounting", "mode-isolation", "gfp-encoding"};
-    return p;
-}
+const std::vector<std::string>& properties() { return spec::invariant_names(); }
 
 std::string property_statement(const std::string& p) {
     static const std::map<std::string, std::string> s = {
@@ -171,19 +166,36 @@ static void add_candidate(VariantReview& r, Finding f) {
     r.findings.push_back(std::move(f));
 }
 
-// Does the finding's scenario show the same violation under the baseline?
-// Then it is not the patch's doing: "also in <baseline>". (Mode-isolation
-// findings are differences from the baseline: never in it.)
-static bool shown_by_baseline(const Finding& f, const std::string& baseline) {
-    if (baseline.empty() || f.property == "mode-isolation") return false;
+// What a violation is, to tell the same one apart from another of the same
+// property: the event it showed at and the kind of failure.
+static std::string violation_key(const std::string& vt) {
+    std::string rest = vt.substr(vt.find(':') + 1);
+    if (!rest.empty() && rest[0] == ' ') rest.erase(0, 1);
+    std::string event = rest.substr(0, rest.find(": "));
+    const char* kinds[] = {"coverage lost", "out-of-bounds", "use-after-free", "must be zeroed", "promised zero",
+                           "memory tag", "at free", "faulted", "no fault"};
+    std::string kind;
+    for (const char* k : kinds)
+        if (rest.find(k) != std::string::npos) {
+            kind = k;
+            break;
+        }
+    return event + " | " + kind;
+}
+
+// The keys of `property`'s violations when the scenario runs under `variant`
+// in `mode` (expectations stripped: the violations are the verdict).
+static std::set<std::string> violation_keys(const std::string& scenario_text, const std::string& variant, Mode mode,
+                                            const std::string& property) {
+    std::set<std::string> keys;
     try {
-        std::string text = with_variant(f.scenario, baseline);
+        std::string text = with_variant(scenario_text, variant);
         std::string kept, l;
         std::istringstream in(text);
         while (std::getline(in, l)) {
-            if (l.rfind("expect", 0) == 0) continue;  // the verdict is read from the violations
+            if (l.rfind("expect", 0) == 0) continue;
             if (l.rfind("baseline ", 0) == 0) continue;
-            if (l.rfind("modes ", 0) == 0) l = std::string("modes ") + mode_name(f.mode);
+            if (l.rfind("modes ", 0) == 0) l = std::string("modes ") + mode_name(mode);
             kept += l + "\n";
         }
         scenario::Scenario sc = scenario::parse_scenario(kept, "baseline-replay.litmus");
@@ -191,10 +203,23 @@ static bool shown_by_baseline(const Finding& f, const std::string& baseline) {
         ro.max_runs = 256;
         for (const auto& res : scenario::run_scenario(sc, ro))
             for (const auto& vt : res.violations)
-                if (res.mode == f.mode && vt.substr(0, vt.find(':')) == f.property) return true;
+                if (res.mode == mode && vt.substr(0, vt.find(':')) == property) keys.insert(violation_key(vt));
     } catch (const std::exception&) {
-        return false;  // the baseline cannot run it (a flag or entry point it lacks): the patch's
+        // the baseline cannot run it (a flag or entry point it lacks): none there
     }
+    return keys;
+}
+
+// Does the finding's scenario show the same violation (same event, same kind
+// of failure) under the baseline? Then it is not the patch's doing: "also
+// in <baseline>". Mode-isolation findings are differences from the
+// baseline: never in it.
+static bool shown_by_baseline(const Finding& f, const std::string& variant, const std::string& baseline) {
+    if (baseline.empty() || f.property == "mode-isolation") return false;
+    const auto mine = violation_keys(f.scenario, variant, f.mode, f.property);
+    const auto theirs = violation_keys(f.scenario, baseline, f.mode, f.property);
+    for (const auto& k : mine)
+        if (theirs.count(k)) return true;
     return false;
 }
 
@@ -216,7 +241,7 @@ static void finalize(VariantReview& r) {
         });
         const Finding* pick = nullptr;
         for (auto& f : v) {
-            f.in_baseline = shown_by_baseline(f, r.baseline);
+            f.in_baseline = shown_by_baseline(f, r.variant, r.baseline);
             if (!f.in_baseline) {
                 pick = &f;
                 break;
@@ -288,8 +313,10 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
                 if (!wanted(e.mode)) continue;
                 auto it = before.find(e.file + "|" + mode_name(e.mode));
                 if (it == before.end() || it->second == e.outcome) continue;
+                // the claim is about the runtime state, not the build: a HW_TAGS
+                // build with kasan=off or without MTE is outside it
                 const bool claimed = scope == kernel::ChangeScope::any ||
-                                     (scope == kernel::ChangeScope::hw_tags_active && e.mode == Mode::hw_tags);
+                                     (scope == kernel::ChangeScope::hw_tags_active && e.hw_tags_active);
                 if (claimed) {
                     ++changed;
                     if (listed++ < 8)
@@ -465,6 +492,8 @@ void add_rapidcheck(VariantReview& r, const ReviewOptions& opt) {
     properties::PropertyOptions po;
     po.tests = opt.rapidcheck_cases;
     po.assert_recorded = true;
+    // what the baseline shows at the same event is not news: the search goes on past it
+    po.baseline_filter = !r.baseline.empty();
     auto burst = [&](properties::PropertyOptions o, std::vector<properties::PropertyResult>& found, int& rounds) {
         properties::PropertyResult last;
         const int max_rounds = int(properties().size() * opt.modes.size()) + 1;

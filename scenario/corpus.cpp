@@ -43,6 +43,7 @@ CorpusResult run_corpus(const std::vector<std::string>& files, const std::string
             ce.file = f;
             ce.name = sc.name;
             ce.mode = r.mode;
+            ce.hw_tags_active = r.hw_tags_active;
             ce.outcome = r.observation + " " + r.ok_weight.str() + " reports=" + std::to_string(r.min_reports) +
                          (r.max_reports != r.min_reports ? ".." + std::to_string(r.max_reports) : "");
             ce.violations = r.violations;

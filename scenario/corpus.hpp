@@ -13,6 +13,7 @@ namespace tagproof::scenario {
 struct CorpusEntry {
     std::string file, name;
     Mode mode = Mode::hw_tags;
+    bool hw_tags_active = false;  // what a claim "only with HW_TAGS active" covers
     std::string outcome;  // "Always 1/1 reports=2" — what a baseline comparison looks at
     std::vector<std::string> violations;  // "invariant: message"
 };

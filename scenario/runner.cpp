@@ -527,6 +527,7 @@ std::vector<ModeResult> run_scenario(const Scenario& sc, const RunOptions& opt) 
         res.mode = mode;
         res.variant = v.name();
         spec::ModelConfig cfg = make_config(sc, mode, v);
+        res.hw_tags_active = derive_runtime(cfg.build, cfg.machine, cfg.boot).hw_tags_enabled;
         if (!opt.check_style_override.empty())
             cfg.build.check_style = parse_check_style(opt.check_style_override, "--check-style");
         std::set<std::string> expected_violations;

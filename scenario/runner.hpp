@@ -27,6 +27,7 @@ struct ModeResult {
     spec::Prob ok_weight;      // weight of the runs that hold, among counted runs
     std::size_t runs = 0, pruned = 0;
     bool sampled = false;
+    bool hw_tags_active = false;  // kasan_hw_tags_enabled() in this mode's build, machine and boot
     std::uint64_t min_reports = 0, max_reports = 0;
     bool pass = false;
     std::vector<std::string> failures;   // what was expected and what happened instead

@@ -147,11 +147,11 @@ Requirement<D> required(Caller c, const KasanEnv<D>& e, const CallerInput<D>& in
         case Caller::vmalloc:
             // vzalloc passes __GFP_ZERO. Tagged in the tag-based modes when
             // vmalloc is instrumented (kasan.vmalloc / CONFIG_KASAN_VMALLOC)
-            // and, for HW_TAGS, the mapping is PAGE_KERNEL (hw_tags.c checks
-            // KASAN_VMALLOC_PROT_NORMAL; shadow.c tags every vmalloc area); a caller's __GFP_SKIP_KASAN is not a
+            // and the mapping is PAGE_KERNEL (hw_tags.c returns early without
+            // KASAN_VMALLOC_PROT_NORMAL, and so does shadow.c for SW_TAGS); a caller's __GFP_SKIP_KASAN is not a
             // request vmalloc honours in any released kernel.
             r.zero_data = asked_zero(e, in.gfp) || e.init_on_free;
-            r.match_all_ok = no_tags || !e.vmalloc_on || (e.hw_tags && !in.prot_kernel);
+            r.match_all_ok = no_tags || !e.vmalloc_on || !in.prot_kernel;
             break;
         case Caller::vmalloc_page:
         case Caller::slab_page:
@@ -164,7 +164,8 @@ Requirement<D> required(Caller c, const KasanEnv<D>& e, const CallerInput<D>& in
             // do_anonymous_page() maps the page into user space: zeroed, and
             // with VM_MTE its tags zeroed too (__GFP_ZEROTAGS, or mte_sync_tags
             // at set_pte_at). User pages are not KASAN's: GFP_HIGHUSER_MOVABLE
-            // carries the skip flags since v5.19.
+            // carries the skip flags since v6.0 (70c248aca9e7). The model keeps
+            // MTE tags in HW_TAGS builds only, so zero tags are required there.
             r.zero_data = T;
             r.zero_tags = in.vm_mte && mte_hw;
             r.match_all_ok = T;

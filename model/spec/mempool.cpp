@@ -40,7 +40,15 @@ int Model::mempool_create(Mempool::Kind kind, std::uint64_t size_or_order, unsig
     return id;
 }
 
+// The element a mempool hands out is held to its caller's requirements too
+// (coverage: mempool pages are page_alloc memory, elements are slab objects).
 Ptr Model::mempool_alloc(int pool, int cpu) {
+    Ptr e = mempool_take(pool, cpu);
+    if (e.obj >= 0) oracle_coverage(objects_[e.obj], e.tag);
+    return e;
+}
+
+Ptr Model::mempool_take(int pool, int cpu) {
     Mempool& pl = pools_.at(pool);
     if (pl.reserve.empty()) throw InputError("", "mempool_alloc_preallocated: the reserve is empty");
     Ptr e = pl.reserve.back();

@@ -34,6 +34,9 @@ struct ModelConfig {
     std::vector<Tag> distinguished_tags;
 };
 
+// The invariants the oracle judges, in the order reviews list them.
+const std::vector<std::string>& invariant_names();
+
 enum class AccessKind { read, write, rmw };
 const char* access_kind_name(AccessKind k);
 
@@ -77,6 +80,7 @@ public:
     int skb_alloc(int cpu);
     int mempool_create(Mempool::Kind kind, std::uint64_t size_or_order, unsigned min_nr, int cpu);
     Ptr mempool_alloc(int pool, int cpu);
+    Ptr mempool_take(int pool, int cpu);  // mempool_alloc_preallocated without the oracle
     void mempool_free(int pool, const Ptr& p);
 
     Ptr set_tag(const Ptr& p, Tag t) const;
@@ -202,6 +206,7 @@ private:
     // oracle.cpp
     void violation(const std::string& invariant, const std::string& msg);
     void oracle_after_alloc(int obj);
+    void oracle_coverage(const Object& o, Tag handed_out);  // 4 detection: the pointer a caller gets
     kernel::Requirement<kernel::Concrete> requirement_of(const Object& o) const;
     void oracle_zero_tags(int obj);  // user pages after mte_sync_tags, the huge zero folio
     void oracle_on_access(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu, bool faulted,

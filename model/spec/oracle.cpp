@@ -15,6 +15,13 @@
 
 namespace tagproof::spec {
 
+const std::vector<std::string>& invariant_names() {
+    static const std::vector<std::string> n = {"match-all-never-faults", "mismatch-faults", "no-false-positive",
+                                               "detection", "zeroing", "page-tag-consistency", "tag-range",
+                                               "sampling-accounting", "mode-isolation", "gfp-encoding"};
+    return n;
+}
+
 void Model::violation(const std::string& invariant, const std::string& msg) {
     for (const auto& v : violations_)
         if (v.invariant == invariant && v.message == msg) return;
@@ -86,16 +93,19 @@ kernel::Requirement<kernel::Concrete> Model::requirement_of(const Object& o) con
 // (data a wild write left in free memory excepted: that write is the bug).
 // Page-tag consistency for page_alloc users is checked on the whole state at
 // end_event (a caller may still be re-tagging, e.g. vmalloc).
-void Model::oracle_after_alloc(int id) {
-    const Object& o = objects_[id];
-    const auto req = requirement_of(o);
-    if (o.tag == KASAN_TAG_KERNEL && !req.match_all_ok &&
+void Model::oracle_coverage(const Object& o, Tag handed_out) {
+    if (handed_out == KASAN_TAG_KERNEL && !requirement_of(o).match_all_ok &&
         !kernel::claimed_untag<kernel::Concrete>(v_.claims(), o.caller, env_, o.gfp))
-        violation("detection", o.what + " is handed out through a match-all pointer (tag " + tag_hex(o.tag) +
+        violation("detection", o.what + " is handed out through a match-all pointer (tag " + tag_hex(handed_out) +
                                    "): coverage lost, no access through it is checked; " +
                                    kernel::caller_title(o.caller) + " are tagged here, and no claim of " +
                                    v_.name() + " names them (allocated with " + gfp_.print(o.gfp) + ")");
-    if (!o.promised_zero || !rt_.kasan_enabled) return;
+}
+
+void Model::oracle_after_alloc(int id) {
+    const Object& o = objects_[id];
+    oracle_coverage(o, o.tag);
+    if (!o.promised_zero) return;
     for (std::uint64_t a = o.base; a < o.base + o.size; a += G_) {
         Where w = translate(a);
         if (!w.mapped) continue;
@@ -133,8 +143,9 @@ void Model::oracle_zero_tags(int id) {
     for (std::size_t g = gidx(o.pfn, 0); g < gidx(o.pfn + n, 0); ++g)
         if (mte_nibble(tag_[g]) != 0) {
             violation("zeroing", o.what + " is handed to user space with memory tag " + tag_hex(tag_[g]) +
-                                     " at offset " + std::to_string((g - gidx(o.pfn, 0)) * G_) +
-                                     ": a PROT_MTE mapping must see zero tags (stale tags)");
+                                     " at offset " + std::to_string((g - gidx(o.pfn, 0)) * G_) + ", but " +
+                                     kernel::caller_title(o.caller) +
+                                     " must have zero MTE tags: a PROT_MTE mapping sees them as they are");
             return;
         }
 }
@@ -146,13 +157,15 @@ std::uint64_t round_up(std::uint64_t x, std::uint64_t g) { return (x + g - 1) / 
 void Model::oracle_on_access(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu, bool faulted, bool checked,
                              const std::vector<std::uint64_t>& bad) {
     const Mode mode = cfg_.build.mode;
-    if (!rt_.kasan_enabled || mode == Mode::none) return;
-    bool tag_mode = mode != Mode::generic;
+    // The tag invariants need KASAN; zeroing (below) holds in every state:
+    // with KASAN off the kernel zeroes by kernel_init_pages() instead.
+    const bool kasan = rt_.kasan_enabled && mode != Mode::none;
+    bool tag_mode = kasan && mode != Mode::generic;
     bool match_all = tag_mode && p.tag == KASAN_TAG_KERNEL;
     std::string what = std::string(access_kind_name(kind)) + " of " + std::to_string(len) + " at " + ptr_str(p);
 
     // 1 match-all-never-faults
-    if (match_all && faulted) violation("match-all-never-faults", what + " through a match-all pointer faulted");
+    if (kasan && match_all && faulted) violation("match-all-never-faults", what + " through a match-all pointer faulted");
 
     // 2 mismatch-faults: the oracle's own comparison (nibbles for MTE, bytes for SW_TAGS)
     if (tag_mode && !match_all) {
@@ -203,7 +216,7 @@ void Model::oracle_on_access(const Ptr& p, std::uint64_t len, AccessKind kind, i
     }
 
     // 3 no-false-positive
-    if (o.live && in_bounds && own_tag && faulted && !foreign_tags)
+    if (kasan && o.live && in_bounds && own_tag && faulted && !foreign_tags)
         violation("no-false-positive", what + " is in bounds of live " + o.what + " through its own pointer, yet it faulted");
 
     // 5 zeroing: reads of a zero-promised object see zero or the owner's own data
@@ -222,7 +235,7 @@ void Model::oracle_on_access(const Ptr& p, std::uint64_t len, AccessKind kind, i
     // 4 detection: an out-of-bounds or use-after-free access through a tagged
     // pointer that was not caught, where the memory still carries the tag
     // KASAN gave this very object: KASAN failed to retag memory it owned.
-    if (!match_all && !(o.live && in_bounds) && !faulted && checked) {
+    if (kasan && !match_all && !(o.live && in_bounds) && !faulted && checked) {
         for (std::uint64_t a = p.addr - p.addr % G_; a < p.addr + len; a += G_) {
             Where w = translate(a);
             int by;

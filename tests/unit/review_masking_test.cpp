@@ -56,5 +56,34 @@ TEST(ReviewMasking, IgnoredPropertyLetsTheRestComplete) {
     EXPECT_FALSE(properties::check_invariants(kernel::find_variant("mutant-no-tcma"), po).passed);
 }
 
+// The baseline as a filter: a variant identical to sample-v3 shows
+// sample-v3's defects, which the filtered search lets pass (they are the
+// baseline's), while the unfiltered one finds them.
+TEST(ReviewMasking, BaselineFilterLetsThroughOnlyWhatTheBaselineShows) {
+    const auto& copy = kernel::find_variant("control-copy-of-sample-v3");
+    properties::PropertyOptions po;
+    po.tests = 1000;
+    po.seed = 777;
+    po.assert_recorded = true;
+    EXPECT_FALSE(properties::check_invariants(copy, po).passed);
+    po.baseline_filter = true;
+    auto r = properties::check_invariants(copy, po);
+    EXPECT_TRUE(r.passed) << r.failure.invariant << ": " << r.failure.message;
+    // and sample-v3 filtered by its own baseline (linux-6.3, which has the fix) still fails
+    EXPECT_FALSE(properties::check_invariants(kernel::find_variant("sample-v3"), po).passed);
+}
+
+// A (property, mode) pair ignored leaves the same property in other modes searched.
+TEST(ReviewMasking, IgnoringOneModeKeepsTheOthers) {
+    properties::PropertyOptions po;
+    po.tests = 200;
+    po.seed = 99;
+    po.ignore = {"match-all-never-faults@hw_tags", "no-false-positive@hw_tags", "no-false-positive@sw_tags"};
+    auto r = properties::check_invariants(kernel::find_variant("mutant-no-tcma"), po);
+    ASSERT_FALSE(r.passed);
+    EXPECT_NE(r.failure.scenario.find("modes sw_tags"), std::string::npos) << r.failure.scenario;
+    EXPECT_EQ(r.failure.invariant, "match-all-never-faults");
+}
+
 }  // namespace
 }  // namespace tagproof::review

@@ -5,7 +5,7 @@
 // finding and list its intended change). None of them claims what it does
 // unless its comment says so: the review holds them to their claims.
 #pragma once
-#include "linux.hpp"
+#include "sample.hpp"
 
 namespace tagproof::kernel {
 
@@ -84,6 +84,32 @@ struct control_claimed_untag final : rules_7_0<control_claimed_untag> {
     static typename D::Word GFP_PGTABLE_KERNEL(const KasanEnv<D>& e) {
         return e.gfp.GFP_KERNEL | e.gfp.ZERO | e.gfp.SKIP_KASAN;
     }
+};
+
+// "fork: HW tags zero the stack anyway": GFP_VMAP_STACK keeps __GFP_ZERO
+// only while HW tags are active. With kasan=off, on a CPU without MTE, or in
+// a software KASAN build, a new task's stack is not zeroed.
+struct control_stack_zero_needs_tags final : rules_7_0<control_stack_zero_needs_tags> {
+    static constexpr const char* name = "control-stack-zero-needs-tags";
+    static constexpr const char* baseline = "linux-7.0";
+    static constexpr const char* summary = "linux-7.0 whose GFP_VMAP_STACK has __GFP_ZERO only with HW tags active";
+    static constexpr bool mutant = true;
+    static Claims claims() { return {ChangeScope::hw_tags_active, {}, "only HW_TAGS behaviour changes"}; }
+    template <class D>
+    static typename D::Word GFP_VMAP_STACK(const KasanEnv<D>& e) {
+        return e.gfp.GFP_KERNEL | D::ite(e.kasan_hw_tags_enabled(), e.gfp.ZERO, D::lit(0));
+    }
+};
+
+// A new variant that copies sample-v3 and changes nothing: it starts with a
+// clean slate (sample-v3's records are sample-v3's), and every finding reads
+// "also in sample-v3"; exit 0.
+struct control_copy_of_sample_v3 final : sample_v3_rules<control_copy_of_sample_v3> {
+    static constexpr const char* name = "control-copy-of-sample-v3";
+    static constexpr const char* baseline = "sample-v3";
+    static constexpr const char* summary = "sample-v3 copied unchanged: its defects are its baseline's";
+    static constexpr bool mutant = true;
+    static Claims claims() { return {}; }
 };
 
 }  // namespace tagproof::kernel
