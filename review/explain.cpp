@@ -97,18 +97,7 @@ std::string for_replay(const std::string& text, Mode m, std::string& config) {
 
 // Does the scenario (expectations stripped) show a violation of `property`?
 bool shows(const std::string& text, Mode m, const std::string& property) {
-    try {
-        scenario::Scenario sc = scenario::parse_scenario(text, "finding.litmus");
-        scenario::RunOptions ro;
-        ro.max_runs = 512;
-        ro.samples = 64;
-        for (const auto& res : scenario::run_scenario(sc, ro))
-            if (res.mode == m)
-                for (const auto& v : res.violations)
-                    if (v.rfind(property + ":", 0) == 0) return true;
-    } catch (const std::exception&) {
-    }
-    return false;
+    return !scenario::violations_shown(text, property, m, 512, 64).empty();
 }
 
 // Boot parameters and config keys that do not matter, removed one at a time

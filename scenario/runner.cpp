@@ -665,4 +665,22 @@ std::vector<ModeResult> run_scenario(const Scenario& sc, const RunOptions& opt) 
     return out;
 }
 
+std::vector<std::string> violations_shown(const std::string& text, const std::string& invariant,
+                                          std::optional<Mode> mode, std::size_t max_runs, std::size_t samples) {
+    std::vector<std::string> out;
+    try {
+        Scenario sc = parse_scenario(text, "replay.litmus");
+        RunOptions ro;
+        ro.max_runs = max_runs;
+        ro.samples = samples;
+        for (const auto& r : run_scenario(sc, ro))
+            if (!mode || r.mode == *mode)
+                for (const auto& v : r.violations)
+                    if (v.rfind(invariant + ":", 0) == 0) out.push_back(v);
+    } catch (const std::exception&) {
+        // a scenario that does not run shows nothing
+    }
+    return out;
+}
+
 }  // namespace tagproof::scenario

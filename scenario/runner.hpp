@@ -1,5 +1,6 @@
 // runner.hpp — run a scenario over every tag choice and judge it.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,5 +38,12 @@ struct ModeResult {
 };
 
 std::vector<ModeResult> run_scenario(const Scenario& sc, const RunOptions& opt);
+
+// The violations of `invariant` ("invariant: message") a scenario's text
+// shows, in `mode` only if given (every mode otherwise); none if it does not
+// parse or run. What minimisers and the review's replays ask.
+std::vector<std::string> violations_shown(const std::string& text, const std::string& invariant,
+                                          std::optional<Mode> mode = std::nullopt, std::size_t max_runs = 256,
+                                          std::size_t samples = 32);
 
 }  // namespace tagproof::scenario

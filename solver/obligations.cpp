@@ -253,6 +253,15 @@ kernel::Requirement<S> need(const Builder& b, kernel::Caller c, const z3::expr& 
     return kernel::required<S>(c, b.e, in);
 }
 
+// 4 detection, coverage: the caller got a match-all pointer where neither
+// its requirements nor the variant's claims allow one (the oracle's
+// oracle_coverage, symbolically).
+z3::expr coverage_lost(const Builder& b, kernel::Caller c, const z3::expr& gfp, const z3::expr& order,
+                       const z3::expr& ptr) {
+    return ptr == b.c.bv_val(KASAN_TAG_KERNEL, 64) && !need(b, c, gfp, order).match_all_ok &&
+           !kernel::claimed_untag<S>(b.v.concrete().claims(), c, b.e, gfp);
+}
+
 // ---- 5 zeroing ------------------------------------------------------------------------------------
 Query zeroing_query(Builder& b) {
     Query q(b.c);
@@ -340,15 +349,21 @@ std::string site_scenario(const Builder& b, const z3::model& m, Site s, const Si
     return t;
 }
 
-// 5 zeroing at a kernel caller: what it needs zeroed (page tables, stacks)
-// is zeroed, whatever its GFP constant asks for.
-Query zeroing_site_query(Builder& b, Site s) {
-    Query q(b.c);
-    SiteCall sc = site_call(b, s);
+// The caller's page allocation with the variant's constant, at its order.
+PageAlloc site_alloc(Builder& b, Query& q, const SiteCall& sc) {
     q.entry = std::string(kernel::caller_title(sc.caller));
     PageAlloc a = page_alloc(b, q, sc.gfp);
     q.assumptions.push_back(a.order == b.c.bv_val(sc.order, 64));
     q.witnesses.push_back({sc.gfp_name, sc.gfp, Witness::gfp});
+    return a;
+}
+
+// 5 zeroing at a kernel caller: what it needs zeroed (page tables, stacks)
+// is zeroed, whatever its GFP constant asks for.
+Query zeroing_site_query(Builder& b, Site s) {
+    Query q(b.c);
+    const SiteCall sc = site_call(b, s);
+    const PageAlloc a = site_alloc(b, q, sc);
     z3::expr zeroed = a.plan.tag_clear_data || a.plan.unpoison_init || a.plan.kernel_init;
     q.violation = !b.e.init_on_free && need(b, sc.caller, sc.gfp, a.order).zero_data && !zeroed;
     q.scenario = [&b, s, sc](const z3::model& m) { return site_scenario(b, m, s, sc, "zeroing"); };
@@ -360,15 +375,10 @@ Query zeroing_site_query(Builder& b, Site s) {
 // variant's claims name it.
 Query coverage_site_query(Builder& b, Site s) {
     Query q(b.c);
-    SiteCall sc = site_call(b, s);
-    q.entry = std::string(kernel::caller_title(sc.caller));
-    PageAlloc a = page_alloc(b, q, sc.gfp);
-    q.assumptions.push_back(a.order == b.c.bv_val(sc.order, 64));
-    q.witnesses.push_back({sc.gfp_name, sc.gfp, Witness::gfp});
+    const SiteCall sc = site_call(b, s);
+    const PageAlloc a = site_alloc(b, q, sc);
     q.witnesses.push_back({"pointer tag", a.ptr, Witness::hex});
-    const kernel::Claims cl = b.v.concrete().claims();
-    q.violation = a.ptr == b.c.bv_val(KASAN_TAG_KERNEL, 64) && !need(b, sc.caller, sc.gfp, a.order).match_all_ok &&
-                  !kernel::claimed_untag<S>(cl, sc.caller, b.e, sc.gfp);
+    q.violation = coverage_lost(b, sc.caller, sc.gfp, a.order, a.ptr);
     q.scenario = [&b, s, sc](const z3::model& m) { return site_scenario(b, m, s, sc, "detection"); };
     return q;
 }
@@ -379,10 +389,7 @@ Query coverage_alloc_pages_query(Builder& b) {
     z3::expr gfp = b.word("gfp");
     PageAlloc a = page_alloc(b, q, gfp);
     q.contracts = page_alloc_contracts(b.e, gfp, b.bits_mask);
-    const kernel::Claims cl = b.v.concrete().claims();
-    q.violation = a.ptr == b.c.bv_val(KASAN_TAG_KERNEL, 64) &&
-                  !need(b, kernel::Caller::alloc_pages, gfp, a.order).match_all_ok &&
-                  !kernel::claimed_untag<S>(cl, kernel::Caller::alloc_pages, b.e, gfp);
+    q.violation = coverage_lost(b, kernel::Caller::alloc_pages, gfp, a.order, a.ptr);
     q.scenario = [&b, a](const z3::model& m) {
         return page_alloc_scenario(b, m, a, "detection_coverage_alloc_pages", "detection", false);
     };
