@@ -13,6 +13,7 @@ namespace tagproof::review {
 // From the violation itself (violation_text.cpp): the [Severity: ...] line,
 // what should have happened, and the question to the patch's author.
 std::string severity(const Finding& f);
+std::string headline(const Finding& f);  // one line: the event and what went wrong there
 std::string expected_for(const Finding& f);
 std::string question(const Finding& f);
 

@@ -139,7 +139,9 @@ std::string finding_html(const Finding& f) {
                     ".sev{color:#b3261e;font-weight:bold}\nblockquote{border-left:4px solid #ccc;margin:0;padding-left:1em}\n"
                     "</style></head><body>\n";
     h += "<h1>" + esc(f.variant) + ": <code>" + esc(f.property) + "</code> [" + mode_name(f.mode) + "]" +
-         (f.recorded ? " <small>(recorded defect)</small>" : "") + "</h1>\n";
+         (f.recorded ? " <small>(recorded defect)</small>"
+          : f.in_baseline ? " <small>(also in " + esc(f.baseline) + ")</small>" : "") + "</h1>\n";
+    h += "<p><b>" + esc(headline(f)) + "</b></p>\n";
     h += "<p class=\"sev\">Severity: " + esc(severity(f)) + "</p>\n<table class=\"f\">\n";
     auto row = [&](const std::string& k, const std::string& v) { h += "<tr><td>" + k + "</td><td>" + v + "</td></tr>\n"; };
     row("Variant", esc(f.variant + (f.baseline.empty() ? "" : " (baseline " + f.baseline + ")")));

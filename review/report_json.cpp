@@ -38,6 +38,7 @@ std::string finding_json(const Finding& f) {
     std::string s = "{";
     s += "\"variant\": " + q(f.variant) + ", \"baseline\": " + q(f.baseline) + ", \"property\": " + q(f.property);
     s += ", \"mode\": " + q(mode_name(f.mode)) + ", \"recorded\": " + (f.recorded ? "true" : "false");
+    s += ", \"in_baseline\": " + std::string(f.in_baseline ? "true" : "false") + ", \"headline\": " + q(headline(f));
     s += ", \"severity\": " + q(severity(f)) + ", \"source\": " + q(f.source) + ", \"origin\": " + q(f.origin);
     s += ", \"config\": " + q(f.config) + ", \"expected\": " + q(f.expected) + ", \"happened\": " + q(f.happened);
     s += ", \"functions\": " + list(f.functions) + ", \"trace\": " + list(f.trace);
@@ -71,7 +72,9 @@ std::string review_json(const std::vector<VariantReview>& rs) {
 
 std::string finding_markdown(const Finding& f) {
     std::string s = "## " + f.variant + ": `" + f.property + "` [" + mode_name(f.mode) + "]" +
-                    (f.recorded ? " (recorded defect)" : "") + "\n\n";
+                    (f.recorded ? " (recorded defect)" : f.in_baseline ? " (also in " + f.baseline + ")" : "") +
+                    "\n\n";
+    s += "**" + headline(f) + "**\n\n";
     s += "**Severity:** " + severity(f) + "\n\n";
     s += "| | |\n|---|---|\n";
     s += "| Variant | " + f.variant + (f.baseline.empty() ? "" : " (baseline " + f.baseline + ")") + " |\n";

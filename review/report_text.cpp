@@ -51,6 +51,7 @@ std::string finding_text(const Finding& f) {
     std::string s;
     add(s, wrap("[Severity: " + severity(f) + "]", W, "", "  "));
     add(s, wrap(f.variant + ": " + f.property + " [" + mode_name(f.mode) + "]" + recorded_text(f), W, "", "  "));
+    add(s, wrap(headline(f), W, "  ", "    "));
     s += "\n";
     add(s, wrap(f.variant + (f.baseline.empty() ? "" : " (baseline " + f.baseline + ")"), W, "Variant:   ", "           "));
     add(s, wrap(f.config, W, "Config:    ", "           "));

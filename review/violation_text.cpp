@@ -43,6 +43,28 @@ Kind kind_of(const Finding& f) {
 
 }  // namespace
 
+std::string headline(const Finding& f) {
+    // the event the violation showed at: "inv: EVENT: message"
+    std::string rest = f.happened.substr(f.happened.find(':') == std::string::npos ? 0 : f.happened.find(':') + 1);
+    if (!rest.empty() && rest[0] == ' ') rest.erase(0, 1);
+    const std::size_t colon = rest.find(": ");
+    const std::string event = colon == std::string::npos ? "" : rest.substr(0, colon) + ": ";
+    switch (kind_of(f)) {
+        case Kind::coverage: return event + "handed out through a match-all pointer: never checked";
+        case Kind::out_of_bounds: return event + "out-of-bounds access not detected";
+        case Kind::use_after_free: return event + "use after free not detected";
+        case Kind::zero_data: return event + "memory its caller needs zeroed is not zeroed";
+        case Kind::zero_tags: return event + "stale MTE tags handed to user space";
+        case Kind::free_poison: return event + "poisoning at free does not match the allocation";
+        case Kind::page_tag: return event + "page_address()'s tag differs from the memory tag";
+        case Kind::false_positive: return event + "the owner's own access faults";
+        case Kind::match_all: return event + "an access through a match-all pointer faults";
+        case Kind::isolation: return event + "the outcome differs from " + f.baseline;
+        case Kind::other: break;
+    }
+    return event + f.property + " violated";
+}
+
 std::string severity(const Finding& f) {
     switch (kind_of(f)) {
         case Kind::false_positive:
