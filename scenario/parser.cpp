@@ -114,6 +114,7 @@ struct LineParser {
         }
         if (s == "reports") { t.kind = Term::reports; return t; }
         if (s == "faults") { t.kind = Term::faults; return t; }
+        if (s == "warnings") { t.kind = Term::warnings; return t; }
         auto open = s.find('(');
         if (open != std::string::npos && s.back() == ')') {
             std::string fn = s.substr(0, open), inner = s.substr(open + 1, s.size() - open - 2);

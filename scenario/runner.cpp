@@ -243,7 +243,11 @@ private:
             nargs(st, 1, 2);
             gfp_t g = st.args.size() > 1 ? gfp(st.args[1]) : K;
             if (c == "vzalloc") g |= m_.gfp().mask("__GFP_ZERO");
-            set(st, P(m_.vmalloc(num(st.args[0]), g, c != "vmalloc_exec", cpu)));
+            // vmalloc(SIZE, GFP) is __vmalloc(size, gfp): the caller's flags are filtered
+            if (c == "vmalloc" && st.args.size() > 1)
+                set(st, P(m_.vmalloc_gfp(num(st.args[0]), g, cpu)));
+            else
+                set(st, P(m_.vmalloc(num(st.args[0]), g, c != "vmalloc_exec", cpu)));
         } else if (c == "vfree") {
             nargs(st, 1, 1);
             m_.vfree(ptr(st.args[0]));
@@ -344,7 +348,7 @@ private:
     }
 
     void event(const Statement& st) {
-        std::size_t before = m_.reports().size();
+        std::size_t before = m_.reports().size(), notes_before = m_.notes().size();
         rec_.trace.push_back("  " + st.text);
         std::size_t trace_at = rec_.trace.size() - 1;
         m_.begin_event(st.text);
@@ -403,6 +407,9 @@ private:
                     obs += m_.data_zero(Ptr{o.base, KASAN_TAG_KERNEL, obj}, o.size) ? ", data zero" : ", data not zero";
                 }
             }
+            // a WARN the kernel prints is visible too (vmalloc_fix_flags)
+            for (std::size_t i = notes_before; i < m_.notes().size(); ++i)
+                if (m_.notes()[i].find("WARNING") != std::string::npos) obs += ", WARNING";
             rec_.observed.push_back(obs);
         }
         bool okk = true;
@@ -475,6 +482,11 @@ private:
             case Term::faults: {
                 std::uint64_t n = 0;
                 for (const auto& r : m_.reports()) n += !r.kasan;
+                return n;
+            }
+            case Term::warnings: {  // WARN()s the kernel printed so far (vmalloc_fix_flags)
+                std::uint64_t n = 0;
+                for (const auto& note : m_.notes()) n += note.find("WARNING: Unexpected gfp") != std::string::npos;
                 return n;
             }
             case Term::tag: return ptr(t.arg).tag;

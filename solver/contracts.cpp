@@ -31,7 +31,8 @@ std::vector<Contract> page_alloc_contracts(const SEnv& e, const z3::expr& gfp, c
     };
 }
 
-std::vector<Contract> vmalloc_contracts(const SEnv& e, const z3::expr& gfp, const z3::expr& bits_mask) {
+std::vector<Contract> vmalloc_contracts(const SEnv& e, const z3::expr& gfp, const z3::expr& bits_mask,
+                                        const z3::expr& supported) {
     const auto& g = e.gfp;
     z3::context& c = gfp.ctx();
     return {
@@ -39,6 +40,9 @@ std::vector<Contract> vmalloc_contracts(const SEnv& e, const z3::expr& gfp, cons
         {"vmalloc-no-skip-zero-or-zerotags",
          "vmalloc callers never pass __GFP_SKIP_ZERO or __GFP_ZEROTAGS (vmalloc adds SKIP_ZERO itself)",
          !has(gfp, g.SKIP_ZERO) && !has(gfp, g.ZEROTAGS)},
+        {"vmalloc-supported-flags",
+         "__vmalloc callers pass only flags GFP_VMALLOC_SUPPORTED lists (mm/vmalloc.c vmalloc_fix_flags)",
+         (gfp & ~supported) == c.bv_val(0, 64)},
     };
 }
 

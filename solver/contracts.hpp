@@ -20,7 +20,10 @@ struct Contract {
 // Callers of alloc_pages() / __get_free_pages() other than vmalloc.
 std::vector<Contract> page_alloc_contracts(const SEnv& e, const z3::expr& gfp, const z3::expr& bits_mask);
 // Callers of __vmalloc_node_range().
-std::vector<Contract> vmalloc_contracts(const SEnv& e, const z3::expr& gfp, const z3::expr& bits_mask);
+// `supported`: GFP_VMALLOC_SUPPORTED of every version compared (a flag outside
+// it is stripped with a WARN by __vmalloc: a caller bug, not a caller).
+std::vector<Contract> vmalloc_contracts(const SEnv& e, const z3::expr& gfp, const z3::expr& bits_mask,
+                                        const z3::expr& supported);
 
 z3::expr all_hold(z3::context& c, const std::vector<Contract>& cs);
 

@@ -542,6 +542,17 @@ void vmalloc_fields(Builder& b, Query& q, const std::string& what, const z3::exp
     f("metadata_gfp & GFP_RECLAIM_MASK", va.meta_gfp & mask(b.v.concrete()), vb.meta_gfp & mask(B.concrete()));
 }
 
+// GFP_VMALLOC_SUPPORTED (the flags vmalloc_fix_flags() keeps from all
+// ones) of the variant and, when `both`, of its baseline too: equivalence
+// outside the claims compares callers that exist under both; what the patch
+// changes (changes/*) includes the callers it makes valid.
+z3::expr supported_flags(Builder& b, bool both = true) {
+    const z3::expr all = b.c.bv_val(~std::uint64_t(0), 64);
+    z3::expr s = b.v.vmalloc_fix_flags(b.e, all).gfp;
+    if (b.base && both) s = s & b.base->vmalloc_fix_flags(*b.be, all).gfp;
+    return s;
+}
+
 z3::expr any_differs(z3::context& c, const Query& q) {
     z3::expr d = c.bool_val(false);
     for (const auto& [n, ab] : q.fields) d = d || (ab.first != ab.second);
@@ -643,11 +654,15 @@ Query isolation_query(Builder& b, Entry en, Region rg) {
                         {"free.kernel_init", {fa.kernel_init, fb.kernel_init}}};
             break;
         }
-        case Entry::vmalloc:
-            q.contracts = vmalloc_contracts(b.e, gfp, b.bits_mask);
-            vmalloc_fields(b, q, "vmalloc", gfp, gfp, b.c.bool_const("prot_is_PAGE_KERNEL"), skip);
+        case Entry::vmalloc: {
+            // __vmalloc(size, gfp): vmalloc_fix_flags() first, as the scenario's vmalloc(SIZE, GFP)
+            const auto fa = b.v.vmalloc_fix_flags(b.e, gfp), fb = B.vmalloc_fix_flags(*b.be, gfp);
+            q.contracts = vmalloc_contracts(b.e, gfp, b.bits_mask, supported_flags(b, !hw_active));
+            q.fields.push_back({"__vmalloc: flags stripped with a WARN (vmalloc_fix_flags)", {fa.warned, fb.warned}});
+            vmalloc_fields(b, q, "vmalloc", fa.gfp, fb.gfp, b.c.bool_const("prot_is_PAGE_KERNEL"), skip);
             q.witnesses.push_back({"gfp", gfp, Witness::gfp});
             break;
+        }
         case Entry::vmap_stack:
             vmalloc_fields(b, q, "vmap_stack", b.v.GFP_VMAP_STACK(b.e), B.GFP_VMAP_STACK(*b.be), b.c.bool_val(true), skip);
             q.witnesses.push_back({"GFP_VMAP_STACK", b.v.GFP_VMAP_STACK(b.e), Witness::gfp});
@@ -705,7 +720,7 @@ Query vmalloc_internals_query(Builder& b, int field) {
     q.fields = {all.at(field)};
     q.prefer.push_back(gfp == (b.e.gfp.GFP_KERNEL | b.e.gfp.SKIP_KASAN));
     q.prefer.push_back(prot);
-    q.contracts = vmalloc_contracts(b.e, gfp, b.bits_mask);
+    q.contracts = vmalloc_contracts(b.e, gfp, b.bits_mask, supported_flags(b));
     q.violation = any_differs(b.c, q);
     q.minimise_bits.push_back(gfp);
     q.witnesses = {{"gfp", gfp, Witness::gfp}, {"prot == PAGE_KERNEL", prot, Witness::boolean}};

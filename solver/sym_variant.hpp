@@ -31,6 +31,7 @@ public:
     virtual kernel::SampleDecision<Symbolic> kasan_sample_page_alloc(const SEnv&, const SWord& order,
                                                                      const SWord& gfp, const SWord& skip) const = 0;
     virtual kernel::FreePlan<Symbolic> free_pages_prepare(const SEnv&, const kernel::FreeInput<Symbolic>&) const = 0;
+    virtual kernel::VmallocFixFlags<Symbolic> vmalloc_fix_flags(const SEnv&, const SWord& gfp) const = 0;
     virtual kernel::VmallocPlan<Symbolic> vmalloc_node_range(const SEnv&, const SWord& gfp,
                                                              const SBool& prot_kernel) const = 0;
     virtual kernel::VmallocUnpoison<Symbolic> kasan_unpoison_vmalloc(const SEnv&,
@@ -67,6 +68,9 @@ public:
     }
     kernel::FreePlan<S> free_pages_prepare(const SEnv& e, const kernel::FreeInput<S>& in) const override {
         return V::template free_pages_prepare<S>(e, in);
+    }
+    kernel::VmallocFixFlags<S> vmalloc_fix_flags(const SEnv& e, const SWord& gfp) const override {
+        return V::template vmalloc_fix_flags<S>(e, gfp);
     }
     kernel::VmallocPlan<S> vmalloc_node_range(const SEnv& e, const SWord& gfp, const SBool& prot) const override {
         return V::template vmalloc_node_range<S>(e, gfp, prot);

@@ -17,6 +17,7 @@ struct GfpMasks {
     Word KASAN_SAMPLE{};                               // sample-v2 only
     Word GFP_KERNEL{}, GFP_KERNEL_ACCOUNT{}, GFP_HIGHUSER_MOVABLE{}, GFP_ATOMIC{}, GFP_NOWAIT{};
     Word NOWARN{}, NORETRY{}, DIRECT_RECLAIM{};
+    Word NOFAIL{}, RETRY_MAYFAIL{}, NOLOCKDEP{}, GFP_NOFS{}, GFP_NOIO{}, GFP_USER{};
 };
 
 // Fills every mask from a look-up by kernel name (one list for every domain).
@@ -41,6 +42,12 @@ void fill_gfp_masks(GfpMasks<D>& g, MaskOf mask_of) {
     g.NOWARN = mask_of("__GFP_NOWARN");
     g.NORETRY = mask_of("__GFP_NORETRY");
     g.DIRECT_RECLAIM = mask_of("__GFP_DIRECT_RECLAIM");
+    g.NOFAIL = mask_of("__GFP_NOFAIL");
+    g.RETRY_MAYFAIL = mask_of("__GFP_RETRY_MAYFAIL");
+    g.NOLOCKDEP = mask_of("__GFP_NOLOCKDEP");
+    g.GFP_NOFS = mask_of("GFP_NOFS");
+    g.GFP_NOIO = mask_of("GFP_NOIO");
+    g.GFP_USER = mask_of("GFP_USER");
 }
 
 template <class D>

@@ -42,6 +42,13 @@ struct FreeInput {
     Bool fpi_skip_kasan_poison{};  // FPI_SKIP_KASAN_POISON: boot/hotplug release (<= v6.3)
 };
 
+// vmalloc_fix_flags(): what __vmalloc() passes on, and whether it warned.
+template <class D>
+struct VmallocFixFlags {
+    typename D::Word gfp{};   // flags & GFP_VMALLOC_SUPPORTED
+    typename D::Bool warned{};  // some flag was outside it: WARN, and it is gone
+};
+
 // The KASAN part of __vmalloc_node_range for a VM_ALLOC area.
 template <class D>
 struct VmallocPlan {

@@ -165,6 +165,20 @@ struct rules_6_1 {
         return f;
     }
 
+    // ---- mm/vmalloc.c GFP_VMALLOC_SUPPORTED / vmalloc_fix_flags ---------------
+    // __vmalloc() and vmalloc_huge_node() clear the flags outside
+    // GFP_VMALLOC_SUPPORTED with a WARN ("Unexpected gfp ... Fix your code!");
+    // __vmalloc_node_range() callers (fork's stacks) are not filtered. Before
+    // Moola's "mm/vmalloc: warn on invalid vmalloc gfp flags" (2025) there is
+    // no filter: every flag passes.
+    template <class D>
+    static typename D::Word GFP_VMALLOC_SUPPORTED(const KasanEnv<D>& e) { return ~D::lit(0); }
+    template <class D>
+    static VmallocFixFlags<D> vmalloc_fix_flags(const KasanEnv<D>& e, typename D::Word gfp) {
+        auto supported = Self::GFP_VMALLOC_SUPPORTED(e);
+        return {gfp & supported, D::any(gfp, ~supported)};
+    }
+
     // ---- mm/vmalloc.c __vmalloc_node_range ------------------------------------
     // With HW tags active a PAGE_KERNEL area is mapped Normal-Tagged and its
     // pages are allocated untagged and unzeroed (kasan_unpoison_vmalloc tags and

@@ -16,6 +16,14 @@ struct rules_7_0 : rules_6_4<Self> {
     // in-place shrink under HW_TAGS (detection) and the huge zero folio's
     // tags with init_on_free=1 (zeroing).
 
+    // mm/vmalloc.c at v7.0-rc1 (the context lines of seed 000's 1/3).
+    template <class D>
+    static typename D::Word GFP_VMALLOC_SUPPORTED(const KasanEnv<D>& e) {
+        return e.gfp.GFP_KERNEL | e.gfp.GFP_ATOMIC | e.gfp.GFP_NOWAIT | e.gfp.NOFAIL | e.gfp.ZERO | e.gfp.NORETRY |
+               e.gfp.RETRY_MAYFAIL | e.gfp.GFP_NOFS | e.gfp.GFP_NOIO | e.gfp.GFP_KERNEL_ACCOUNT | e.gfp.GFP_USER |
+               e.gfp.NOLOCKDEP;
+    }
+
     template <class D>
     static void zero_tags_step(const KasanEnv<D>& e, typename D::Word gfp, typename D::Bool& init,
                                PostAllocPlan<D>& p) {

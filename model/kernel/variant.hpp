@@ -57,6 +57,7 @@ public:
     // kasan_unpoison_pages()'s decision alone (mempool pages re-tagging).
     virtual SampleDecision<Concrete> kasan_unpoison_pages(const CEnv&, unsigned order, std::int64_t skip) const = 0;
     virtual FreePlan<Concrete> free_pages_prepare(const CEnv&, const FreeInput<Concrete>&) const = 0;
+    virtual VmallocFixFlags<Concrete> vmalloc_fix_flags(const CEnv&, gfp_t gfp) const = 0;
     virtual VmallocPlan<Concrete> vmalloc_node_range(const CEnv&, gfp_t gfp, bool prot_kernel) const = 0;
     virtual VmallocUnpoison<Concrete> kasan_unpoison_vmalloc(const CEnv&, const VmallocPlan<Concrete>&) const = 0;
     virtual bool cached_stack_unpoison(const CEnv&) const = 0;
@@ -113,6 +114,9 @@ public:
     }
     FreePlan<C> free_pages_prepare(const CEnv& e, const FreeInput<C>& in) const override {
         return V::template free_pages_prepare<C>(e, in);
+    }
+    VmallocFixFlags<C> vmalloc_fix_flags(const CEnv& e, gfp_t gfp) const override {
+        return V::template vmalloc_fix_flags<C>(e, gfp);
     }
     VmallocPlan<C> vmalloc_node_range(const CEnv& e, gfp_t gfp, bool prot_kernel) const override {
         return V::template vmalloc_node_range<C>(e, gfp, prot_kernel);

@@ -63,7 +63,12 @@ public:
     Ptr kmem_cache_alloc(int cache, gfp_t gfp, int cpu);
     void kmem_cache_free(int cache, const Ptr& p);
 
-    Ptr vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel, int cpu, ObjKind kind = ObjKind::vmalloc);
+    // __vmalloc_node_range(): what vmalloc(), vzalloc() and fork's stacks call.
+    // `caller_gfp`: what the caller passed, when a filter changed it (its needs).
+    Ptr vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel, int cpu, ObjKind kind = ObjKind::vmalloc,
+                std::optional<gfp_t> caller_gfp = std::nullopt);
+    // __vmalloc(size, gfp): the caller's flags through vmalloc_fix_flags() first.
+    Ptr vmalloc_gfp(std::uint64_t size, gfp_t gfp, int cpu);
     void vfree(const Ptr& p);
     Ptr vrealloc(const Ptr& p, std::uint64_t size, gfp_t gfp, int cpu);
     Ptr vmalloc_to_page_address(const Ptr& p) const;  // page_address(vmalloc_to_page(p))

@@ -1,6 +1,8 @@
 // vmalloc.cpp — __vmalloc_node_range's KASAN part (the variant decides),
 // __kasan_unpoison_vmalloc, vfree and vrealloc (mm/vmalloc.c,
 // mm/kasan/hw_tags.c, mm/kasan/shadow.c, mm/kasan/common.c __kasan_vrealloc).
+#include <cstdio>
+
 #include "error.hpp"
 #include "layout.hpp"
 #include "model.hpp"
@@ -18,7 +20,8 @@ int Model::area_of(std::uint64_t addr) const {
     return -1;
 }
 
-Ptr Model::vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel, int cpu, ObjKind kind) {
+Ptr Model::vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel, int cpu, ObjKind kind,
+                   std::optional<gfp_t> caller_gfp) {
     if (size == 0) throw InputError("", "vmalloc(0) returns NULL; give a size");
     auto plan = v_.vmalloc_node_range(env_, gfp, prot_kernel);
     std::uint64_t npages = (size + PAGE_SIZE - 1) / PAGE_SIZE;
@@ -80,13 +83,27 @@ Ptr Model::vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel, int cpu, Obj
     o.size = size;
     o.tag = t;
     o.area = a.id;
-    o.gfp = gfp;
+    o.gfp = caller_gfp.value_or(gfp);  // the caller's own flags say what it needs
     o.cpu = cpu;
     o.caller = kind == ObjKind::stack ? kernel::Caller::thread_stack : kernel::Caller::vmalloc;
     o.prot_kernel = prot_kernel;
     o.promised_zero = requirement_of(o).zero_data;
     oracle_after_alloc(id);
     return Ptr{a.start, t, id};
+}
+
+Ptr Model::vmalloc_gfp(std::uint64_t size, gfp_t gfp, int cpu) {
+    const auto fixed = v_.vmalloc_fix_flags(env_, gfp);
+    if (fixed.warned) {
+        const gfp_t invalid = gfp & ~fixed.gfp;
+        char b[64];
+        std::snprintf(b, sizeof b, "%#llx", (unsigned long long)invalid);
+        char c[64];
+        std::snprintf(c, sizeof c, "%#llx", (unsigned long long)fixed.gfp);
+        notes_.push_back(label_ + ": WARNING: Unexpected gfp: " + b + " (" + gfp_.print(invalid) +
+                         "). Fixing up to gfp: " + c + " (" + gfp_.print(fixed.gfp) + "). Fix your code!");
+    }
+    return vmalloc(size, fixed.gfp, true, cpu, ObjKind::vmalloc, gfp);
 }
 
 void Model::vfree(const Ptr& p) {

@@ -49,6 +49,12 @@ struct anjum_v2_rules : rules_7_0<Self> {
         return D::any(gfp, e.gfp.SKIP_KASAN);
     }
     static constexpr bool vmalloc_skip_drops_prot_normal = true;
+    // 1/3 (v1 -> v2): "Add __GFP_SKIP_KASAN to GFP_VMALLOC_SUPPORTED list of flags",
+    // so a __vmalloc() caller's flag is not stripped (kept by v3 and v4).
+    template <class D>
+    static typename D::Word GFP_VMALLOC_SUPPORTED(const KasanEnv<D>& e) {
+        return rules_7_0<Self>::GFP_VMALLOC_SUPPORTED(e) | e.gfp.SKIP_KASAN;
+    }
 };
 
 // v3 (seed 001's changelog): "Directly skip kasan_unpoison_vmalloc() for
