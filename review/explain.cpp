@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "error.hpp"
+#include "property.hpp"
 #include "report.hpp"
 #include "requirements.hpp"
 #include "review.hpp"
@@ -58,7 +59,7 @@ std::vector<std::string> caller_functions(const std::string& happened) {
         {Caller::kmalloc, {"__kasan_slab_alloc()", "__kasan_kmalloc()"}},
         {Caller::kmem_cache, {"__kasan_slab_alloc()"}},
         {Caller::kmalloc_large, {"__kmalloc_large_node()", "post_alloc_hook()", "__kasan_kmalloc_large()"}},
-        {Caller::vmalloc, {"__vmalloc_node_range()", "__kasan_unpoison_vmalloc()"}},
+        {Caller::vmalloc, {"__vmalloc_noprof() / vmalloc_fix_flags()", "__vmalloc_node_range()", "__kasan_unpoison_vmalloc()"}},
         {Caller::user_page, {"vma_alloc_zeroed_movable_folio()", "post_alloc_hook()"}},
         {Caller::huge_zero_folio, {"get_huge_zero_folio()", "post_alloc_hook()"}},
         {Caller::skb_frag, {"skb_page_frag_refill()", "post_alloc_hook()"}},
@@ -69,31 +70,6 @@ std::vector<std::string> caller_functions(const std::string& happened) {
     return {};
 }
 
-// The scenario restricted to one mode, without its expectations, so the run
-// that shows the violation is the one the runner keeps.
-std::string for_replay(const std::string& text, Mode m, std::string& config) {
-    std::istringstream in(text);
-    std::string l, out;
-    while (std::getline(in, l)) {
-        // expectations, with or without a [mode] prefix: the replay judges afresh
-        std::string body = l;
-        if (!body.empty() && body[0] == '[' && body.find(']') != std::string::npos)
-            body = body.substr(body.find_first_not_of(' ', body.find(']') + 1) == std::string::npos
-                                   ? body.size()
-                                   : body.find_first_not_of(' ', body.find(']') + 1));
-        if (body.rfind("expect", 0) == 0 || body.rfind("check ", 0) == 0) continue;
-        if (l.rfind("#", 0) == 0) continue;
-        // the outcome a file states is its variant's; the reproducer states the violation
-        if (l.find(" => ") != std::string::npos) l = l.substr(0, l.find(" => "));
-        if (l.rfind("modes ", 0) == 0) {
-            out += std::string("modes ") + mode_name(m) + "\n";
-            continue;
-        }
-        if (l.rfind("config ", 0) == 0 || l.rfind("boot ", 0) == 0) config += (config.empty() ? "" : "; ") + l;
-        out += l + "\n";
-    }
-    return out;
-}
 
 // Does the scenario (expectations stripped) show a violation of `property`?
 bool shows(const std::string& text, Mode m, const std::string& property) {
@@ -133,11 +109,35 @@ std::string minimise_config(std::string text, Mode m, const std::string& propert
 
 }  // namespace
 
+std::string replay_text(const std::string& text, Mode m, std::string* config) {
+    std::istringstream in(text);
+    std::string l, out;
+    while (std::getline(in, l)) {
+        // expectations and checks, with or without a [mode] prefix: the replay judges afresh
+        std::string body = l;
+        if (!body.empty() && body[0] == '[' && body.find(']') != std::string::npos) {
+            body.erase(0, body.find(']') + 1);
+            body.erase(0, body.find_first_not_of(' '));
+        }
+        if (body.rfind("expect", 0) == 0 || body.rfind("check ", 0) == 0 || l.rfind("#", 0) == 0) continue;
+        // the outcome a file states is its variant's; the reproducer states the violation
+        if (l.find(" => ") != std::string::npos) l = l.substr(0, l.find(" => "));
+        if (l.rfind("modes ", 0) == 0) l = std::string("modes ") + mode_name(m);
+        if (config && (l.rfind("config ", 0) == 0 || l.rfind("boot ", 0) == 0))
+            *config += (config->empty() ? "" : "; ") + l;
+        out += l + "\n";
+    }
+    return out;
+}
+
 void explain_findings(VariantReview& r) {
     for (Finding& f : r.findings) {
-        std::string unused, cfg;
-        const std::string minimal = minimise_config(for_replay(f.scenario, f.mode, unused), f.mode, f.property);
-        const std::string text = for_replay(minimal, f.mode, cfg);
+        std::string cfg;
+        // the events that do not matter, then the boot and config words
+        std::size_t events = 0;
+        const std::string minimal = minimise_config(
+            properties::minimise_scenario(replay_text(f.scenario, f.mode), f.property, events), f.mode, f.property);
+        const std::string text = replay_text(minimal, f.mode, &cfg);
         f.config = std::string("CONFIG_KASAN_") +
                    (f.mode == Mode::hw_tags ? "HW_TAGS" : f.mode == Mode::sw_tags ? "SW_TAGS" : "GENERIC") + "=y" +
                    (cfg.empty() ? "" : "; " + cfg);

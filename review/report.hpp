@@ -14,6 +14,8 @@ namespace tagproof::review {
 // what should have happened, and the question to the patch's author.
 std::string severity(const Finding& f);
 std::string headline(const Finding& f);  // one line: the event and what went wrong there
+// The kind of failure an oracle message describes ("coverage", "zero-data", ...).
+std::string violation_kind(const std::string& property, const std::string& message);
 std::string expected_for(const Finding& f);
 std::string question(const Finding& f);
 

@@ -12,6 +12,7 @@
 #include "error.hpp"
 #include "explorer.hpp"
 #include "property.hpp"
+#include "report.hpp"
 #include "prove.hpp"
 #include "runner.hpp"
 #include "scenario.hpp"
@@ -172,15 +173,7 @@ static std::string violation_key(const std::string& vt) {
     std::string rest = vt.substr(vt.find(':') + 1);
     if (!rest.empty() && rest[0] == ' ') rest.erase(0, 1);
     std::string event = rest.substr(0, rest.find(": "));
-    const char* kinds[] = {"coverage lost", "out-of-bounds", "use-after-free", "must be zeroed", "promised zero",
-                           "memory tag", "at free", "faulted", "no fault"};
-    std::string kind;
-    for (const char* k : kinds)
-        if (rest.find(k) != std::string::npos) {
-            kind = k;
-            break;
-        }
-    return event + " | " + kind;
+    return event + " | " + violation_kind(vt.substr(0, vt.find(':')), vt);
 }
 
 // The keys of `property`'s violations when the scenario runs under `variant`
@@ -188,16 +181,9 @@ static std::string violation_key(const std::string& vt) {
 static std::set<std::string> violation_keys(const std::string& scenario_text, const std::string& variant, Mode mode,
                                             const std::string& property) {
     std::set<std::string> keys;
-    std::string kept, l;
-    std::istringstream in(with_variant(scenario_text, variant));
-    while (std::getline(in, l)) {
-        if (l.rfind("expect", 0) == 0) continue;
-        if (l.rfind("baseline ", 0) == 0) continue;
-        if (l.rfind("modes ", 0) == 0) l = std::string("modes ") + mode_name(mode);
-        kept += l + "\n";
-    }
+    const std::string text = replay_text(with_variant(scenario_text, variant), mode);
     // (a baseline that cannot run it, lacking a flag or entry point, shows none)
-    for (const auto& vt : scenario::violations_shown(kept, property, mode, 256, 100)) keys.insert(violation_key(vt));
+    for (const auto& vt : scenario::violations_shown(text, property, mode, 256, 100)) keys.insert(violation_key(vt));
     return keys;
 }
 

@@ -74,6 +74,10 @@ struct ReviewOptions {
 VariantReview review_variant(const std::string& variant, const ReviewOptions& opt);
 // The RapidCheck burst (main thread only: RapidCheck's configuration is global).
 void add_rapidcheck(VariantReview& r, const ReviewOptions& opt);
+// A scenario's text for a replay in one mode: its expectations, checks and
+// stated outcomes dropped (the violations it shows are the verdict); config
+// and boot lines appended to *config when given.
+std::string replay_text(const std::string& text, Mode m, std::string* config = nullptr);
 // Replays every finding's scenario with the state trace and fills trace,
 // happened and functions.
 void explain_findings(VariantReview& r);

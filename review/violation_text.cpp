@@ -25,9 +25,7 @@ enum class Kind {
 
 bool has(const std::string& s, const char* w) { return s.find(w) != std::string::npos; }
 
-Kind kind_of(const Finding& f) {
-    const std::string& h = f.happened;
-    const std::string& p = f.property;
+Kind kind_of(const std::string& p, const std::string& h) {
     if (p == "detection") {
         if (has(h, "coverage lost")) return Kind::coverage;
         if (has(h, "out-of-bounds")) return Kind::out_of_bounds;
@@ -40,8 +38,16 @@ Kind kind_of(const Finding& f) {
     if (p == "mode-isolation") return Kind::isolation;
     return Kind::other;
 }
+Kind kind_of(const Finding& f) { return kind_of(f.property, f.happened); }
 
 }  // namespace
+
+std::string violation_kind(const std::string& property, const std::string& message) {
+    static const char* names[] = {"coverage",     "out-of-bounds", "use-after-free", "zero-data",
+                                  "zero-tags",    "free-poison",   "page-tag",       "false-positive",
+                                  "match-all",    "isolation",     "other"};
+    return names[static_cast<int>(kind_of(property, message))];
+}
 
 std::string headline(const Finding& f) {
     // the event the violation showed at: "inv: EVENT: message"

@@ -348,7 +348,7 @@ private:
     }
 
     void event(const Statement& st) {
-        std::size_t before = m_.reports().size(), notes_before = m_.notes().size();
+        std::size_t before = m_.reports().size(), warnings_before = m_.warnings(), notes_before = m_.notes().size();
         rec_.trace.push_back("  " + st.text);
         std::size_t trace_at = rec_.trace.size() - 1;
         m_.begin_event(st.text);
@@ -373,6 +373,11 @@ private:
             std::istringstream in(txt);
             std::string l;
             while (std::getline(in, l)) rec_.trace.push_back("    " + l);
+        }
+        // what else the kernel printed at this event (a WARN, an allocation failure), without its label
+        for (std::size_t i = notes_before; i < m_.notes().size(); ++i) {
+            const std::string& n = m_.notes()[i];
+            rec_.trace.push_back("    " + (n.rfind(st.text + ": ", 0) == 0 ? n.substr(st.text.size() + 2) : n));
         }
         rec_.trace[trace_at] += describe_result(st);
         if (state_trace_) state_lines(st);
@@ -408,8 +413,7 @@ private:
                 }
             }
             // a WARN the kernel prints is visible too (vmalloc_fix_flags)
-            for (std::size_t i = notes_before; i < m_.notes().size(); ++i)
-                if (m_.notes()[i].find("WARNING") != std::string::npos) obs += ", WARNING";
+            if (m_.warnings() > warnings_before) obs += ", WARNING";
             rec_.observed.push_back(obs);
         }
         bool okk = true;
@@ -484,11 +488,7 @@ private:
                 for (const auto& r : m_.reports()) n += !r.kasan;
                 return n;
             }
-            case Term::warnings: {  // WARN()s the kernel printed so far (vmalloc_fix_flags)
-                std::uint64_t n = 0;
-                for (const auto& note : m_.notes()) n += note.find("WARNING: Unexpected gfp") != std::string::npos;
-                return n;
-            }
+            case Term::warnings: return m_.warnings();  // WARN()s the kernel printed so far
             case Term::tag: return ptr(t.arg).tag;
             case Term::memtag: {
                 auto m = m_.mem_tag(ptr(t.arg));

@@ -20,8 +20,9 @@ struct Contract {
 // Callers of alloc_pages() / __get_free_pages() other than vmalloc.
 std::vector<Contract> page_alloc_contracts(const SEnv& e, const z3::expr& gfp, const z3::expr& bits_mask);
 // Callers of __vmalloc_node_range().
-// `supported`: GFP_VMALLOC_SUPPORTED of every version compared (a flag outside
-// it is stripped with a WARN by __vmalloc: a caller bug, not a caller).
+// `supported`: the flags __vmalloc callers pass (GFP_VMALLOC_SUPPORTED of the
+// baseline, or of the variant without one; a flag outside it is stripped
+// with a WARN: a caller bug, not a caller).
 std::vector<Contract> vmalloc_contracts(const SEnv& e, const z3::expr& gfp, const z3::expr& bits_mask,
                                         const z3::expr& supported);
 

@@ -542,15 +542,17 @@ void vmalloc_fields(Builder& b, Query& q, const std::string& what, const z3::exp
     f("metadata_gfp & GFP_RECLAIM_MASK", va.meta_gfp & mask(b.v.concrete()), vb.meta_gfp & mask(B.concrete()));
 }
 
-// GFP_VMALLOC_SUPPORTED (the flags vmalloc_fix_flags() keeps from all
-// ones) of the variant and, when `both`, of its baseline too: equivalence
-// outside the claims compares callers that exist under both; what the patch
-// changes (changes/*) includes the callers it makes valid.
-z3::expr supported_flags(Builder& b, bool both = true) {
+// The flags __vmalloc callers may pass: GFP_VMALLOC_SUPPORTED (what
+// vmalloc_fix_flags() keeps from all ones). With a baseline, its callers
+// exist whatever the patch does (a flag the patch drops from the list is
+// still passed: that is what a review must see); what the patch changes
+// (changes/*) also counts the callers it makes valid.
+z3::expr supported_flags(Builder& b, bool with_new_callers = false) {
     const z3::expr all = b.c.bv_val(~std::uint64_t(0), 64);
-    z3::expr s = b.v.vmalloc_fix_flags(b.e, all).gfp;
-    if (b.base && both) s = s & b.base->vmalloc_fix_flags(*b.be, all).gfp;
-    return s;
+    const z3::expr mine = b.v.vmalloc_fix_flags(b.e, all).gfp;
+    if (!b.base) return mine;
+    const z3::expr theirs = b.base->vmalloc_fix_flags(*b.be, all).gfp;
+    return with_new_callers ? (theirs | mine) : theirs;
 }
 
 z3::expr any_differs(z3::context& c, const Query& q) {
@@ -657,7 +659,7 @@ Query isolation_query(Builder& b, Entry en, Region rg) {
         case Entry::vmalloc: {
             // __vmalloc(size, gfp): vmalloc_fix_flags() first, as the scenario's vmalloc(SIZE, GFP)
             const auto fa = b.v.vmalloc_fix_flags(b.e, gfp), fb = B.vmalloc_fix_flags(*b.be, gfp);
-            q.contracts = vmalloc_contracts(b.e, gfp, b.bits_mask, supported_flags(b, !hw_active));
+            q.contracts = vmalloc_contracts(b.e, gfp, b.bits_mask, supported_flags(b, hw_active));
             q.fields.push_back({"__vmalloc: flags stripped with a WARN (vmalloc_fix_flags)", {fa.warned, fb.warned}});
             vmalloc_fields(b, q, "vmalloc", fa.gfp, fb.gfp, b.c.bool_const("prot_is_PAGE_KERNEL"), skip);
             q.witnesses.push_back({"gfp", gfp, Witness::gfp});

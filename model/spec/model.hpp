@@ -110,6 +110,7 @@ public:
     const std::vector<Report>& reports() const { return reports_; }
     const std::vector<Violation>& violations() const { return violations_; }
     const std::vector<std::string>& notes() const { return notes_; }
+    std::size_t warnings() const { return warnings_; }  // WARN()s the kernel printed (a note each)
     const RuntimeState& runtime() const { return rt_; }
     // Raw state, read by the differential check against the reference.
     std::size_t page_count() const { return pages_.size(); }
@@ -154,6 +155,8 @@ private:
     std::vector<Report> reports_;
     std::vector<Violation> violations_;
     std::vector<std::string> notes_;
+    std::size_t warnings_ = 0;
+    void warn(const std::string& msg);  // a kernel WARN(): counted, and noted with the event
     std::vector<Tag> chosen_tags_;
     std::size_t event_ = 0;
     std::string label_;

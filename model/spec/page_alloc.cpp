@@ -49,6 +49,11 @@ void Model::end_event() {
     }
 }
 
+void Model::warn(const std::string& msg) {
+    ++warnings_;
+    notes_.push_back(label_ + ": WARNING: " + msg);
+}
+
 int Model::new_object(ObjKind kind, const std::string& what) {
     Object o;
     o.id = (int)objects_.size();

@@ -54,7 +54,7 @@ Ptr Model::vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel, int cpu, Obj
     va.tagged_mapping = plan.tagged_mapping;
     int id = new_object(kind, kind == ObjKind::stack
                                   ? "thread stack (vmalloc, GFP_VMAP_STACK = " + gfp_.print(gfp) + ")"
-                                  : "vmalloc(" + std::to_string(size) + ", " + gfp_.print(gfp) + ")");
+                                  : "vmalloc(" + std::to_string(size) + ", " + gfp_.print(caller_gfp.value_or(gfp)) + ")");
     va.obj = id;
     areas_.push_back(va);
     VmArea& a = areas_.back();
@@ -100,8 +100,8 @@ Ptr Model::vmalloc_gfp(std::uint64_t size, gfp_t gfp, int cpu) {
         std::snprintf(b, sizeof b, "%#llx", (unsigned long long)invalid);
         char c[64];
         std::snprintf(c, sizeof c, "%#llx", (unsigned long long)fixed.gfp);
-        notes_.push_back(label_ + ": WARNING: Unexpected gfp: " + b + " (" + gfp_.print(invalid) +
-                         "). Fixing up to gfp: " + c + " (" + gfp_.print(fixed.gfp) + "). Fix your code!");
+        warn(std::string("Unexpected gfp: ") + b + " (" + gfp_.print(invalid) + "). Fixing up to gfp: " + c + " (" +
+             gfp_.print(fixed.gfp) + "). Fix your code!");
     }
     return vmalloc(size, fixed.gfp, true, cpu, ObjKind::vmalloc, gfp);
 }
@@ -110,7 +110,7 @@ void Model::vfree(const Ptr& p) {
     if (p.null) return;
     int ai = area_of(p.addr);
     if (ai < 0 || areas_[ai].start != (p.addr | ~ADDR_MASK)) {
-        notes_.push_back(label_ + ": WARNING: Trying to vfree() nonexistent vm area (not a KASAN report)");
+        warn("Trying to vfree() nonexistent vm area (not a KASAN report)");
         return;
     }
     VmArea& a = areas_[ai];

@@ -101,6 +101,20 @@ struct control_stack_zero_needs_tags final : rules_7_0<control_stack_zero_needs_
     }
 };
 
+// "mm/vmalloc: trim GFP_VMALLOC_SUPPORTED" dropping __GFP_ZERO: a
+// __vmalloc(size, GFP_KERNEL | __GFP_ZERO) caller (BPF) has its flag stripped
+// with a WARN and gets memory that is not zeroed.
+struct control_vmalloc_drops_zero final : rules_7_0<control_vmalloc_drops_zero> {
+    static constexpr const char* name = "control-vmalloc-drops-zero";
+    static constexpr const char* baseline = "linux-7.0";
+    static constexpr const char* summary = "linux-7.0 whose GFP_VMALLOC_SUPPORTED lacks __GFP_ZERO";
+    static constexpr bool mutant = true;
+    template <class D>
+    static typename D::Word GFP_VMALLOC_SUPPORTED(const KasanEnv<D>& e) {
+        return rules_7_0<control_vmalloc_drops_zero>::GFP_VMALLOC_SUPPORTED(e) & ~e.gfp.ZERO;
+    }
+};
+
 // A new variant that copies sample-v3 and changes nothing: it starts with a
 // clean slate (sample-v3's records are sample-v3's), and every finding reads
 // "also in sample-v3"; exit 0.
