@@ -119,7 +119,7 @@ std::string Lockstep::apply(const Event& e, bool& ran) {
             Handle h;
             h.kind = Handle::page;
             h.name = name + "_p";
-            h.size = std::int64_t(PAGE_SIZE) << order;
+            h.size = std::int64_t(PAGE_SIZE) << m.object(id).order;  // skb_alloc may fall back to order 0
             h.mobj = id;
             h.mp = m.page_address(id);
             h.rpfn = pfn;

@@ -22,7 +22,8 @@ const std::set<std::string> kCalls = {
     "alloc_pages", "free_pages", "page_address", "kmalloc", "kzalloc", "kfree", "krealloc", "ksize",
     "kmem_cache_create", "kmem_cache_alloc", "kmem_cache_free", "vmalloc", "vzalloc", "vmalloc_exec", "vfree",
     "vrealloc", "vmalloc_to_page_address", "stack_alloc", "stack_free", "stack_poison_leftover", "pgtable_alloc",
-    "pgtable_free", "user_fault", "huge_zero_folio", "user_set_tag", "munmap", "skb_alloc", "mempool_create",
+    "pgtable_free", "user_fault", "huge_zero_folio", "user_set_tag", "munmap", "skb_alloc", "alloc_skb_with_frags",
+    "skb_frag_page", "skb_nr_frags", "kfree_skb", "mempool_create",
     "mempool_alloc", "mempool_free", "set_tag", "reset_tag", "set_mem_tag", "read", "write", "rmw", "racing_read",
     "kasan_check_async"};
 
@@ -121,6 +122,7 @@ struct LineParser {
             if (fn == "tag") t.kind = Term::tag;
             else if (fn == "memtag") t.kind = Term::memtag;
             else if (fn == "pagetag") t.kind = Term::pagetag;
+            else if (fn == "order") t.kind = Term::order;
             else if (fn == "zero") {
                 t.kind = Term::zero;
                 auto comma = inner.find(',');
@@ -128,7 +130,7 @@ struct LineParser {
                 if (!parse_number(trim(inner.substr(comma + 1)), t.len)) fail("zero(PTR, LEN): bad length");
                 inner = inner.substr(0, comma);
             } else
-                fail("unknown term '" + fn + "(...)': expected tag, memtag, pagetag or zero");
+                fail("unknown term '" + fn + "(...)': expected tag, memtag, pagetag, order or zero");
             t.arg = arg(inner);
             return t;
         }

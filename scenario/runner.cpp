@@ -20,7 +20,7 @@ using spec::Ptr;
 namespace {
 
 struct Value {
-    enum Kind { ptr, page, cache, pool, number } kind = number;
+    enum Kind { ptr, page, cache, pool, skb, number } kind = number;
     Ptr p;
     int id = -1;
     std::uint64_t n = 0;
@@ -299,6 +299,30 @@ private:
             int id = m_.skb_alloc(cpu);
             if (id < 0) fail("skb_alloc: out of model memory");
             set(st, PG(id));
+        } else if (c == "alloc_skb_with_frags") {
+            // alloc_skb_with_frags(DATA_LEN, MAX_PAGE_ORDER[, GFP]): a failure is NULL, checked with nr_frags
+            nargs(st, 2, 3);
+            Value v;
+            v.kind = Value::skb;
+            v.id = m_.alloc_skb_with_frags(num(st.args[0]), unsigned(num(st.args[1])),
+                                           st.args.size() > 2 ? gfp(st.args[2]) : K, cpu);
+            if (v.id < 0) fail("alloc_skb_with_frags failed (the model's notes say why; config pages=N)");
+            set(st, v);
+        } else if (c == "skb_frag_page" || c == "skb_nr_frags" || c == "kfree_skb") {
+            nargs(st, c == "skb_frag_page" ? 2 : 1, c == "skb_frag_page" ? 2 : 1);
+            const Value& sv = var(st.args[0].name);
+            if (sv.kind != Value::skb) fail("'" + st.args[0].name + "' is not an skb");
+            const auto& frags = m_.skb(sv.id).frags;
+            if (c == "kfree_skb") {
+                m_.kfree_skb(sv.id);
+            } else if (c == "skb_nr_frags") {
+                set(st, N(frags.size()));
+            } else {
+                std::uint64_t i = num(st.args[1]);
+                if (i >= frags.size())
+                    fail("skb_frag_page: frag " + std::to_string(i) + " of " + std::to_string(frags.size()));
+                set(st, PG(frags[i]));
+            }
         } else if (c == "mempool_create") {
             nargs(st, 3, 3);
             const std::string& k = st.args[0].text;
@@ -496,6 +520,7 @@ private:
                 return *m;
             }
             case Term::pagetag: return m_.page_tag_of(page(t.arg));
+            case Term::order: return m_.object(page(t.arg)).order;
             case Term::zero: return m_.data_zero(ptr(t.arg), t.len) ? 1 : 0;
             case Term::var: return num(t.arg);
         }

@@ -304,7 +304,7 @@ Query huge_zero_query(Builder& b) {
 
 // The kernel callers whose GFP constant is the code under review: what they
 // pass (the variant's constant) against what they need (the table).
-enum class Site { pgtable_kernel, pgtable_user, thread_info, skb };
+enum class Site { pgtable_kernel, pgtable_user, thread_info, skb, skb_frags };
 struct SiteCall {
     kernel::Caller caller;
     z3::expr gfp;
@@ -326,6 +326,9 @@ SiteCall site_call(Builder& b, Site s) {
                     "s = stack_alloc()", "THREADINFO_GFP"};
         case Site::skb:
             return {kernel::Caller::skb_frag, b.v.skb_frag_gfp(b.e), 3, "sk = skb_alloc()", "skb_page_frag_refill's gfp"};
+        case Site::skb_frags:  // sock_alloc_send_pskb's GFP_KERNEL, one order-3 frag
+            return {kernel::Caller::skb_frag, b.v.alloc_skb_frags_gfp(b.e, b.e.gfp.GFP_KERNEL), 3,
+                    "sk = alloc_skb_with_frags(32768, 3)\nf0 = skb_frag_page(sk, 0)", "alloc_skb_with_frags' frag gfp"};
     }
     return {kernel::Caller::alloc_pages, b.e.gfp.GFP_KERNEL, 0, "", ""};
 }
@@ -335,6 +338,7 @@ const char* site_name(Site s) {
         case Site::pgtable_user: return "pgtable_user";
         case Site::thread_info: return "thread_info_pages";
         case Site::skb: return "skb_frag";
+        case Site::skb_frags: return "skb_with_frags";
     }
     return "?";
 }
@@ -585,7 +589,8 @@ z3::expr region(Builder& b, Region r) {
     return b.c.bool_val(false);
 }
 
-enum class Entry { alloc_pages, free_pages, vmalloc, vmap_stack, cached_stack, pgtable_kernel, pgtable_user, thread_info, user_page, skb };
+enum class Entry { alloc_pages, free_pages, vmalloc, vmap_stack, cached_stack, pgtable_kernel, pgtable_user, thread_info, user_page, skb,
+                   skb_frags };
 
 const char* entry_name(Entry en) {
     switch (en) {
@@ -599,6 +604,7 @@ const char* entry_name(Entry en) {
         case Entry::thread_info: return "thread_info_pages";
         case Entry::user_page: return "user_page";
         case Entry::skb: return "skb_frag";
+        case Entry::skb_frags: return "skb_with_frags";
     }
     return "?";
 }
@@ -623,6 +629,7 @@ std::string isolation_scenario(const Builder& b, const z3::model& m, Entry en, c
         case Entry::thread_info: s += "s = stack_alloc()\nread(s, 8)\n"; break;
         case Entry::user_page: s += "u = user_fault()\npu = page_address(u)\nread(pu, 8)\n"; break;
         case Entry::skb: s += "sk = skb_alloc()\n"; break;
+        case Entry::skb_frags: s += "sk = alloc_skb_with_frags(32768, 3)\nf0 = skb_frag_page(sk, 0)\n"; break;
     }
     return s + "expect violation mode-isolation\n";
 }
@@ -698,6 +705,12 @@ Query isolation_query(Builder& b, Entry en, Region rg) {
         case Entry::skb:
             plan_fields(q, "skb frag page", b.e, b.v.post_alloc_hook(b.e, b.v.skb_frag_gfp(b.e), b.c.bv_val(3, 64), skip),
                         *b.be, B.post_alloc_hook(*b.be, B.skb_frag_gfp(*b.be), b.c.bv_val(3, 64), skip));
+            break;
+        case Entry::skb_frags:
+            plan_fields(q, "skb frag (order 3)", b.e,
+                        b.v.post_alloc_hook(b.e, b.v.alloc_skb_frags_gfp(b.e, b.e.gfp.GFP_KERNEL), b.c.bv_val(3, 64), skip),
+                        *b.be,
+                        B.post_alloc_hook(*b.be, B.alloc_skb_frags_gfp(*b.be, b.be->gfp.GFP_KERNEL), b.c.bv_val(3, 64), skip));
             break;
     }
     q.violation = region(b, rg) && any_differs(b.c, q);
@@ -802,14 +815,15 @@ std::vector<Obligation> build_list() {
     };
     for (Region rg : {Region::none, Region::generic, Region::sw_tags, Region::hw_inactive})
         for (Entry en : {Entry::alloc_pages, Entry::free_pages, Entry::vmalloc, Entry::vmap_stack, Entry::cached_stack,
-                         Entry::pgtable_kernel, Entry::pgtable_user, Entry::thread_info, Entry::user_page, Entry::skb}) {
+                         Entry::pgtable_kernel, Entry::pgtable_user, Entry::thread_info, Entry::user_page, Entry::skb,
+                         Entry::skb_frags}) {
             v.push_back({std::string("mode-isolation/") + region_name(rg) + "/" + entry_name(en), "mode-isolation",
                          std::string("in the state ") + region_name(rg) +
                              " the entry point behaves exactly as under the baseline",
                          true, false, [en, rg](Builder& b) { return isolation_query(b, en, rg); }});
         }
-    for (Site s : {Site::pgtable_kernel, Site::pgtable_user, Site::thread_info, Site::skb}) {
-        if (s != Site::skb)
+    for (Site s : {Site::pgtable_kernel, Site::pgtable_user, Site::thread_info, Site::skb, Site::skb_frags}) {
+        if (s != Site::skb && s != Site::skb_frags)
             v.push_back({std::string("zeroing/") + site_name(s), "zeroing",
                          "what the caller needs zeroed is zeroed, whatever its GFP constant asks for", false, false,
                          [s](Builder& b) { return zeroing_site_query(b, s); }});
@@ -829,7 +843,7 @@ std::vector<Obligation> build_list() {
                      "an intermediate value of __vmalloc_node_range (not an outcome) that differs from the baseline",
                      true, true, [i](Builder& b) { return vmalloc_internals_query(b, i); }});
     for (Entry en : {Entry::alloc_pages, Entry::vmalloc, Entry::vmap_stack, Entry::pgtable_kernel, Entry::pgtable_user,
-                     Entry::thread_info, Entry::user_page, Entry::skb}) {
+                     Entry::thread_info, Entry::user_page, Entry::skb, Entry::skb_frags}) {
         v.push_back({std::string("changes/") + entry_name(en), "mode-isolation",
                      "with HW_TAGS active: what the entry point does differently from the baseline", true, true,
                      [en](Builder& b) { return isolation_query(b, en, Region::hw_active); }});

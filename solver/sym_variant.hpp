@@ -25,6 +25,7 @@ public:
     virtual SWord GFP_PGTABLE_USER(const SEnv&) const = 0;
     virtual SWord user_page_gfp(const SEnv&, const SBool& vm_mte) const = 0;
     virtual SWord skb_frag_gfp(const SEnv&) const = 0;
+    virtual SWord alloc_skb_frags_gfp(const SEnv&, const SWord& gfp) const = 0;
     virtual SBool want_init_on_alloc(const SEnv&, const SWord& gfp) const = 0;
     virtual kernel::PostAllocPlan<Symbolic> post_alloc_hook(const SEnv&, const SWord& gfp, const SWord& order,
                                                             const SWord& skip) const = 0;
@@ -55,6 +56,9 @@ public:
     SWord GFP_PGTABLE_USER(const SEnv& e) const override { return V::template GFP_PGTABLE_USER<S>(e); }
     SWord user_page_gfp(const SEnv& e, const SBool& m) const override { return V::template user_page_gfp<S>(e, m); }
     SWord skb_frag_gfp(const SEnv& e) const override { return V::template skb_frag_gfp<S>(e); }
+    SWord alloc_skb_frags_gfp(const SEnv& e, const SWord& g) const override {
+        return V::template alloc_skb_frags_gfp<S>(e, g);
+    }
     SBool want_init_on_alloc(const SEnv& e, const SWord& g) const override {
         return V::template want_init_on_alloc<S>(e, g);
     }

@@ -24,7 +24,7 @@ const CallerRow rows[] = {
     {Caller::slab_page, "slab_page", "slab pages (allocate_slab)"},
     {Caller::user_page, "user_page", "user pages (vma_alloc_zeroed_movable_folio)"},
     {Caller::huge_zero_folio, "huge_zero_folio", "the huge zero folio (get_huge_zero_folio)"},
-    {Caller::skb_frag, "skb_frag", "skb frag pages (skb_page_frag_refill, order 3)"},
+    {Caller::skb_frag, "skb_frag", "skb frag pages (skb_page_frag_refill, alloc_skb_with_frags)"},
     {Caller::mempool_page, "mempool_page", "mempool pages (mempool_alloc_pages)"},
 };
 }  // namespace

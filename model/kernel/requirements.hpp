@@ -38,7 +38,7 @@ enum class Caller {
     slab_page,        // allocate_slab()'s pages (the objects carry the requirement)
     user_page,        // arch/arm64/mm/fault.c vma_alloc_zeroed_movable_folio()
     huge_zero_folio,  // mm/huge_memory.c get_huge_zero_folio()
-    skb_frag,         // net/core/sock.c skb_page_frag_refill(), order 3
+    skb_frag,         // net/core/sock.c skb_page_frag_refill(), net/core/skbuff.c alloc_skb_with_frags()
     mempool_page,     // mempool_alloc_pages() with the pool's gfp
 };
 const char* caller_name(Caller c);  // "pgtable_kernel": the name claims and reports use

@@ -58,6 +58,24 @@ struct rules_6_1 {
     static typename D::Word skb_frag_gfp(const KasanEnv<D>& e) {
         return (e.gfp.GFP_KERNEL & ~e.gfp.DIRECT_RECLAIM) | e.gfp.COMP | e.gfp.NOWARN | e.gfp.NORETRY;
     }
+    // skb_page_frag_refill's order-0 fallback when the order-3 attempt fails:
+    // alloc_page(gfp) with the socket's own sk_allocation (GFP_KERNEL), unmarked.
+    template <class D>
+    static typename D::Word skb_frag_fallback_gfp(const KasanEnv<D>& e) { return e.gfp.GFP_KERNEL; }
+    // net/core/skbuff.c alloc_skb_with_frags(): a high-order frag is
+    // alloc_pages((gfp & ~__GFP_DIRECT_RECLAIM) | __GFP_COMP | __GFP_NOWARN, order);
+    // an order-0 frag is alloc_page(gfp) with the caller's gfp as it is.
+    template <class D>
+    static typename D::Word alloc_skb_frags_gfp(const KasanEnv<D>& e, typename D::Word gfp) {
+        return (gfp & ~e.gfp.DIRECT_RECLAIM) | e.gfp.COMP | e.gfp.NOWARN;
+    }
+    // The order alloc_skb_with_frags() tries after a high-order frag failed.
+    // v6.1 .. v6.5: "Do not retry other high order allocations": order 0 for
+    // this frag and every later one (max_page_order = 0).
+    template <class D>
+    static typename D::Word skb_frags_order_after_failure(const KasanEnv<D>& e, typename D::Word order) {
+        return D::lit(0);
+    }
     // The free-time skip flags vmalloc adds for its backing pages.
     template <class D>
     static typename D::Word vmalloc_page_skip_flags(const KasanEnv<D>& e) {

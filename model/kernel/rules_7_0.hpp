@@ -24,6 +24,14 @@ struct rules_7_0 : rules_6_4<Self> {
                e.gfp.NOLOCKDEP;
     }
 
+    // v6.6 (09c2c90705bb "net: allow alloc_skb_with_frags() to allocate bigger
+    // packets"): a failed high-order frag retries one order lower, and the
+    // order found is kept for the next frags.
+    template <class D>
+    static typename D::Word skb_frags_order_after_failure(const KasanEnv<D>& e, typename D::Word order) {
+        return D::sub(order, D::lit(1));
+    }
+
     template <class D>
     static void zero_tags_step(const KasanEnv<D>& e, typename D::Word gfp, typename D::Bool& init,
                                PostAllocPlan<D>& p) {

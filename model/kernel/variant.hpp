@@ -50,6 +50,9 @@ public:
     virtual gfp_t GFP_PGTABLE_USER(const CEnv&) const = 0;
     virtual gfp_t user_page_gfp(const CEnv&, bool vm_mte) const = 0;
     virtual gfp_t skb_frag_gfp(const CEnv&) const = 0;
+    virtual gfp_t skb_frag_fallback_gfp(const CEnv&) const = 0;
+    virtual gfp_t alloc_skb_frags_gfp(const CEnv&, gfp_t gfp) const = 0;
+    virtual unsigned skb_frags_order_after_failure(const CEnv&, unsigned order) const = 0;
 
     virtual bool want_init_on_alloc(const CEnv&, gfp_t) const = 0;
     virtual PostAllocPlan<Concrete> post_alloc_hook(const CEnv&, gfp_t gfp, unsigned order,
@@ -104,6 +107,11 @@ public:
     gfp_t GFP_PGTABLE_USER(const CEnv& e) const override { return V::template GFP_PGTABLE_USER<C>(e); }
     gfp_t user_page_gfp(const CEnv& e, bool vm_mte) const override { return V::template user_page_gfp<C>(e, vm_mte); }
     gfp_t skb_frag_gfp(const CEnv& e) const override { return V::template skb_frag_gfp<C>(e); }
+    gfp_t skb_frag_fallback_gfp(const CEnv& e) const override { return V::template skb_frag_fallback_gfp<C>(e); }
+    gfp_t alloc_skb_frags_gfp(const CEnv& e, gfp_t g) const override { return V::template alloc_skb_frags_gfp<C>(e, g); }
+    unsigned skb_frags_order_after_failure(const CEnv& e, unsigned order) const override {
+        return unsigned(V::template skb_frags_order_after_failure<C>(e, order));
+    }
 
     bool want_init_on_alloc(const CEnv& e, gfp_t g) const override { return V::template want_init_on_alloc<C>(e, g); }
     PostAllocPlan<C> post_alloc_hook(const CEnv& e, gfp_t gfp, unsigned order, std::int64_t skip) const override {

@@ -140,6 +140,10 @@ std::uint64_t RefKernel::page_address(std::uint64_t pfn) const {
     return ((LINEAR_BASE + pfn * PAGE_SIZE) & ADDR_MASK) | (std::uint64_t(t) << 56);
 }
 
-std::int64_t RefKernel::skb_alloc(int cpu) { return alloc_pages(3, v_.skb_frag_gfp(env_), cpu, PageOwner::pages); }
+// skb_page_frag_refill(): order 3, else alloc_page() with the socket's gfp.
+std::int64_t RefKernel::skb_alloc(int cpu) {
+    std::int64_t pfn = alloc_pages(3, v_.skb_frag_gfp(env_), cpu, PageOwner::pages);
+    return pfn >= 0 ? pfn : alloc_pages(0, v_.skb_frag_fallback_gfp(env_), cpu, PageOwner::pages);
+}
 
 }  // namespace tagproof::reference

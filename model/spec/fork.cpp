@@ -1,8 +1,7 @@
 // fork.cpp — thread stacks (kernel/fork.c), page tables
 // (include/asm-generic/pgalloc.h, arch/arm64/mm/pgd.c), user pages
-// (arch/arm64/mm/fault.c vma_alloc_zeroed_movable_folio, the huge zero folio)
-// and skb frag pages (net/core/sock.c): callers whose GFP constants the
-// variants define.
+// (arch/arm64/mm/fault.c vma_alloc_zeroed_movable_folio, the huge zero folio):
+// callers whose GFP constants the variants define. skb pages: skb.cpp.
 #include "error.hpp"
 #include "layout.hpp"
 #include "model.hpp"
@@ -148,10 +147,5 @@ void Model::user_set_tag(int id, std::uint64_t off, std::uint8_t nibble) {
 }
 
 void Model::munmap(int id) { free_pages(id); }
-
-int Model::skb_alloc(int cpu) {
-    // skb_page_frag_refill(): SKB_FRAG_PAGE_ORDER = 3
-    return alloc_pages(3, v_.skb_frag_gfp(env_), cpu, ObjKind::pages, "skb frag page (order 3)", kernel::Caller::skb_frag);
-}
 
 }  // namespace tagproof::spec

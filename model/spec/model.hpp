@@ -82,7 +82,12 @@ public:
     int huge_zero_folio(unsigned order, int cpu);
     void user_set_tag(int obj, std::uint64_t off, std::uint8_t nibble);
     void munmap(int obj);
+    // skb_page_frag_refill(): order 3, else the order-0 fallback.
     int skb_alloc(int cpu);
+    // alloc_skb_with_frags(): an skb whose frags hold data_len bytes (-1 when it fails).
+    int alloc_skb_with_frags(std::uint64_t data_len, unsigned max_page_order, gfp_t gfp, int cpu);
+    void kfree_skb(int skb);  // put_page() of every frag
+    const Skb& skb(int id) const { return skbs_.at(id); }
     int mempool_create(Mempool::Kind kind, std::uint64_t size_or_order, unsigned min_nr, int cpu);
     Ptr mempool_alloc(int pool, int cpu);
     Ptr mempool_take(int pool, int cpu);  // mempool_alloc_preallocated without the oracle
@@ -150,6 +155,7 @@ private:
     std::uint64_t next_vaddr_ = VMALLOC_BASE;
     std::vector<Cache> caches_;
     std::vector<Mempool> pools_;
+    std::vector<Skb> skbs_;
     std::vector<CpuState> cpus_;
     std::vector<Object> objects_;
     std::vector<Report> reports_;

@@ -136,6 +136,13 @@ struct Mempool {
     std::vector<Ptr> reserve;  // elements held (poisoned)
 };
 
+// An sk_buff's page frags (alloc_skb_with_frags); the head is not modelled.
+struct Skb {
+    int id = -1;
+    std::vector<int> frags;  // page objects, in skb_shinfo(skb)->frags[] order
+    bool live = true;
+};
+
 // One tag-check report, as mm/kasan/report.c prints it.
 struct Report {
     bool kasan = true;     // false: an MMU fault ("Unable to handle kernel paging request")

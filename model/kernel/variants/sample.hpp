@@ -44,9 +44,16 @@ struct sample_v2_rules : sample_v3_rules<Self> {
                     {Caller::skb_frag, "", true, "skb page allocations are marked __GFP_KASAN_SAMPLE"}};
         return c;
     }
+    // Seed 003 marks both call sites: skb_page_frag_refill's order-3 attempt
+    // and alloc_skb_with_frags' high-order frags (its order-0 frags and the
+    // refill's order-0 fallback stay unmarked, so they are always tagged).
     template <class D>
     static typename D::Word skb_frag_gfp(const KasanEnv<D>& e) {
         return rules_6_1<Self>::skb_frag_gfp(e) | e.gfp.KASAN_SAMPLE;
+    }
+    template <class D>
+    static typename D::Word alloc_skb_frags_gfp(const KasanEnv<D>& e, typename D::Word gfp) {
+        return rules_6_1<Self>::alloc_skb_frags_gfp(e, gfp) | e.gfp.KASAN_SAMPLE;
     }
 };
 
