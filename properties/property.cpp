@@ -17,8 +17,15 @@
 
 namespace tagproof::properties {
 
-rc::Gen<Config> gen_config(const kernel::Variant& v, bool hw_active_allowed) {
+rc::Gen<Config> gen_config(const kernel::Variant& v, bool hw_active_allowed, const kernel::Variant* also) {
     BootParamSyntax syn = v.boot_syntax();
+    if (also) {
+        // lockstep with a baseline: only the parameters both kernels parse (a
+        // patch's new parameter is its own, HW_TAGS-active, business)
+        const BootParamSyntax b = also->boot_syntax();
+        syn.page_alloc_sample = syn.page_alloc_sample && b.page_alloc_sample;
+        syn.page_alloc_sample_order = syn.page_alloc_sample_order && b.page_alloc_sample_order;
+    }
     return rc::gen::exec([syn, hw_active_allowed] {
         Config c;
         c.mode = *rc::gen::weightedElement<Mode>({{6, Mode::hw_tags}, {2, Mode::sw_tags}, {2, Mode::generic}});
@@ -115,7 +122,7 @@ PropertyResult check_invariants(const kernel::Variant& v, const PropertyOptions&
     last_failure() = LastFailure{};
     const kernel::Variant* base = opt.isolation ? &kernel::find_variant(v.baseline()) : nullptr;
     auto property = [&v, base, opt] {
-        Config c = *gen_config(v, !opt.isolation);
+        Config c = *gen_config(v, !opt.isolation, base);
         auto picks = *rc::gen::container<std::vector<std::uint8_t>>(rc::gen::weightedOneOf<std::uint8_t>(
             {{4, rc::gen::just<std::uint8_t>(0)}, {1, rc::gen::arbitrary<std::uint8_t>()}}));
         AbstractState s0 = initial_state(v, c, base);

@@ -33,7 +33,8 @@ struct PropertyResult {
 };
 
 // A configuration a variant can boot (mode, MTE, a command line its era parses).
-rc::Gen<Config> gen_config(const kernel::Variant& v, bool hw_active_allowed);
+// `also`: a variant run in lockstep, which must parse the same command line.
+rc::Gen<Config> gen_config(const kernel::Variant& v, bool hw_active_allowed, const kernel::Variant* also = nullptr);
 // The initial abstract state: GFP strings weighted toward the flags that matter.
 // With a baseline, only GFP strings both eras define.
 AbstractState initial_state(const kernel::Variant& v, const Config& c, const kernel::Variant* baseline = nullptr);

@@ -1,4 +1,5 @@
 // report_text.cpp — the console review and the 72-column text report.
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <sstream>
@@ -158,8 +159,10 @@ std::string summary_table(const std::vector<VariantReview>& rs) {
     std::string s = "summary (. holds, x recorded defect found, b also in the baseline, X unrecorded\n"
                     "  finding, ! recorded defect not found)\n";
     static const char* abbrev[] = {"match", "mism", "nofp", "detect", "zero", "ptag", "range", "sample", "iso", "gfp"};
-    char b[64];
-    std::snprintf(b, sizeof b, "  %-14s", "variant");
+    int w = 14;  // the name column: as wide as the longest name
+    for (const auto& r : rs) w = std::max(w, int(r.variant.size()));
+    char b[128];
+    std::snprintf(b, sizeof b, "  %-*s", w, "variant");
     s += b;
     for (const char* a : abbrev) {
         std::snprintf(b, sizeof b, " %-6s", a);
@@ -167,7 +170,7 @@ std::string summary_table(const std::vector<VariantReview>& rs) {
     }
     s += "  verdict\n";
     for (const auto& r : rs) {
-        std::snprintf(b, sizeof b, "  %-14s", r.variant.c_str());
+        std::snprintf(b, sizeof b, "  %-*.*s", w, 100, r.variant.c_str());
         s += b;
         for (const auto& p : properties()) {
             bool violated = false, recorded = false, fresh = false;

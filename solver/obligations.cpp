@@ -346,7 +346,10 @@ const char* site_name(Site s) {
 std::string site_scenario(const Builder& b, const z3::model& m, Site s, const SiteCall& sc, const std::string& inv) {
     std::string name = inv + "_" + site_name(s);
     std::string extra = std::string("cpus=1") + (s == Site::thread_info ? " vmap_stack=n" : "");
-    std::string t = header(b, m, name, std::string("a previous owner's data, then ") + sc.event, extra);
+    std::string said = sc.event;  // a doc line: the event's statements on one line
+    for (char& ch : said)
+        if (ch == '\n') ch = ';';
+    std::string t = header(b, m, name, std::string("a previous owner's data, then ") + said, extra);
     t += "old = alloc_pages(" + std::to_string(sc.order) + ", GFP_KERNEL)\npo = page_address(old)\nwrite(po, 64)\n"
          "free_pages(old)\n";
     t += std::string(sc.event) + "\nexpect violation " + inv + "\n";

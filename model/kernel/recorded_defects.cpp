@@ -36,6 +36,17 @@ const std::map<std::string, std::vector<RecordedDefect>>& table() {
         {"sample-v2",
          {{"no-false-positive", "sample-v2 is built on sample-v3's post_alloc_hook: the same stale page tag"},
           {"page-tag-consistency", "the same stale page tag: page_address() disagrees with the memory tags"}}},
+        {"sample-v3-as-posted",
+         {{"no-false-positive", "sample-v3's reset_tags = !zero_tags: a __GFP_ZEROTAGS page keeps its old page tag"},
+          {"page-tag-consistency",
+           "the same stale page tag; and on the v6.1 base the series was posted on, free_pages_prepare() "
+           "reads PG_skip_kasan_poison after clearing the page flags (487a32ec24be), so a sampled-out page "
+           "is poisoned at free although it was never unpoisoned (mm/page_alloc.c, v6.1 + seed 002)"}}},
+        {"sample-v2-as-posted",
+         {{"no-false-positive", "sample-v3's reset_tags = !zero_tags: a __GFP_ZEROTAGS page keeps its old page tag"},
+          {"page-tag-consistency",
+           "the same stale page tag; and a sampled-out skb page is poisoned at free on the v6.1 base "
+           "(487a32ec24be's ordering; seed 003 on v6.1)"}}},
     };
     return t;
 }

@@ -57,6 +57,21 @@ struct sample_v2_rules : sample_v3_rules<Self> {
     }
 };
 
+// The series on the tree it was posted on (Nov/Dec 2022, v6.1 with
+// 487a32ec24be): free_pages_prepare() reads PG_skip_kasan_poison after the
+// page flags are cleared, so the flag post_alloc_hook sets for a sampled-out
+// page is never seen and the page is poisoned at free anyway: the tagging
+// work sampling saved at allocation is spent again at free, and the page's
+// memory tags are set although it was never unpoisoned. The revert that
+// fixed the ordering (v6.3) is what sample-v2/v3 above are built on.
+template <class Rules>
+struct as_posted_on_6_1 : Rules {
+    template <class D>
+    static typename D::Bool page_skip_flag_seen(const KasanEnv<D>& e, const FreeInput<D>& in) {
+        return D::boolean(false);  // v6.1's ordering (rules_6_1.hpp)
+    }
+};
+
 struct sample_v3 final : sample_v3_rules<sample_v3> {
     static constexpr const char* name = "sample-v3";
     static constexpr const char* baseline = "linux-6.3";
@@ -69,6 +84,19 @@ struct sample_v2 final : sample_v2_rules<sample_v2> {
     static constexpr const char* baseline = "linux-6.3";
     static constexpr const char* summary =
         "seed 003: sampling only for allocations marked __GFP_KASAN_SAMPLE (skb pages)";
+};
+
+struct sample_v3_as_posted final : as_posted_on_6_1<sample_v3_rules<sample_v3_as_posted>> {
+    static constexpr const char* name = "sample-v3-as-posted";
+    static constexpr const char* baseline = "linux-6.1";
+    static constexpr const char* summary =
+        "seed 002 on its v6.1 base: sampled-out pages flagged PG_skip_kasan_poison, the flag never seen at free";
+};
+struct sample_v2_as_posted final : as_posted_on_6_1<sample_v2_rules<sample_v2_as_posted>> {
+    static constexpr const char* name = "sample-v2-as-posted";
+    static constexpr const char* next_version = "sample-v3-as-posted";
+    static constexpr const char* baseline = "linux-6.1";
+    static constexpr const char* summary = "seed 003 on its v6.1 base: marked skb pages sampled, poisoned at free anyway";
 };
 
 }  // namespace tagproof::kernel
