@@ -69,6 +69,12 @@ spec::ModelConfig make_config(const Scenario& sc, Mode mode, const kernel::Varia
         if (k == "kasan_vmalloc") c.build.kasan_vmalloc = yes(val, where, k);
         else if (k == "vmap_stack") c.build.vmap_stack = yes(val, where, k);
         else if (k == "lockdep") c.build.lockdep = yes(val, where, k);
+        else if (k == "slub_rcu_debug") {
+            if (!v.features().slub_rcu_debug)
+                throw InputError(where, "config slub_rcu_debug: CONFIG_SLUB_RCU_DEBUG does not exist in " + v.name() +
+                                            " (v6.12+)");
+            c.build.slub_rcu_debug = yes(val, where, k);
+        }
         else if (k == "mte") c.machine.mte = yes(val, where, k);
         else if (k == "mte_asymm") c.machine.mte_asymm = yes(val, where, k);
         else if (k == "mte_store_only") c.machine.mte_store_only = yes(val, where, k);
@@ -80,7 +86,7 @@ spec::ModelConfig make_config(const Scenario& sc, Mode mode, const kernel::Varia
             if (val != "any" && val != "0") throw InputError(where, "config sample_phase is 'any' or 0");
             c.sample_phase_any = val == "any";
         } else
-            throw InputError(where, "unknown config key '" + k + "'; known: kasan_vmalloc, vmap_stack, lockdep, mte, "
+            throw InputError(where, "unknown config key '" + k + "'; known: kasan_vmalloc, vmap_stack, lockdep, slub_rcu_debug, mte, "
                                     "mte_asymm, mte_store_only, cpus, pages, initial_mem_tag, sample_phase, check_style");
     }
     std::string cmdline = sc.boot_by_mode.count(mode) ? sc.boot_by_mode.at(mode) : sc.boot;
@@ -220,14 +226,14 @@ private:
             set(st, N(m_.ksize(ptr(st.args[0]))));
         } else if (c == "kmem_cache_create") {
             nargs(st, 1, 2);
-            bool special = false;
-            if (st.args.size() > 1) {
-                if (st.args[1].text != "ctor" && st.args[1].text != "rcu") fail("kmem_cache_create flags: ctor or rcu");
-                special = true;
-            }
+            // kmem_cache_create(SIZE[, ctor|rcu]): rcu is SLAB_TYPESAFE_BY_RCU
+            if (st.args.size() > 1 && st.args[1].text != "ctor" && st.args[1].text != "rcu")
+                fail("kmem_cache_create flags: ctor (a constructor) or rcu (SLAB_TYPESAFE_BY_RCU)");
+            const std::string flag = st.args.size() > 1 ? st.args[1].text : "";
             Value v;
             v.kind = Value::cache;
-            v.id = m_.kmem_cache_create(st.result.empty() ? "cache" : st.result, num(st.args[0]), special);
+            v.id = m_.kmem_cache_create(st.result.empty() ? "cache" : st.result, num(st.args[0]), flag == "ctor",
+                                        flag == "rcu");
             set(st, v);
         } else if (c == "kmem_cache_alloc") {
             nargs(st, 1, 2);
@@ -239,6 +245,9 @@ private:
             const Value& cv = var(st.args[0].name);
             if (cv.kind != Value::cache) fail("'" + st.args[0].name + "' is not a kmem_cache");
             m_.kmem_cache_free(cv.id, ptr(st.args[1]));
+        } else if (c == "rcu_barrier") {
+            nargs(st, 0, 0);
+            m_.rcu_barrier();
         } else if (c == "vmalloc" || c == "vzalloc" || c == "vmalloc_exec") {
             nargs(st, 1, 2);
             gfp_t g = st.args.size() > 1 ? gfp(st.args[1]) : K;

@@ -250,6 +250,7 @@ kernel::Requirement<S> need(const Builder& b, kernel::Caller c, const z3::expr& 
     in.vm_mte = b.c.bool_val(false);
     in.prot_kernel = b.c.bool_val(true);
     in.ctor_or_rcu = b.c.bool_val(false);
+    in.typesafe_by_rcu = b.c.bool_val(false);
     return kernel::required<S>(c, b.e, in);
 }
 

@@ -5,6 +5,7 @@
 // offers and what the command line asked for are three separate inputs; the
 // runtime predicates kasan_enabled() / kasan_hw_tags_enabled() are derived.
 #pragma once
+#include <optional>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -33,6 +34,7 @@ struct BuildConfig {
     bool kasan_vmalloc = true;  // CONFIG_KASAN_VMALLOC
     bool vmap_stack = true;     // CONFIG_VMAP_STACK
     bool lockdep = false;       // CONFIG_LOCKDEP: gives __GFP_NOLOCKDEP a bit
+    std::optional<bool> slub_rcu_debug;  // CONFIG_SLUB_RCU_DEBUG; unset: the Kconfig default
 };
 
 // What the CPU offers (arm64 cpufeatures).

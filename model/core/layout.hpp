@@ -28,16 +28,19 @@ inline unsigned slab_order(std::uint64_t slot) {
     return o;
 }
 
-// kmalloc size classes, arm64 4K pages (mm/slab_common.c kmalloc_info,
-// kmalloc_size_index); 96 and 192 exist (swiotlb bouncing).
+// kmalloc size classes, 4K pages (mm/slab_common.c kmalloc_info,
+// create_kmalloc_caches): the powers of two from 8 to 8192 and 96, 192.
 inline constexpr std::uint64_t kKmallocClasses[] = {8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192};
 inline constexpr std::uint64_t KMALLOC_MAX_CACHE_SIZE = 8192;
 
-// The class kmalloc(size) uses: with HW_TAGS or SW_TAGS the minimum
-// alignment is 16, so kmalloc-8 aliases kmalloc-16. Returns its index.
+// The class kmalloc(size) uses, given the kmalloc minimum alignment (the
+// era's rule, kmalloc_minalign in rules_*.hpp): a class exists only as a
+// multiple of it (create_kmalloc_caches makes kmalloc-96 only when
+// KMALLOC_MIN_SIZE <= 32, kmalloc-192 only when <= 64; smaller sizes alias
+// the first class). Returns its index.
 inline unsigned kmalloc_index(std::uint64_t size, std::uint64_t minalign) {
     unsigned i = 0;
-    while (kKmallocClasses[i] < size || kKmallocClasses[i] < minalign) ++i;
+    while (kKmallocClasses[i] < size || kKmallocClasses[i] % minalign != 0) ++i;
     return i;
 }
 

@@ -6,6 +6,7 @@ namespace tagproof::kernel {
 struct Features {
     bool vrealloc = false;                  // mm/vmalloc.c vrealloc(), v6.12+
     bool huge_zero_folio_zerotags = false;  // get_huge_zero_folio() passes __GFP_ZEROTAGS (2025+)
+    bool slub_rcu_debug = false;            // CONFIG_SLUB_RCU_DEBUG exists (v6.12+)
 };
 
 }  // namespace tagproof::kernel

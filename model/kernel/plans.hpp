@@ -22,6 +22,19 @@ struct PostAllocPlan {
     Bool set_skip_poison_flag{};  // SetPageSkipKASanPoison (v6.0 .. v6.3)
 };
 
+// kmem_cache_free() of one object: mm/slub.c slab_free_hook and the KASAN
+// hooks it calls (the invalid-free and double-free checks come first, as
+// __kasan_slab_pre_free makes them; an RCU object is never poisoned, so the
+// era before that hook, which skipped the double-free check for it, decides
+// the same).
+template <class D>
+struct SlabFreePlan {
+    using Bool = typename D::Bool;
+    Bool poison{};        // kasan_poison(object, KASAN_SLAB_FREE) now
+    Bool defer_to_rcu{};  // CONFIG_SLUB_RCU_DEBUG: call_rcu(slab_free_after_rcu_debug), which
+                          // poisons and frees the object after the grace period
+};
+
 // free_pages_prepare / __free_pages_prepare for one 2^order block.
 template <class D>
 struct FreePlan {

@@ -39,6 +39,9 @@ CEnv Variant::make_env(const BuildConfig& b, const Machine& m, const BootParams&
     e.init_on_alloc = p.init_on_alloc;
     e.init_on_free = p.init_on_free;
     e.deferred_pages = false;
+    // mm/Kconfig.debug SLUB_RCU_DEBUG: "default KASAN_GENERIC || KASAN_SW_TAGS"
+    e.slub_rcu_debug = features().slub_rcu_debug &&
+                       b.slub_rcu_debug.value_or(b.mode == Mode::generic || b.mode == Mode::sw_tags);
     e.sample = p.page_alloc_sample;
     e.sample_order = p.page_alloc_sample_order;
     GfpLayout L = gfp_layout(b);

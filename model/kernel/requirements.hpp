@@ -52,6 +52,11 @@ struct Requirement {
     typename D::Bool zero_data;     // every byte reads as zero when the caller gets it
     typename D::Bool zero_tags;     // MTE tags are zero (user space maps it with PROT_MTE as is)
     typename D::Bool match_all_ok;  // the returned pointer may carry the match-all tag 0xFF
+    // After the caller frees it: may readers still use it until a grace period
+    // has passed (SLAB_TYPESAFE_BY_RCU), and must a use-after-free be caught
+    // once none may (where KASAN promises it; always for everything else).
+    typename D::Bool readable_in_grace_period;
+    typename D::Bool uaf_caught;
 };
 
 // What a caller passes itself. For callers whose GFP mask is a kernel
@@ -64,6 +69,7 @@ struct CallerInput {
     typename D::Bool vm_mte{};       // user_page: the vma has VM_MTE
     typename D::Bool prot_kernel{};  // vmalloc: prot == PAGE_KERNEL
     typename D::Bool ctor_or_rcu{};  // kmem_cache: a constructor or SLAB_TYPESAFE_BY_RCU
+    typename D::Bool typesafe_by_rcu{};  // kmem_cache: SLAB_TYPESAFE_BY_RCU
 };
 
 namespace req_detail {
@@ -102,7 +108,7 @@ Requirement<D> required(Caller c, const KasanEnv<D>& e, const CallerInput<D>& in
     // pointer tags to lose.
     const auto no_tags = !(e.kasan_enabled && e.tag_based());
     const auto mte_hw = e.mte && e.hw_tags;
-    Requirement<D> r{F, F, no_tags};
+    Requirement<D> r{F, F, no_tags, F, T};
     switch (c) {
         case Caller::alloc_pages:
         case Caller::kmalloc_large:
@@ -143,6 +149,14 @@ Requirement<D> required(Caller c, const KasanEnv<D>& e, const CallerInput<D>& in
                                  D::any(in.gfp, e.gfp.ZERO)) ||
                           (e.init_on_free && !in.ctor_or_rcu);
             r.match_all_ok = no_tags;
+            // include/linux/slab.h SLAB_TYPESAFE_BY_RCU: a freed object stays a
+            // valid object of its type for readers under rcu_read_lock() until a
+            // grace period passes. KASAN catches a later use only with
+            // CONFIG_SLUB_RCU_DEBUG (mm/Kconfig.debug: "catch use-after-free
+            // bugs on SLAB_TYPESAFE_BY_RCU slabs"); without it they are never
+            // poisoned by design.
+            r.readable_in_grace_period = in.typesafe_by_rcu;
+            r.uaf_caught = !in.typesafe_by_rcu || e.slub_rcu_debug;
             break;
         case Caller::vmalloc:
             // vzalloc passes __GFP_ZERO. Tagged in the tag-based modes when

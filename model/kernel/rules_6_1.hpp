@@ -281,6 +281,22 @@ struct rules_6_1 {
         return (hw || sw) && !Self::ptr_tag_match_all(e, in.ptr_tag) && Self::tag_mismatch(e, in.ptr_tag, in.mem_tag);
     }
 
+    // ---- mm/kasan/common.c ____kasan_slab_free, mm/slub.c: kmem_cache_free --------
+    // v6.1 .. v6.11: a SLAB_TYPESAFE_BY_RCU object is left alone at free ("RCU
+    // slabs could be legally used after free within the RCU period"): not
+    // poisoned, back on the freelist at once; only the slab page's release
+    // (after a grace period) poisons it. Other objects are poisoned.
+    template <class D>
+    static SlabFreePlan<D> kasan_slab_free(const KasanEnv<D>& e, typename D::Bool typesafe_by_rcu) {
+        return {e.kasan_enabled && !typesafe_by_rcu, D::boolean(false)};
+    }
+
+    // ---- include/linux/slab.h, mm/slab_common.c: the kmalloc minimum alignment ----
+    // arm64 before v6.5: no ARCH_KMALLOC_MINALIGN, so it is ARCH_DMA_MINALIGN
+    // (128): kmalloc-128 is the smallest cache and there is no kmalloc-96/192.
+    template <class D>
+    static typename D::Word kmalloc_minalign(const KasanEnv<D>& e) { return D::lit(128); }
+
     // ---- mm/kasan/common.c slab ---------------------------------------------------
     // assign_tag(): caches without a constructor and not SLAB_TYPESAFE_BY_RCU get a
     // fresh random tag at every allocation; the others keep the tag chosen when

@@ -11,7 +11,7 @@ template <class Self>
 struct rules_7_0 : rules_6_4<Self> {
     static constexpr GfpEra gfp_era = GfpEra::current;
     static BootParamSyntax boot_syntax() { return BootParamSyntax{}; }  // write_only, panic_on_write
-    static Features features() { return {true, true}; }
+    static Features features() { return {true, true, true}; }
     // Recorded defects of this era (recorded_defects.cpp): vrealloc()'s
     // in-place shrink under HW_TAGS (detection) and the huge zero folio's
     // tags with init_on_free=1 (zeroing).
@@ -22,6 +22,24 @@ struct rules_7_0 : rules_6_4<Self> {
         return e.gfp.GFP_KERNEL | e.gfp.GFP_ATOMIC | e.gfp.GFP_NOWAIT | e.gfp.NOFAIL | e.gfp.ZERO | e.gfp.NORETRY |
                e.gfp.RETRY_MAYFAIL | e.gfp.GFP_NOFS | e.gfp.GFP_NOIO | e.gfp.GFP_KERNEL_ACCOUNT | e.gfp.GFP_USER |
                e.gfp.NOLOCKDEP;
+    }
+
+    // v6.12 (Jann Horn, "slub: Introduce CONFIG_SLUB_RCU_DEBUG"): with the
+    // option an RCU object's free is deferred by call_rcu; after the grace
+    // period slab_free_after_rcu_debug() poisons it and frees it for real.
+    template <class D>
+    static SlabFreePlan<D> kasan_slab_free(const KasanEnv<D>& e, typename D::Bool typesafe_by_rcu) {
+        return {e.kasan_enabled && !typesafe_by_rcu, typesafe_by_rcu && e.slub_rcu_debug};
+    }
+
+    // v6.5 (Catalin Marinas, "mm, dma, arm64: Reduce ARCH_KMALLOC_MINALIGN to 8",
+    // with c15cdea51741): __kmalloc_minalign() = max(8, arch_slab_minalign()),
+    // and arm64's arch_slab_minalign() is the MTE granule (16) when HW tags are
+    // enabled at boot; SW_TAGS has ARCH_SLAB_MINALIGN = 16 (the swiotlb bounce
+    // buffer arm64 always allocates lets DMA alignment drop to 8).
+    template <class D>
+    static typename D::Word kmalloc_minalign(const KasanEnv<D>& e) {
+        return D::ite(e.kasan_hw_tags_enabled() || e.sw_tags, D::lit(16), D::lit(8));
     }
 
     // v6.6 (09c2c90705bb "net: allow alloc_skb_with_frags() to allocate bigger

@@ -65,6 +65,8 @@ public:
     virtual VmallocUnpoison<Concrete> kasan_unpoison_vmalloc(const CEnv&, const VmallocPlan<Concrete>&) const = 0;
     virtual bool cached_stack_unpoison(const CEnv&) const = 0;
     virtual bool slab_tag_per_alloc(const CEnv&, bool ctor_or_rcu) const = 0;
+    virtual SlabFreePlan<Concrete> kasan_slab_free(const CEnv&, bool typesafe_by_rcu) const = 0;
+    virtual std::uint64_t kmalloc_minalign(const CEnv&) const = 0;
     virtual Tag random_tag_min(const CEnv&) const = 0;
     virtual Tag random_tag_max(const CEnv&) const = 0;
     virtual bool ptr_tag_match_all(const CEnv&, Tag ptr) const = 0;
@@ -136,6 +138,10 @@ public:
     bool slab_tag_per_alloc(const CEnv& e, bool ctor_or_rcu) const override {
         return V::template slab_tag_per_alloc<C>(e, ctor_or_rcu);
     }
+    SlabFreePlan<C> kasan_slab_free(const CEnv& e, bool rcu) const override {
+        return V::template kasan_slab_free<C>(e, rcu);
+    }
+    std::uint64_t kmalloc_minalign(const CEnv& e) const override { return V::template kmalloc_minalign<C>(e); }
     Tag random_tag_min(const CEnv& e) const override { return Tag(V::template random_tag_min<C>(e)); }
     Tag random_tag_max(const CEnv& e) const override { return Tag(V::template random_tag_max<C>(e)); }
     bool ptr_tag_match_all(const CEnv& e, Tag p) const override { return V::template ptr_tag_match_all<C>(e, p); }

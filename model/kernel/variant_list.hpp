@@ -18,4 +18,5 @@
     X(mutant_skip_drops_zero) X(mutant_match_all_tag) X(mutant_sample_off_by_one) X(mutant_skip_in_software) \
     X(mutant_gfp_bit_outside_mask) X(control_pgtable_no_zero) X(control_stack_no_zero) X(control_untag_comp)      \
     X(control_unclaimed_untag) X(control_claimed_untag) X(control_copy_of_sample_v3)     \
-    X(control_stack_zero_needs_tags) X(control_vmalloc_drops_zero)
+    X(control_stack_zero_needs_tags) X(control_vmalloc_drops_zero) X(control_rcu_debug_not_deferred) \
+    X(control_rcu_poisoned_at_free)

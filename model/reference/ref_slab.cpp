@@ -26,7 +26,7 @@ std::int32_t RefKernel::create_cache(std::uint64_t object_size, std::uint64_t sl
 }
 
 std::int32_t RefKernel::cache_for_size(std::uint64_t size) {
-    const unsigned i = layout::kmalloc_index(size, 16);  // HW tags: 16-byte minimum alignment
+    const unsigned i = layout::kmalloc_index(size, v_.kmalloc_minalign(env_));  // the era's rule
     const std::uint64_t cls = layout::kKmallocClasses[i];
     if (kmalloc_cache_[i] < 0) kmalloc_cache_[i] = create_cache(cls, cls, true);
     return kmalloc_cache_[i];

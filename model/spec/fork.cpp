@@ -82,7 +82,7 @@ void Model::stack_poison_leftover(const Ptr& stack, std::uint64_t off, std::uint
 Ptr Model::pgtable_alloc(bool user, bool slab_backed, int cpu) {
     if (slab_backed) {
         // arm64 pgd_alloc with PGD_SIZE < PAGE_SIZE: kmem_cache_alloc(pgd_cache, GFP_PGTABLE_USER)
-        if (pgd_cache_ < 0) pgd_cache_ = kmem_cache_create("pgd_cache", 512, false);
+        if (pgd_cache_ < 0) pgd_cache_ = kmem_cache_create("pgd_cache", 512);
         return slab_alloc(pgd_cache_, 512, v_.GFP_PGTABLE_USER(env_), cpu,
                           "pgd (pgd_cache, GFP_PGTABLE_USER = " + gfp_.print(v_.GFP_PGTABLE_USER(env_)) + ")");
     }

@@ -19,7 +19,7 @@ int Model::mempool_create(Mempool::Kind kind, std::uint64_t size_or_order, unsig
     pl.kind = kind;
     if (kind == Mempool::pages) pl.order = unsigned(size_or_order);
     else pl.elem_size = size_or_order;
-    if (kind == Mempool::slab) pl.cache = kmem_cache_create("mempool_cache", size_or_order, false);
+    if (kind == Mempool::slab) pl.cache = kmem_cache_create("mempool_cache", size_or_order);
     pools_.push_back(pl);
     int id = pl.id;
     gfp_t g = gfp_.mask("GFP_KERNEL");

@@ -59,9 +59,11 @@ public:
     void kfree(const Ptr& p);
     Ptr krealloc(const Ptr& p, std::uint64_t size, gfp_t gfp, int cpu);
     std::uint64_t ksize(const Ptr& p);
-    int kmem_cache_create(const std::string& name, std::uint64_t size, bool ctor_or_rcu);
+    int kmem_cache_create(const std::string& name, std::uint64_t size, bool ctor = false, bool typesafe_by_rcu = false);
     Ptr kmem_cache_alloc(int cache, gfp_t gfp, int cpu);
     void kmem_cache_free(int cache, const Ptr& p);
+    // rcu_barrier(): a grace period passes and every call_rcu callback runs.
+    void rcu_barrier();
 
     // __vmalloc_node_range(): what vmalloc(), vzalloc() and fork's stacks call.
     // `caller_gfp`: what the caller passed, when a filter changed it (its needs).
@@ -156,6 +158,7 @@ private:
     std::vector<Cache> caches_;
     std::vector<Mempool> pools_;
     std::vector<Skb> skbs_;
+    std::vector<Ptr> rcu_deferred_;  // CONFIG_SLUB_RCU_DEBUG frees waiting for the grace period
     std::vector<CpuState> cpus_;
     std::vector<Object> objects_;
     std::vector<Report> reports_;
@@ -198,6 +201,7 @@ private:
     Ptr slab_alloc(int cache, std::uint64_t size, gfp_t gfp, int cpu, const std::string& what);
     bool slab_free_checks(const Ptr& p, int& obj, const char* fn);
     void slab_free(int obj);
+    void slab_release_slot(int obj);  // back on the freelist (Generic: into the quarantine)
     Ptr kmalloc_large(std::uint64_t size, gfp_t gfp, int cpu);
     void kfree_large(const Ptr& p, int obj);
 

@@ -81,6 +81,7 @@ kernel::Requirement<kernel::Concrete> Model::requirement_of(const Object& o) con
     in.vm_mte = o.vm_mte;
     in.prot_kernel = o.prot_kernel;
     in.ctor_or_rcu = o.ctor_or_rcu;
+    in.typesafe_by_rcu = o.typesafe_by_rcu;
     return kernel::required<kernel::Concrete>(o.caller, env_, in);
 }
 
@@ -215,9 +216,15 @@ void Model::oracle_on_access(const Ptr& p, std::uint64_t len, AccessKind kind, i
         foreign_tags |= by == TAG_BY_TEST || by == TAG_BY_USER;
     }
 
+    // An RCU reader's access to a freed SLAB_TYPESAFE_BY_RCU object before the
+    // grace period ends is legal: as good as live for the oracle.
+    const kernel::Requirement<kernel::Concrete> need = requirement_of(o);
+    const bool rcu_reader = !o.live && o.rcu_gp_open && need.readable_in_grace_period;
+
     // 3 no-false-positive
-    if (kasan && o.live && in_bounds && own_tag && faulted && !foreign_tags)
-        violation("no-false-positive", what + " is in bounds of live " + o.what + " through its own pointer, yet it faulted");
+    if (kasan && (o.live || rcu_reader) && in_bounds && own_tag && faulted && !foreign_tags)
+        violation("no-false-positive", what + " is in bounds of " + (o.live ? "live " : "RCU-readable ") + o.what +
+                                           " through its own pointer, yet it faulted");
 
     // 5 zeroing: reads of a zero-promised object see zero or the owner's own data
     if (o.live && in_bounds && kind != AccessKind::write && o.promised_zero) {
@@ -235,7 +242,8 @@ void Model::oracle_on_access(const Ptr& p, std::uint64_t len, AccessKind kind, i
     // 4 detection: an out-of-bounds or use-after-free access through a tagged
     // pointer that was not caught, where the memory still carries the tag
     // KASAN gave this very object: KASAN failed to retag memory it owned.
-    if (kasan && !match_all && !(o.live && in_bounds) && !faulted && checked) {
+    if (kasan && !match_all && !(o.live && in_bounds) && !(rcu_reader && in_bounds) && (o.live || need.uaf_caught) &&
+        !faulted && checked) {
         for (std::uint64_t a = p.addr - p.addr % G_; a < p.addr + len; a += G_) {
             Where w = translate(a);
             int by;

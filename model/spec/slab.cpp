@@ -13,9 +13,9 @@ using layout::get_order;
 using layout::round_up;
 using layout::slab_order;
 
-// kmalloc's size class (layout.hpp): minimum alignment 16 with tag-based KASAN.
+// kmalloc's size class (layout.hpp) under the era's minimum alignment.
 int Model::kmalloc_cache_for(std::uint64_t size) {
-    std::uint64_t minalign = cfg_.build.mode == Mode::generic || cfg_.build.mode == Mode::none ? 8 : 16;
+    const std::uint64_t minalign = v_.kmalloc_minalign(env_);
     std::uint64_t cls = layout::kKmallocClasses[layout::kmalloc_index(size, minalign)];
     std::string name = "kmalloc-" + (cls >= 1024 ? std::to_string(cls / 1024) + "k" : std::to_string(cls));
     for (const Cache& c : caches_)
@@ -30,7 +30,7 @@ int Model::kmalloc_cache_for(std::uint64_t size) {
     return c.id;
 }
 
-int Model::kmem_cache_create(const std::string& name, std::uint64_t size, bool ctor_or_rcu) {
+int Model::kmem_cache_create(const std::string& name, std::uint64_t size, bool ctor, bool typesafe_by_rcu) {
     if (size == 0 || size > 8192) throw InputError("", "kmem_cache_create: object size must be 1..8192");
     Cache c;
     c.id = (int)caches_.size();
@@ -41,7 +41,8 @@ int Model::kmem_cache_create(const std::string& name, std::uint64_t size, bool c
                               ? 16 : 8;
     c.slot_size = round_up(size, align);
     c.order = slab_order(c.slot_size);
-    c.ctor_or_rcu = ctor_or_rcu;
+    c.ctor_or_rcu = ctor || typesafe_by_rcu;
+    c.typesafe_by_rcu = typesafe_by_rcu;
     caches_.push_back(c);
     return c.id;
 }
@@ -132,6 +133,7 @@ Ptr Model::slab_alloc(int cid, std::uint64_t size, gfp_t gfp, int cpu, const std
                 : c.is_kmalloc       ? kernel::Caller::kmalloc
                                      : kernel::Caller::kmem_cache;
     ob.ctor_or_rcu = c.ctor_or_rcu;
+    ob.typesafe_by_rcu = c.typesafe_by_rcu;
     ob.promised_zero = requirement_of(ob).zero_data;
     caches_[cid].slabs[si].ring[slot].push_back({t, false});
     oracle_after_alloc(id);
@@ -208,14 +210,49 @@ void Model::slab_free(int id) {
     Object& o = objects_[id];
     Cache& c = caches_[o.cache];
     Slab& s = c.slabs[o.slab];
+    const auto plan = v_.kasan_slab_free(env_, c.typesafe_by_rcu);
+    o.live = false;
+    o.rcu_gp_open = c.typesafe_by_rcu;
+    if (plan.defer_to_rcu) {
+        // slab_free_hook: call_rcu(slab_free_after_rcu_debug); the object stays
+        // as it is (and its slot taken) until the grace period ends.
+        rcu_deferred_.push_back(Ptr{o.base, o.tag, id});
+        notes_.push_back(label_ + ": " + o.what + ": free deferred to after the RCU grace period (CONFIG_SLUB_RCU_DEBUG)");
+        return;
+    }
     // __kasan_slab_free: poison round_up(object_size) with KASAN_SLAB_FREE, init on free.
     bool init = cfg_.boot.init_on_free && !c.ctor_or_rcu;
-    if (rt_.kasan_enabled)
+    if (plan.poison)
         kasan_poison(o.base, round_up(c.object_size, G_), shadow_poison(KASAN_SLAB_FREE_GENERIC),
                      init && rt_.hw_tags_enabled);
     if (init) set_data(o.base, c.object_size, DATA_ZERO);
     s.ring[o.slot].push_back({o.tag, true});
-    o.live = false;
+    slab_release_slot(id);
+}
+
+void Model::rcu_barrier() {
+    for (Object& o : objects_) o.rcu_gp_open = false;  // the readers of the grace period are gone
+    // slab_free_after_rcu_debug(): slab_free_hook again, now after the delay:
+    // the pre-free checks (a second free made in the grace period is caught
+    // here), then the object is poisoned and freed.
+    std::vector<Ptr> deferred;
+    deferred.swap(rcu_deferred_);
+    for (const Ptr& p : deferred) {
+        int obj;
+        if (!slab_free_checks(p, obj, "slab_free_after_rcu_debug")) continue;
+        Object& o = objects_[obj];
+        const Cache& c = caches_[o.cache];
+        if (rt_.kasan_enabled)
+            kasan_poison(o.base, round_up(c.object_size, G_), shadow_poison(KASAN_SLAB_FREE_GENERIC), false);
+        caches_[o.cache].slabs[o.slab].ring[o.slot].push_back({o.tag, true});
+        slab_release_slot(obj);
+    }
+}
+
+void Model::slab_release_slot(int id) {
+    Object& o = objects_[id];
+    Cache& c = caches_[o.cache];
+    Slab& s = c.slabs[o.slab];
     // Generic: the object goes to the quarantine (never reused in the model);
     // tag modes: back on the freelist, reused LIFO.
     if (cfg_.build.mode == Mode::generic && rt_.kasan_enabled) {

@@ -64,6 +64,8 @@ struct Object {
     bool vm_mte = false;          // user pages: the vma has VM_MTE
     bool prot_kernel = true;      // vmalloc: prot == PAGE_KERNEL
     bool ctor_or_rcu = false;     // kmem_cache objects
+    bool typesafe_by_rcu = false; // ... of a SLAB_TYPESAFE_BY_RCU cache
+    bool rcu_gp_open = false;     // freed, and no grace period has passed since (readers may still use it)
     bool skip_requested = false;  // the caller asked page_alloc not to tag (and so not to poison)
     gfp_t gfp = 0;
     unsigned order = 0;
@@ -119,7 +121,8 @@ struct Cache {
     std::uint64_t object_size = 0;  // what kasan unpoisons (s->object_size)
     std::uint64_t slot_size = 0;    // the stride between objects (s->size)
     unsigned order = 0;             // slab page order
-    bool ctor_or_rcu = false;
+    bool ctor_or_rcu = false;       // a constructor or SLAB_TYPESAFE_BY_RCU: the tag is fixed per slot
+    bool typesafe_by_rcu = false;
     bool is_kmalloc = false;
     std::vector<Slab> slabs;
     std::vector<std::pair<int, int>> freelist;  // (slab, slot), LIFO like SLUB's per-CPU freelist

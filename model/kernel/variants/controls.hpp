@@ -115,6 +115,33 @@ struct control_vmalloc_drops_zero final : rules_7_0<control_vmalloc_drops_zero> 
     }
 };
 
+// slab_free_hook without the CONFIG_SLUB_RCU_DEBUG deferral: an RCU object
+// is never poisoned although the option promises to catch its use after the
+// grace period (KUnit kmem_cache_rcu_uaf fails).
+struct control_rcu_debug_not_deferred final : rules_7_0<control_rcu_debug_not_deferred> {
+    static constexpr const char* name = "control-rcu-debug-not-deferred";
+    static constexpr const char* baseline = "linux-7.0";
+    static constexpr const char* summary = "linux-7.0 whose kmem_cache_free ignores CONFIG_SLUB_RCU_DEBUG";
+    static constexpr bool mutant = true;
+    template <class D>
+    static SlabFreePlan<D> kasan_slab_free(const KasanEnv<D>& e, typename D::Bool typesafe_by_rcu) {
+        return {e.kasan_enabled && !typesafe_by_rcu, D::boolean(false)};
+    }
+};
+
+// "kasan: poison every freed slab object": SLAB_TYPESAFE_BY_RCU objects too,
+// at once: an RCU reader's legal access in the grace period then faults.
+struct control_rcu_poisoned_at_free final : rules_7_0<control_rcu_poisoned_at_free> {
+    static constexpr const char* name = "control-rcu-poisoned-at-free";
+    static constexpr const char* baseline = "linux-7.0";
+    static constexpr const char* summary = "linux-7.0 that poisons SLAB_TYPESAFE_BY_RCU objects at kmem_cache_free";
+    static constexpr bool mutant = true;
+    template <class D>
+    static SlabFreePlan<D> kasan_slab_free(const KasanEnv<D>& e, typename D::Bool typesafe_by_rcu) {
+        return {e.kasan_enabled, D::boolean(false)};
+    }
+};
+
 // A new variant that copies sample-v3 and changes nothing: it starts with a
 // clean slate (sample-v3's records are sample-v3's), and every finding reads
 // "also in sample-v3"; exit 0.
