@@ -35,6 +35,17 @@ struct SlabFreePlan {
                           // poisons and frees the object after the grace period
 };
 
+// mm/mempool.c kasan_poison_element / kasan_unpoison_element and the KASAN
+// mempool hooks they call, per era.
+template <class D>
+struct MempoolHooks {
+    using Bool = typename D::Bool;
+    Bool check_page_frees{};     // a page element's invalid / double free is checked and reported
+    Bool skip_untagged_pages{};  // a page whose tag is KASAN_TAG_KERNEL (sampled out) is not poisoned
+    Bool keep_bad_element{};     // a reported bad free still adds the element to the reserve
+    Bool unpoison_whole_slot{};  // a slab element is unpoisoned over __ksize(), no redzone
+};
+
 // free_pages_prepare / __free_pages_prepare for one 2^order block.
 template <class D>
 struct FreePlan {

@@ -17,7 +17,12 @@ const std::map<std::string, std::vector<RecordedDefect>>& table() {
          {{"page-tag-consistency",
            "v6.1 free_pages_prepare() clears the page flags before should_skip_kasan_poison() reads "
            "PG_skip_kasan_poison (487a32ec24be), so pages allocated with __GFP_SKIP_KASAN_POISON are "
-           "poisoned at free anyway; reverted for v6.3 (mm/page_alloc.c, v6.1)"}}},
+           "poisoned at free anyway; reverted for v6.3 (mm/page_alloc.c, v6.1)"},
+          {"detection",
+           "kasan_unpoison_element() unpoisons a kmalloc / slab mempool element over __ksize(), the whole "
+           "slot, with no redzone: an overflow past the element inside its slot is not detected "
+           "(mm/mempool.c, v6.1 .. v6.7; fixed by the v6.8 mempool API rework, whose KUnit "
+           "mempool_kmalloc_oob_right shows it)"}}},
         {"linux-7.0",
          {{"detection",
            "vrealloc() shrinking in place calls kasan_poison_vmalloc() on the tail, a no-op under "

@@ -291,6 +291,18 @@ struct rules_6_1 {
         return {e.kasan_enabled && !typesafe_by_rcu, D::boolean(false)};
     }
 
+    // ---- mm/mempool.c + mm/kasan/common.c: mempool elements, v6.1 .. v6.7 --------
+    // kasan_poison_element(): page pools kasan_poison_pages() unconditionally,
+    // unchecked; slab and kmalloc pools kasan_slab_free_mempool(), which reports
+    // an invalid or double free but returns nothing, so add_element() keeps
+    // the element anyway. kasan_unpoison_element(): kasan_unpoison_range(e,
+    // __ksize(e)) with the element's tag, the whole slot and no redzone; pages
+    // get kasan_unpoison_pages() (a new tag).
+    template <class D>
+    static MempoolHooks<D> mempool_hooks(const KasanEnv<D>& e) {
+        return {D::boolean(false), D::boolean(false), D::boolean(true), D::boolean(true)};
+    }
+
     // ---- include/linux/slab.h, mm/slab_common.c: the kmalloc minimum alignment ----
     // arm64 before v6.5: no ARCH_KMALLOC_MINALIGN, so it is ARCH_DMA_MINALIGN
     // (128): kmalloc-128 is the smallest cache and there is no kmalloc-96/192.

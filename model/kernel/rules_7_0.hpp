@@ -24,6 +24,17 @@ struct rules_7_0 : rules_6_4<Self> {
                e.gfp.NOLOCKDEP;
     }
 
+    // v6.8 (Konovalov, "kasan: save mempool stack traces" and the mempool API
+    // rework): kasan_mempool_poison_{object,pages}() check and return false on
+    // an invalid or double free, and add_element() then drops (leaks) the
+    // element; a page with the match-all tag is left alone (it was never
+    // tagged); kasan_mempool_unpoison_object() unpoisons the element's size
+    // and re-poisons the kmalloc redzone.
+    template <class D>
+    static MempoolHooks<D> mempool_hooks(const KasanEnv<D>& e) {
+        return {D::boolean(true), D::boolean(true), D::boolean(false), D::boolean(false)};
+    }
+
     // v6.12 (Jann Horn, "slub: Introduce CONFIG_SLUB_RCU_DEBUG"): with the
     // option an RCU object's free is deferred by call_rcu; after the grace
     // period slab_free_after_rcu_debug() poisons it and frees it for real.

@@ -66,6 +66,7 @@ public:
     virtual bool cached_stack_unpoison(const CEnv&) const = 0;
     virtual bool slab_tag_per_alloc(const CEnv&, bool ctor_or_rcu) const = 0;
     virtual SlabFreePlan<Concrete> kasan_slab_free(const CEnv&, bool typesafe_by_rcu) const = 0;
+    virtual MempoolHooks<Concrete> mempool_hooks(const CEnv&) const = 0;
     virtual std::uint64_t kmalloc_minalign(const CEnv&) const = 0;
     virtual Tag random_tag_min(const CEnv&) const = 0;
     virtual Tag random_tag_max(const CEnv&) const = 0;
@@ -141,6 +142,7 @@ public:
     SlabFreePlan<C> kasan_slab_free(const CEnv& e, bool rcu) const override {
         return V::template kasan_slab_free<C>(e, rcu);
     }
+    MempoolHooks<C> mempool_hooks(const CEnv& e) const override { return V::template mempool_hooks<C>(e); }
     std::uint64_t kmalloc_minalign(const CEnv& e) const override { return V::template kmalloc_minalign<C>(e); }
     Tag random_tag_min(const CEnv& e) const override { return Tag(V::template random_tag_min<C>(e)); }
     Tag random_tag_max(const CEnv& e) const override { return Tag(V::template random_tag_max<C>(e)); }

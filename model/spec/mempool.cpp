@@ -1,5 +1,7 @@
 // mempool.cpp — mm/mempool.c reserves and their KASAN hooks
-// (mm/kasan/common.c __kasan_mempool_{poison,unpoison}_{object,pages}).
+// (mm/kasan/common.c __kasan_mempool_{poison,unpoison}_{object,pages} since
+// v6.8; kasan_slab_free_mempool / kasan_poison_pages before: the era's
+// mempool_hooks rule says which).
 //
 // mempool_alloc here is mempool_alloc_preallocated (what the KUnit cases use):
 // it takes an element from the reserve. mempool_free puts the element back
@@ -72,7 +74,13 @@ Ptr Model::mempool_take(int pool, int cpu) {
         }
         return page_address(e.obj);
     }
+    const bool whole = v_.mempool_hooks(env_).unpoison_whole_slot;  // kasan_unpoison_range(e, __ksize(e))
     if (o.kind == ObjKind::kmalloc_large) {
+        if (whole) {
+            kasan_unpoison(e, PAGE_SIZE << o.order, false, o.id);
+            o.size = pl.elem_size;
+            return e;
+        }
         kasan_unpoison(e, pl.elem_size, false, o.id);
         std::uint64_t rz = round_up(o.base + pl.elem_size, G_), end = o.base + (PAGE_SIZE << o.order);
         if (end > rz) kasan_poison(rz, end - rz, shadow_poison(KASAN_PAGE_REDZONE_GENERIC), false);
@@ -81,6 +89,12 @@ Ptr Model::mempool_take(int pool, int cpu) {
     }
     // slab: kasan_unpoison(ptr, object_size) with the old tag; kmalloc redzone for kmalloc pools
     const Cache& c = caches_[o.cache];
+    if (whole) {
+        // __ksize(): slab_ksize() is s->object_size for Generic's SLAB_KASAN
+        // caches, the whole slot (s->size) in the tag modes
+        kasan_unpoison(e, cfg_.build.mode == Mode::generic ? c.object_size : c.slot_size, false, o.id);
+        return e;
+    }
     kasan_unpoison(e, c.object_size, false, o.id);
     if (pl.kind == Mempool::kmalloc) {
         // poison_kmalloc_redzone(): Generic marks the partial last granule first
@@ -110,15 +124,19 @@ void Model::mempool_free(int pool, const Ptr& p) {
         pools_[pool].reserve.push_back(Ptr{p.addr, p.tag, id});
         return;
     }
+    const auto hooks = v_.mempool_hooks(env_);
     if (pl.kind == Mempool::pages) {
         int id = page_object(p);
         if (id < 0) throw InputError("", "mempool_free of a pointer that is no page of the pool");
         Object& o = objects_[id];
         std::uint64_t pfn = o.pfn;
-        if (pages_[pfn].page_tag != KASAN_TAG_KERNEL || cfg_.build.mode == Mode::generic) {
-            Ptr tagged = page_address(id);
-            if ((p.addr | ~ADDR_MASK) != o.base) { report_free(p, "invalid-free"); return; }
-            if (!kasan_byte_accessible(tagged)) { report_free(p, "double-free"); return; }
+        const bool tagged_page = pages_[pfn].page_tag != KASAN_TAG_KERNEL || cfg_.build.mode == Mode::generic;
+        if (tagged_page || !hooks.skip_untagged_pages) {
+            if (hooks.check_page_frees) {
+                Ptr tagged = page_address(id);
+                if ((p.addr | ~ADDR_MASK) != o.base) { report_free(p, "invalid-free"); return; }
+                if (!kasan_byte_accessible(tagged)) { report_free(p, "double-free"); return; }
+            }
             kasan_poison(o.base, PAGE_SIZE << o.order, shadow_poison(KASAN_PAGE_FREE_GENERIC), false);
         }
         o.live = false;
@@ -126,7 +144,16 @@ void Model::mempool_free(int pool, const Ptr& p) {
         return;
     }
     int obj;
-    if (!slab_free_checks(p, obj, "mempool_free")) return;
+    if (!slab_free_checks(p, obj, "mempool_free")) {
+        // v6.1 .. v6.7: reported, and the element goes into the reserve all the same
+        const int bad = p.obj >= 0 ? p.obj : obj;
+        if (hooks.keep_bad_element && bad >= 0 && objects_[bad].base == (p.addr | ~ADDR_MASK)) {
+            objects_[bad].live = false;
+            pools_[pool].reserve.push_back(Ptr{objects_[bad].base, objects_[bad].tag, bad});
+            notes_.push_back(label_ + ": mempool_free: the element is added to the reserve anyway (add_element)");
+        }
+        return;
+    }
     Object& o = objects_[obj];
     if (o.kind == ObjKind::kmalloc_large) {
         kasan_poison(o.base, PAGE_SIZE << o.order, shadow_poison(KASAN_PAGE_FREE_GENERIC), false);
