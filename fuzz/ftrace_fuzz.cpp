@@ -10,13 +10,14 @@
 #include "error.hpp"
 #include "fuzz_env.hpp"
 #include "kmem_trace.hpp"
+#include "variant.hpp"
 
 using namespace tagproof;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);
     BuildConfig b;
-    const GfpLayout L(GfpEra::current, b);
+    const GfpLayout L = kernel::find_variant("linux-7.0").gfp_layout(b);
     try {
         std::istringstream in(text);
         reference::read_kmem_trace(in, "fuzz.trace", L, false);

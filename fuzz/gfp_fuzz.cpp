@@ -9,16 +9,19 @@
 #include "error.hpp"
 #include "fuzz_env.hpp"
 #include "gfp.hpp"
+#include "variant.hpp"
 
 using namespace tagproof;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size < 1) return 0;
-    const GfpEra era = GfpEra(data[0] % 4);
+    // every built-in variant's layout: the four eras and a series' own bit
+    const auto& vs = kernel::all_variants();
+    const kernel::Variant& v = *vs[(data[0] & 0xF) % vs.size()];
     BuildConfig b;
-    b.mode = (data[0] >> 2) & 1 ? Mode::generic : Mode::hw_tags;
-    b.lockdep = (data[0] >> 3) & 1;
-    const GfpLayout L(era, b);
+    b.mode = (data[0] >> 4) & 1 ? Mode::generic : Mode::hw_tags;
+    b.lockdep = (data[0] >> 5) & 1;
+    const GfpLayout L = v.gfp_layout(b);
     const std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
     gfp_t g;
     try {

@@ -116,6 +116,7 @@ struct LineParser {
         if (s == "reports") { t.kind = Term::reports; return t; }
         if (s == "faults") { t.kind = Term::faults; return t; }
         if (s == "warnings") { t.kind = Term::warnings; return t; }
+        if (s == "__GFP_BITS_SHIFT") { t.kind = Term::gfp_bits_shift; return t; }
         auto open = s.find('(');
         if (open != std::string::npos && s.back() == ')') {
             std::string fn = s.substr(0, open), inner = s.substr(open + 1, s.size() - open - 2);
@@ -304,9 +305,9 @@ Scenario parse_scenario(const std::string& text, const std::string& file) {
             if (rest == "kunit") sc.kunit_harness = true;
             else if (rest == "kernel") sc.kunit_harness = false;
             else lp.fail("harness is 'kunit' or 'kernel', got '" + rest + "'");
-        } else if (word == "check" || word == "assume") {
+        } else if (word == "check" || word == "assume" || word == "observe") {
             Statement st;
-            st.kind = word == "check" ? Statement::check : Statement::assume;
+            st.kind = word == "check" ? Statement::check : word == "assume" ? Statement::assume : Statement::observe;
             st.line = line;
             st.modes = modes;
             st.cond = lp.condition(rest);

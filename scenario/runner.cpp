@@ -131,6 +131,13 @@ public:
                 if (st.kind == Statement::check && !holds)
                     rec_.failures.push_back(where_ + ": check " + st.cond.text + " failed (" + show(st.cond.lhs) +
                                             " vs " + show(st.cond.rhs) + ")");
+                // what a check saw is visible too (a build constant, a tag compared)
+                if (st.kind == Statement::check || st.kind == Statement::observe) {
+                    const std::string saw = st.cond.text + ": " + (holds ? "holds" : "fails") + " (" +
+                                            show(st.cond.lhs) + ")";
+                    rec_.observed.push_back("check " + saw);
+                    rec_.trace.push_back("  " + std::string(st.kind == Statement::check ? "check " : "observe ") + saw);
+                }
             }
         }
         for (const auto& vi : m_.violations()) {
@@ -522,6 +529,7 @@ private:
                 return n;
             }
             case Term::warnings: return m_.warnings();  // WARN()s the kernel printed so far
+            case Term::gfp_bits_shift: return std::uint64_t(m_.gfp().bits_shift());  // this build's
             case Term::tag: return ptr(t.arg).tag;
             case Term::memtag: {
                 auto m = m_.mem_tag(ptr(t.arg));

@@ -27,7 +27,7 @@ struct Outcome {
 
 // A term of a check or an assumption.
 struct Term {
-    enum Kind { number, tag, memtag, pagetag, order, zero, reports, faults, warnings, var } kind = number;
+    enum Kind { number, tag, memtag, pagetag, order, zero, reports, faults, warnings, gfp_bits_shift, var } kind = number;
     std::uint64_t value = 0;
     Arg arg;
     std::uint64_t len = 0;
@@ -42,7 +42,7 @@ struct Condition {
 };
 
 struct Statement {
-    enum Kind { event, check, assume } kind = event;
+    enum Kind { event, check, assume, observe } kind = event;
     int line = 0;
     std::vector<Mode> modes;  // empty: all modes
     // event

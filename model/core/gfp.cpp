@@ -127,7 +127,9 @@ std::string trim(const std::string& s) {
 
 }  // namespace
 
-GfpLayout::GfpLayout(GfpEra era, const BuildConfig& build, const std::vector<GfpExtraFlag>& extra) : era_(era) {
+GfpLayout::GfpLayout(GfpEra era, const BuildConfig& build, const std::vector<GfpExtraFlag>& extra,
+                     const GfpBitsShift& bits_shift)
+    : era_(era) {
     const bool hw = build.mode == Mode::hw_tags;
     int bit = 0;
     for (const auto& f : flag_order(era)) {
@@ -141,7 +143,6 @@ GfpLayout::GfpLayout(GfpEra era, const BuildConfig& build, const std::vector<Gfp
     }
     // Extra flags of a patch series go after the KASAN bits, before NOLOCKDEP
     // (where every KASAN bit so far was put).
-    int shift_bump = 0;
     for (const auto& x : extra) {
         bool present = !x.hw_tags_only || hw;
         if (era == GfpEra::current && !present) {
@@ -150,8 +151,9 @@ GfpLayout::GfpLayout(GfpEra era, const BuildConfig& build, const std::vector<Gfp
         }
         singles_.push_back({x.name, present ? (gfp_t(1) << bit) : 0});
         ++bit;
-        if (x.bump_bits_shift) ++shift_bump;
     }
+    GfpBits in;
+    in.lockdep = build.lockdep;
     if (era == GfpEra::current) {
         // Enum: NOLOCKDEP takes a number only with CONFIG_LOCKDEP; NO_OBJ_EXT
         // is unconditional in the v7.0-era tree (slab sheaves series).
@@ -159,14 +161,14 @@ GfpLayout::GfpLayout(GfpEra era, const BuildConfig& build, const std::vector<Gfp
         if (build.lockdep) ++bit;
         singles_.push_back({"__GFP_NO_OBJ_EXT", gfp_t(1) << bit});
         ++bit;
-        bits_shift_ = bit;  // ___GFP_LAST_BIT
+        in.last_bit = bit;
+        bits_shift_ = bits_shift(in);
     } else {
-        // Hex eras: NOLOCKDEP keeps its number (0x8000000 before v6.4,
-        // 0x4000000 after) and __GFP_BITS_SHIFT = (27 or 26) + IS_ENABLED(CONFIG_LOCKDEP),
-        // whatever else the build has. A series that adds a bit must bump both.
-        int base = (two_skip_flags(era) ? 27 : 26) + shift_bump;
-        singles_.push_back({"__GFP_NOLOCKDEP", build.lockdep ? (gfp_t(1) << base) : 0});
-        bits_shift_ = base + (build.lockdep ? 1 : 0);
+        // Hex eras: the header defines NOLOCKDEP's number beside the shift
+        // (0x8000000 with 27 + LOCKDEP before v6.4, 0x4000000 with 26 + LOCKDEP after).
+        in.last_bit = bit;
+        bits_shift_ = bits_shift(in);
+        singles_.push_back({"__GFP_NOLOCKDEP", build.lockdep ? (gfp_t(1) << (bits_shift_ - 1)) : 0});
     }
     bits_mask_ = (gfp_t(1) << bits_shift_) - 1;
 

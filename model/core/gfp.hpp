@@ -11,6 +11,7 @@
 // are present, leftover bits in hex, "none" for zero.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -37,15 +38,26 @@ struct GfpName {
 };
 
 // Extra flags a patch series adds (e.g. sample-v2's __GFP_KASAN_SAMPLE).
+// Whether the patch also grows __GFP_BITS_SHIFT is its GFP_BITS_SHIFT rule.
 struct GfpExtraFlag {
     std::string name;
     bool hw_tags_only = true;  // defined as 0 outside CONFIG_KASAN_HW_TAGS
-    bool bump_bits_shift = true;  // whether the patch also grew __GFP_BITS_SHIFT
 };
+
+// What __GFP_BITS_SHIFT is computed from: the era's rule (rules_*.hpp
+// GFP_BITS_SHIFT) reads these; a variant may change the rule.
+struct GfpBits {
+    bool lockdep = false;  // CONFIG_LOCKDEP
+    int last_bit = 0;      // ___GFP_LAST_BIT: the bit numbers the flags took (enum layouts)
+};
+using GfpBitsShift = std::function<int(const GfpBits&)>;
 
 class GfpLayout {
 public:
-    GfpLayout(GfpEra era, const BuildConfig& build, const std::vector<GfpExtraFlag>& extra = {});
+    // Hex eras place __GFP_NOLOCKDEP at bit shift - 1 (with CONFIG_LOCKDEP);
+    // enum eras give it the next number, and the shift reads ___GFP_LAST_BIT.
+    GfpLayout(GfpEra era, const BuildConfig& build, const std::vector<GfpExtraFlag>& extra,
+              const GfpBitsShift& bits_shift);
 
     GfpEra era() const { return era_; }
     // Mask of a single or composite name; throws InputError if this era does

@@ -40,7 +40,12 @@ const std::map<std::string, std::vector<RecordedDefect>>& table() {
           {"page-tag-consistency", "the same stale page tag: page_address() disagrees with the memory tags"}}},
         {"sample-v2",
          {{"no-false-positive", "sample-v2 is built on sample-v3's post_alloc_hook: the same stale page tag"},
-          {"page-tag-consistency", "the same stale page tag: page_address() disagrees with the memory tags"}}},
+          {"page-tag-consistency", "the same stale page tag: page_address() disagrees with the memory tags"},
+          {"mode-isolation",
+           "patch 1/2 grows __GFP_BITS_SHIFT to 28 + IS_ENABLED(CONFIG_LOCKDEP) and moves ___GFP_NOLOCKDEP "
+           "to 0x10000000 in every build, Generic and SW_TAGS too, although __GFP_KASAN_SAMPLE is 0 outside "
+           "HW_TAGS: a GFP layout change outside the claimed scope (no KASAN decision differs) "
+           "(include/linux/gfp_types.h, seed 003's series, patch 1/2)"}}},
         {"sample-v3-as-posted",
          {{"no-false-positive", "sample-v3's reset_tags = !zero_tags: a __GFP_ZEROTAGS page keeps its old page tag"},
           {"page-tag-consistency",
@@ -49,6 +54,7 @@ const std::map<std::string, std::vector<RecordedDefect>>& table() {
            "is poisoned at free although it was never unpoisoned (mm/page_alloc.c, v6.1 + seed 002)"}}},
         {"sample-v2-as-posted",
          {{"no-false-positive", "sample-v3's reset_tags = !zero_tags: a __GFP_ZEROTAGS page keeps its old page tag"},
+          {"mode-isolation", "sample-v2's __GFP_BITS_SHIFT grown in every build (patch 1/2)"},
           {"page-tag-consistency",
            "the same stale page tag; and a sampled-out skb page is poisoned at free on the v6.1 base "
            "(487a32ec24be's ordering; seed 003 on v6.1)"}}},

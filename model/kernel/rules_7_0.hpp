@@ -12,6 +12,10 @@ struct rules_7_0 : rules_6_4<Self> {
     static constexpr GfpEra gfp_era = GfpEra::current;
     static BootParamSyntax boot_syntax() { return BootParamSyntax{}; }  // write_only, panic_on_write
     static Features features() { return {true, true, true}; }
+    // v6.10+ enum layout: #define __GFP_BITS_SHIFT ___GFP_LAST_BIT, the number
+    // of flags the build defines (KASAN's only with HW_TAGS, NOLOCKDEP only
+    // with LOCKDEP).
+    static int GFP_BITS_SHIFT(const GfpBits& b) { return b.last_bit; }
     // Recorded defects of this era (recorded_defects.cpp): vrealloc()'s
     // in-place shrink under HW_TAGS (detection) and the huge zero folio's
     // tags with init_on_free=1 (zeroing).

@@ -42,6 +42,7 @@ public:
     virtual std::string summary() const = 0;
     virtual GfpEra gfp_era() const = 0;
     virtual std::vector<GfpExtraFlag> extra_gfp_flags() const = 0;
+    virtual int GFP_BITS_SHIFT(const GfpBits&) const = 0;  // include/linux/gfp_types.h
     virtual BootParamSyntax boot_syntax() const = 0;
 
     virtual gfp_t THREADINFO_GFP(const CEnv&) const = 0;
@@ -87,7 +88,9 @@ public:
     virtual std::string next_version() const = 0;
 
     // The GFP layout this variant's era has in a build.
-    GfpLayout gfp_layout(const BuildConfig& b) const { return GfpLayout(gfp_era(), b, extra_gfp_flags()); }
+    GfpLayout gfp_layout(const BuildConfig& b) const {
+        return GfpLayout(gfp_era(), b, extra_gfp_flags(), [this](const GfpBits& g) { return GFP_BITS_SHIFT(g); });
+    }
     // The decision inputs for a build, machine and boot.
     CEnv make_env(const BuildConfig& b, const Machine& m, const BootParams& p, const RuntimeState& r) const;
 };
@@ -102,6 +105,7 @@ public:
     std::string summary() const override { return V::summary; }
     GfpEra gfp_era() const override { return V::gfp_era; }
     std::vector<GfpExtraFlag> extra_gfp_flags() const override { return V::extra_gfp_flags(); }
+    int GFP_BITS_SHIFT(const GfpBits& b) const override { return V::GFP_BITS_SHIFT(b); }
     BootParamSyntax boot_syntax() const override { return V::boot_syntax(); }
 
     gfp_t THREADINFO_GFP(const CEnv& e) const override { return V::template THREADINFO_GFP<C>(e); }

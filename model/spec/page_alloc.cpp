@@ -93,6 +93,13 @@ int Model::alloc_pages(unsigned order, gfp_t gfp, int cpu, ObjKind kind, const s
                        std::optional<kernel::Caller> caller) {
     if (cpu < 0 || cpu >= (int)cpus_.size()) throw InputError("", "cpu " + std::to_string(cpu) + " does not exist");
     if (order > 10) throw InputError("", "order " + std::to_string(order) + " is above MAX_PAGE_ORDER (10)");
+    // __alloc_pages(): gfp &= gfp_allowed_mask (__GFP_BITS_MASK after boot): a
+    // bit above the mask is dropped before any decision sees it.
+    if (gfp_t dropped = gfp & ~gfp_.bits_mask()) {
+        notes_.push_back(label_ + ": gfp_allowed_mask drops " + gfp_.print(dropped) + " (above __GFP_BITS_MASK, " +
+                         "__GFP_BITS_SHIFT " + std::to_string(gfp_.bits_shift()) + ")");
+        gfp &= gfp_.bits_mask();
+    }
     int pfn = find_free_block(order);
     if (pfn < 0) {
         notes_.push_back(label_ + ": page allocation failure: order:" + std::to_string(order) + ", mode:" +

@@ -5,15 +5,18 @@
 
 #include "boot_params.hpp"
 #include "gfp.hpp"
+#include "variant.hpp"
 
 using namespace tagproof;
 
 RC_GTEST_PROP(GfpRoundTrip, PrintThenParseIsIdentity, ()) {
-    GfpEra era = *rc::gen::element(GfpEra::v6_1, GfpEra::v6_3, GfpEra::v6_4, GfpEra::current);
+    // every built-in variant's layout (the eras, and sample-v2's own bit)
+    const auto& vs = kernel::all_variants();
+    const kernel::Variant& v = *vs[*rc::gen::inRange<std::size_t>(0, vs.size())];
     BuildConfig b;
     b.mode = *rc::gen::element(Mode::none, Mode::generic, Mode::sw_tags, Mode::hw_tags);
     b.lockdep = *rc::gen::arbitrary<bool>();
-    GfpLayout L(era, b);
+    GfpLayout L = v.gfp_layout(b);
     gfp_t g = *rc::gen::arbitrary<std::uint64_t>() & L.bits_mask();
     RC_ASSERT(L.parse(L.print(g), "roundtrip") == g);
 }

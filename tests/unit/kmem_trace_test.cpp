@@ -6,6 +6,7 @@
 #include "config.hpp"
 #include "error.hpp"
 #include "kmem_trace.hpp"
+#include "variant.hpp"
 
 using namespace tagproof;
 using namespace tagproof::reference;
@@ -14,7 +15,7 @@ namespace {
 GfpLayout layout() {
     BuildConfig b;
     b.mode = Mode::hw_tags;
-    return GfpLayout(GfpEra::current, b);
+    return kernel::find_variant("linux-7.0").gfp_layout(b);
 }
 KmemTrace read(const std::string& text, bool lenient = false) {
     std::istringstream in(text);

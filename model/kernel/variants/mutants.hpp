@@ -130,7 +130,7 @@ struct mutant_gfp_bit_outside_mask final : sample_v2_rules<mutant_gfp_bit_outsid
     static constexpr const char* baseline = "linux-6.3";
     static constexpr const char* summary = "sample-v2 whose __GFP_KASAN_SAMPLE lies outside __GFP_BITS_MASK";
     static constexpr bool mutant = true;
-    static std::vector<GfpExtraFlag> extra_gfp_flags() { return {{"__GFP_KASAN_SAMPLE", true, false}}; }
+    static int GFP_BITS_SHIFT(const GfpBits& b) { return rules_6_3<mutant_gfp_bit_outside_mask>::GFP_BITS_SHIFT(b); }
 };
 
 }  // namespace tagproof::kernel

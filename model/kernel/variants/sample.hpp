@@ -27,7 +27,9 @@ struct sample_v3_rules : rules_6_3<Self> {
 // in the corpus, so its bit value is our assumption (see docs/variants.md).
 template <class Self>
 struct sample_v2_rules : sample_v3_rules<Self> {
-    static std::vector<GfpExtraFlag> extra_gfp_flags() { return {{"__GFP_KASAN_SAMPLE", true, true}}; }
+    static std::vector<GfpExtraFlag> extra_gfp_flags() { return {{"__GFP_KASAN_SAMPLE", true}}; }
+    // patch 1/2 grows __GFP_BITS_SHIFT by the new bit (our reading; see docs/variants.md)
+    static int GFP_BITS_SHIFT(const GfpBits& b) { return sample_v3_rules<Self>::GFP_BITS_SHIFT(b) + 1; }
     static BootParamSyntax boot_syntax() {
         BootParamSyntax s = sample_v3_rules<Self>::boot_syntax();
         s.page_alloc_sample_order = false;
