@@ -46,6 +46,17 @@ struct MempoolHooks {
     Bool unpoison_whole_slot{};  // a slab element is unpoisoned over __ksize(), no redzone
 };
 
+// mm/vmalloc.c vrealloc() in place: the KASAN calls it makes on the part that
+// shrinks or grows (the area's pages stay), per version.
+template <class D>
+struct VreallocHooks {
+    using Bool = typename D::Bool;
+    Bool granule_aligned{};  // kasan_vrealloc(): the shrunk tail from round_up(new), the grown part from
+                             // round_down(old); before, p + new / p + old as they are (unaligned: WARN, nothing)
+    Bool grow_vm_alloc{};    // the grow passes KASAN_VMALLOC_VM_ALLOC (HW_TAGS tags only VM_ALLOC areas)
+    Bool grow_keep_tag{};    // ... and KASAN_VMALLOC_KEEP_TAG: the pointer's own tag, not a new one
+};
+
 // free_pages_prepare / __free_pages_prepare for one 2^order block.
 template <class D>
 struct FreePlan {

@@ -32,6 +32,13 @@ const std::map<std::string, std::vector<RecordedDefect>>& table() {
            "post_alloc_hook() computes zero_tags = init && __GFP_ZEROTAGS; with init_on_free=1 init is "
            "false, so the huge zero folio keeps stale MTE tags (mm/page_alloc.c v7.0-rc1; fixed in the "
            "2026 mm tree)"}}},
+        {"vrealloc-v6.15",
+         {{"no-false-positive",
+           "vrealloc() growing in place calls kasan_unpoison_vmalloc(p + old, size - old, "
+           "KASAN_VMALLOC_PROT_NORMAL): HW_TAGS ignores it without VM_ALLOC, so the grown bytes keep the "
+           "0xFE redzone; SW_TAGS gives them a new tag the returned pointer lacks; an unaligned p + old "
+           "WARNs and unpoisons nothing (mm/vmalloc.c v6.15 .. v6.18; fixed by 007f5da43b3d and "
+           "9b47d4eea3f7)"}}},
         {"sample-v3",
          {{"no-false-positive",
            "post_alloc_hook() as posted starts with reset_tags = !zero_tags: a __GFP_ZEROTAGS page keeps "

@@ -28,6 +28,15 @@ struct rules_7_0 : rules_6_4<Self> {
                e.gfp.NOLOCKDEP;
     }
 
+    // mm/vmalloc.c vrealloc() in place, v6.19+ (as in v7.0-rc1): kasan_vrealloc()
+    // (9b47d4eea3f7) poisons round_up(new) .. round_up(old) on a shrink (a no-op
+    // under HW_TAGS) and unpoisons round_down(old) .. new on a grow with
+    // PROT_NORMAL | VM_ALLOC | KEEP_TAG (007f5da43b3d).
+    template <class D>
+    static VreallocHooks<D> vrealloc_hooks(const KasanEnv<D>& e) {
+        return {D::boolean(true), D::boolean(true), D::boolean(true)};
+    }
+
     // v6.8 (Konovalov, "kasan: save mempool stack traces" and the mempool API
     // rework): kasan_mempool_poison_{object,pages}() check and return false on
     // an invalid or double free, and add_element() then drops (leaks) the

@@ -68,6 +68,7 @@ public:
     virtual bool slab_tag_per_alloc(const CEnv&, bool ctor_or_rcu) const = 0;
     virtual SlabFreePlan<Concrete> kasan_slab_free(const CEnv&, bool typesafe_by_rcu) const = 0;
     virtual MempoolHooks<Concrete> mempool_hooks(const CEnv&) const = 0;
+    virtual VreallocHooks<Concrete> vrealloc_hooks(const CEnv&) const = 0;
     virtual std::uint64_t kmalloc_minalign(const CEnv&) const = 0;
     virtual Tag random_tag_min(const CEnv&) const = 0;
     virtual Tag random_tag_max(const CEnv&) const = 0;
@@ -147,6 +148,12 @@ public:
         return V::template kasan_slab_free<C>(e, rcu);
     }
     MempoolHooks<C> mempool_hooks(const CEnv& e) const override { return V::template mempool_hooks<C>(e); }
+    VreallocHooks<C> vrealloc_hooks(const CEnv& e) const override {
+        if constexpr (requires { V::template vrealloc_hooks<C>(e); })
+            return V::template vrealloc_hooks<C>(e);
+        else
+            return {};  // no vrealloc() in this era (features().vrealloc is false)
+    }
     std::uint64_t kmalloc_minalign(const CEnv& e) const override { return V::template kmalloc_minalign<C>(e); }
     Tag random_tag_min(const CEnv& e) const override { return Tag(V::template random_tag_min<C>(e)); }
     Tag random_tag_max(const CEnv& e) const override { return Tag(V::template random_tag_max<C>(e)); }

@@ -11,7 +11,7 @@
 // In the order `tagproof variants` lists them.
 #define TAGPROOF_BUILTIN_VARIANTS(X) \
     X(linux_6_1) X(linux_6_3) X(linux_6_4) X(linux_7_0) X(mm_2026) X(anjum_v2) X(anjum_v3) X(anjum_v4) \
-    X(sample_v2) X(sample_v3) X(sample_v2_as_posted) X(sample_v3_as_posted)
+    X(sample_v2) X(sample_v3) X(sample_v2_as_posted) X(sample_v3_as_posted) X(vrealloc_v6_15)
 
 #define TAGPROOF_MUTANTS(X)                                                                                  \
     X(mutant_no_tcma) X(mutant_invalid_matches) X(mutant_skip_no_reset) X(mutant_no_free_poison)            \

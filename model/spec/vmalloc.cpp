@@ -144,25 +144,39 @@ Ptr Model::vrealloc(const Ptr& p, std::uint64_t size, gfp_t gfp, int cpu) {
         a.size = size;
         o.size = size;
         if (rt_.kasan_enabled) {
-            // __kasan_vrealloc (after "mm/kasan: fix KASAN poisoning in vrealloc()")
-            std::uint64_t o_r = round_up(old, G_), n_r = round_up(size, G_);
-            if (n_r < o_r) {
-                // shrink: __kasan_poison_vmalloc — shadow only; a no-op on HW, so
+            const auto h = v_.vrealloc_hooks(env_);
+            const bool shadow = !a.vshadow.empty() && cfg_.build.kasan_vmalloc;
+            // kasan_poison() / kasan_unpoison() (shadow.c) WARN and do nothing on an
+            // address that is not granule-aligned
+            auto aligned = [&](std::uint64_t off, const char* fn) {
+                if (off % G_ == 0) return true;
+                warn(std::string(fn) + ": address " + ptr_str(Ptr{a.start + off, p.tag}) + " is not granule-aligned");
+                return false;
+            };
+            if (size < old) {
+                // shrink: __kasan_poison_vmalloc, shadow only: a no-op on HW, so
                 // the tail keeps the allocation's tag.
-                if (!a.vshadow.empty() && cfg_.build.kasan_vmalloc)
-                    set_tags(a.start + n_r, o_r - n_r, shadow_poison(KASAN_VMALLOC_INVALID_GENERIC), TAG_BY_POISON);
+                const std::uint64_t from = h.granule_aligned ? round_up(size, G_) : size;
+                const std::uint64_t to = h.granule_aligned ? round_up(old, G_) : old;
+                if (shadow && to > from && (h.granule_aligned || aligned(from, "kasan_poison")))
+                    set_tags(a.start + from, to - from, shadow_poison(KASAN_VMALLOC_INVALID_GENERIC), TAG_BY_POISON);
             } else if (size > old) {
-                // grow: __kasan_unpoison_vmalloc(addr + round_down(old), ..., KEEP_TAG)
-                std::uint64_t from = old / G_ * G_;
+                // grow: __kasan_unpoison_vmalloc(p + from, size - from, PROT_NORMAL [| VM_ALLOC | KEEP_TAG])
+                const std::uint64_t from = h.granule_aligned ? old / G_ * G_ : old;
                 if (cfg_.build.mode == Mode::hw_tags) {
-                    if (rt_.vmalloc_on && a.tagged_mapping) {
+                    if (h.grow_vm_alloc && rt_.vmalloc_on && a.tagged_mapping) {
+                        const Tag t = h.grow_keep_tag ? p.tag : random_tag("vrealloc grow tag");
                         std::uint64_t rz = round_up(a.start + size, G_), end = a.start + alloced;
-                        kasan_unpoison(Ptr{a.start + from, p.tag, a.obj}, rz - a.start - from, false, a.obj);
+                        if (h.granule_aligned || aligned(from, "kasan_unpoison"))
+                            kasan_unpoison(Ptr{a.start + from, t, a.obj}, rz - a.start - from, false, a.obj);
                         if (end > rz) kasan_poison(rz, end - rz, KASAN_TAG_INVALID, false);
-                        for (std::uint64_t pfn : a.pfns) pages_[pfn].page_tag = p.tag;
+                        for (std::uint64_t pfn : a.pfns) pages_[pfn].page_tag = t;
                     }
-                } else if (!a.vshadow.empty() && cfg_.build.kasan_vmalloc) {
-                    kasan_unpoison(Ptr{a.start + from, p.tag, a.obj}, size - from, false, a.obj);
+                } else if (shadow && (h.granule_aligned || aligned(from, "kasan_unpoison"))) {
+                    // SW_TAGS without KEEP_TAG: a new random tag the returned pointer does not carry
+                    const Tag t = h.grow_keep_tag || cfg_.build.mode == Mode::generic ? p.tag
+                                                                                       : random_tag("vrealloc grow tag");
+                    kasan_unpoison(Ptr{a.start + from, t, a.obj}, size - from, false, a.obj);
                 }
             }
         }

@@ -17,9 +17,9 @@ CEnv env_for(const Variant& v, Mode mode, const std::string& cmdline = "") {
 }
 }  // namespace
 
-TEST(AllVariants, TwelveWithDistinctNamesAndKnownBaselines) {
+TEST(AllVariants, ThirteenWithDistinctNamesAndKnownBaselines) {
     const auto& all = all_variants();
-    ASSERT_EQ(all.size(), 12u);
+    ASSERT_EQ(all.size(), 13u);
     for (const auto* v : all) {
         EXPECT_FALSE(v->is_mutant());
         if (!v->baseline().empty()) {

@@ -40,4 +40,20 @@ struct linux_7_0 final : rules_7_0<linux_7_0> {
         "v7.0-rc1 mainline: base of the Anjum series; ZEROTAGS via tag_clear_highpages() gated on init";
 };
 
+// vrealloc() in place as v6.15 .. v6.18 had it (a0309faf1cb0 and the v6.15
+// hotfixes, before 007f5da43b3d and 9b47d4eea3f7): the grow passes only
+// KASAN_VMALLOC_PROT_NORMAL from p + old, the shrink poisons from p + new.
+// Everything else is linux-7.0's: a what-was variant for that one function.
+struct vrealloc_v6_15 final : rules_7_0<vrealloc_v6_15> {
+    static Claims claims() { return {ChangeScope::any, {}, "vrealloc as in v6.15 .. v6.18"}; }
+    static constexpr const char* name = "vrealloc-v6.15";
+    static constexpr const char* baseline = "linux-7.0";
+    static constexpr const char* summary =
+        "linux-7.0 with vrealloc()'s KASAN calls of v6.15 .. v6.18: grow without VM_ALLOC / KEEP_TAG, unaligned";
+    template <class D>
+    static VreallocHooks<D> vrealloc_hooks(const KasanEnv<D>& e) {
+        return {D::boolean(false), D::boolean(false), D::boolean(false)};
+    }
+};
+
 }  // namespace tagproof::kernel
