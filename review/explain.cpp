@@ -37,6 +37,11 @@ const std::map<std::string, std::vector<std::string>>& functions_of() {
         {"user_fault", {"vma_alloc_zeroed_movable_folio()", "mte_sync_tags()"}},
         {"huge_zero_folio", {"get_huge_zero_folio()", "post_alloc_hook()"}},
         {"skb_alloc", {"skb_page_frag_refill()", "post_alloc_hook()"}},
+        {"alloc_skb_with_frags", {"alloc_skb_with_frags()", "post_alloc_hook()"}},
+        {"kmem_cache_free", {"slab_free_hook()", "__kasan_slab_pre_free()", "__kasan_slab_free()"}},
+        {"rcu_barrier", {"slab_free_after_rcu_debug()"}},
+        {"mempool_alloc", {"kasan_unpoison_element()", "__kasan_mempool_unpoison_object()"}},
+        {"mempool_free", {"kasan_poison_element()", "__kasan_mempool_poison_object()"}},
         {"read", {"the tag check (mte_check_tfsr_el1 / do_tag_check_fault)"}},
         {"write", {"the tag check (mte_check_tfsr_el1 / do_tag_check_fault)"}},
         {"rmw", {"the tag check (mte_check_tfsr_el1 / do_tag_check_fault)"}},
@@ -154,12 +159,19 @@ void explain_findings(VariantReview& r) {
             ro.max_runs = 512;
             ro.samples = 64;
             std::set<std::string> shown;
+            // What happened is told from the run the trace shows (its tags), except
+            // for a corpus mode-isolation finding, whose text is the comparison itself.
+            const bool keep_comparison = f.source == "corpus" && f.property == "mode-isolation" && !f.happened.empty();
+            bool told = false;
             for (const auto& res : scenario::run_scenario(sc, ro)) {
                 if (res.mode != f.mode) continue;
                 f.trace = res.trace;
                 for (const auto& v : res.violations) {
                     shown.insert(v.substr(0, v.find(':')));
-                    if (v.rfind(f.property + ":", 0) == 0 && (f.happened.empty() || f.source != "corpus")) f.happened = v;
+                    if (v.rfind(f.property + ":", 0) == 0 && !keep_comparison && !told) {
+                        f.happened = v;
+                        told = true;
+                    }
                 }
             }
             // The reproducer carries its verdict, litmus-style: `tagproof run`

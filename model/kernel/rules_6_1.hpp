@@ -307,6 +307,12 @@ struct rules_6_1 {
         return {D::boolean(false), D::boolean(false), D::boolean(true), D::boolean(true)};
     }
 
+    // ---- mm/vmalloc.c vrealloc(): v6.12+ (features().vrealloc); never called before ----
+    template <class D>
+    static VreallocHooks<D> vrealloc_hooks(const KasanEnv<D>& e) {
+        return {D::boolean(false), D::boolean(false), D::boolean(false)};
+    }
+
     // ---- include/linux/slab.h, mm/slab_common.c: the kmalloc minimum alignment ----
     // arm64 before v6.5: no ARCH_KMALLOC_MINALIGN, so it is ARCH_DMA_MINALIGN
     // (128): kmalloc-128 is the smallest cache and there is no kmalloc-96/192.

@@ -53,7 +53,9 @@ struct rules_7_0 : rules_6_4<Self> {
     // period slab_free_after_rcu_debug() poisons it and frees it for real.
     template <class D>
     static SlabFreePlan<D> kasan_slab_free(const KasanEnv<D>& e, typename D::Bool typesafe_by_rcu) {
-        return {e.kasan_enabled && !typesafe_by_rcu, typesafe_by_rcu && e.slub_rcu_debug};
+        SlabFreePlan<D> p = rules_6_4<Self>::kasan_slab_free(e, typesafe_by_rcu);
+        p.defer_to_rcu = typesafe_by_rcu && e.slub_rcu_debug;
+        return p;
     }
 
     // v6.5 (Catalin Marinas, "mm, dma, arm64: Reduce ARCH_KMALLOC_MINALIGN to 8",

@@ -148,12 +148,7 @@ public:
         return V::template kasan_slab_free<C>(e, rcu);
     }
     MempoolHooks<C> mempool_hooks(const CEnv& e) const override { return V::template mempool_hooks<C>(e); }
-    VreallocHooks<C> vrealloc_hooks(const CEnv& e) const override {
-        if constexpr (requires { V::template vrealloc_hooks<C>(e); })
-            return V::template vrealloc_hooks<C>(e);
-        else
-            return {};  // no vrealloc() in this era (features().vrealloc is false)
-    }
+    VreallocHooks<C> vrealloc_hooks(const CEnv& e) const override { return V::template vrealloc_hooks<C>(e); }
     std::uint64_t kmalloc_minalign(const CEnv& e) const override { return V::template kmalloc_minalign<C>(e); }
     Tag random_tag_min(const CEnv& e) const override { return Tag(V::template random_tag_min<C>(e)); }
     Tag random_tag_max(const CEnv& e) const override { return Tag(V::template random_tag_max<C>(e)); }

@@ -158,9 +158,7 @@ void Model::mempool_free(int pool, const Ptr& p) {
     if (o.kind == ObjKind::kmalloc_large) {
         kasan_poison(o.base, PAGE_SIZE << o.order, shadow_poison(KASAN_PAGE_FREE_GENERIC), false);
     } else {
-        const Cache& c = caches_[o.cache];
-        kasan_poison(o.base, round_up(c.object_size, G_), shadow_poison(KASAN_SLAB_FREE_GENERIC), false);
-        caches_[o.cache].slabs[o.slab].ring[o.slot].push_back({o.tag, true});
+        poison_slab_object(obj, true, false);  // kasan_mempool_poison_object: no quarantine
     }
     o.live = false;
     pools_[pool].reserve.push_back(Ptr{o.base, o.tag, obj});

@@ -202,6 +202,7 @@ private:
     bool slab_free_checks(const Ptr& p, int& obj, const char* fn);
     void slab_free(int obj);
     void slab_release_slot(int obj);  // back on the freelist (Generic: into the quarantine)
+    void poison_slab_object(int obj, bool poison, bool init);
     Ptr kmalloc_large(std::uint64_t size, gfp_t gfp, int cpu);
     void kfree_large(const Ptr& p, int obj);
 

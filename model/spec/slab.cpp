@@ -208,8 +208,7 @@ bool Model::slab_free_checks(const Ptr& p, int& obj, const char* fn) {
 
 void Model::slab_free(int id) {
     Object& o = objects_[id];
-    Cache& c = caches_[o.cache];
-    Slab& s = c.slabs[o.slab];
+    const Cache& c = caches_[o.cache];
     const auto plan = v_.kasan_slab_free(env_, c.typesafe_by_rcu);
     o.live = false;
     o.rcu_gp_open = c.typesafe_by_rcu;
@@ -220,14 +219,20 @@ void Model::slab_free(int id) {
         notes_.push_back(label_ + ": " + o.what + ": free deferred to after the RCU grace period (CONFIG_SLUB_RCU_DEBUG)");
         return;
     }
-    // __kasan_slab_free: poison round_up(object_size) with KASAN_SLAB_FREE, init on free.
+    // __kasan_slab_free with init on free.
     bool init = cfg_.boot.init_on_free && !c.ctor_or_rcu;
-    if (plan.poison)
-        kasan_poison(o.base, round_up(c.object_size, G_), shadow_poison(KASAN_SLAB_FREE_GENERIC),
-                     init && rt_.hw_tags_enabled);
+    poison_slab_object(id, plan.poison, init && rt_.hw_tags_enabled);
     if (init) set_data(o.base, c.object_size, DATA_ZERO);
-    s.ring[o.slot].push_back({o.tag, true});
     slab_release_slot(id);
+}
+
+// poison_slab_object(): round_up(object_size) with KASAN_SLAB_FREE (when the
+// era's plan poisons), and the free recorded in the stack ring.
+void Model::poison_slab_object(int id, bool poison, bool init) {
+    const Object& o = objects_[id];
+    const Cache& c = caches_[o.cache];
+    if (poison) kasan_poison(o.base, round_up(c.object_size, G_), shadow_poison(KASAN_SLAB_FREE_GENERIC), init);
+    caches_[o.cache].slabs[o.slab].ring[o.slot].push_back({o.tag, true});
 }
 
 void Model::rcu_barrier() {
@@ -240,11 +245,7 @@ void Model::rcu_barrier() {
     for (const Ptr& p : deferred) {
         int obj;
         if (!slab_free_checks(p, obj, "slab_free_after_rcu_debug")) continue;
-        Object& o = objects_[obj];
-        const Cache& c = caches_[o.cache];
-        if (rt_.kasan_enabled)
-            kasan_poison(o.base, round_up(c.object_size, G_), shadow_poison(KASAN_SLAB_FREE_GENERIC), false);
-        caches_[o.cache].slabs[o.slab].ring[o.slot].push_back({o.tag, true});
+        poison_slab_object(obj, rt_.kasan_enabled, false);
         slab_release_slot(obj);
     }
 }

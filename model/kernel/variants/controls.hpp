@@ -125,7 +125,7 @@ struct control_rcu_debug_not_deferred final : rules_7_0<control_rcu_debug_not_de
     static constexpr bool mutant = true;
     template <class D>
     static SlabFreePlan<D> kasan_slab_free(const KasanEnv<D>& e, typename D::Bool typesafe_by_rcu) {
-        return {e.kasan_enabled && !typesafe_by_rcu, D::boolean(false)};
+        return rules_6_1<control_rcu_debug_not_deferred>::kasan_slab_free(e, typesafe_by_rcu);  // v6.11's
     }
 };
 
@@ -139,6 +139,23 @@ struct control_rcu_poisoned_at_free final : rules_7_0<control_rcu_poisoned_at_fr
     template <class D>
     static SlabFreePlan<D> kasan_slab_free(const KasanEnv<D>& e, typename D::Bool typesafe_by_rcu) {
         return {e.kasan_enabled, D::boolean(false)};
+    }
+};
+
+// "mempool: unpoison the whole element, it is cheaper": kasan_unpoison_element()
+// back to kasan_unpoison_range(element, __ksize(element)) on linux-7.0; the
+// hooks keep their v6.8 checks. An overflow inside the slot goes unnoticed.
+struct control_mempool_whole_slot final : rules_7_0<control_mempool_whole_slot> {
+    static constexpr const char* name = "control-mempool-whole-slot";
+    static constexpr const char* baseline = "linux-7.0";
+    static constexpr const char* summary = "linux-7.0 whose mempool elements are unpoisoned over __ksize()";
+    static constexpr bool mutant = true;
+    static Claims claims() { return {ChangeScope::hw_tags_active, {}, "a mempool speed-up"}; }
+    template <class D>
+    static MempoolHooks<D> mempool_hooks(const KasanEnv<D>& e) {
+        MempoolHooks<D> h = rules_7_0<control_mempool_whole_slot>::mempool_hooks(e);
+        h.unpoison_whole_slot = D::boolean(true);
+        return h;
     }
 };
 

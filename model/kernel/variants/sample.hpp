@@ -70,7 +70,7 @@ template <class Rules>
 struct as_posted_on_6_1 : Rules {
     template <class D>
     static typename D::Bool page_skip_flag_seen(const KasanEnv<D>& e, const FreeInput<D>& in) {
-        return D::boolean(false);  // v6.1's ordering (rules_6_1.hpp)
+        return rules_6_1<Rules>::page_skip_flag_seen(e, in);  // v6.1's ordering
     }
 };
 
