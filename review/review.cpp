@@ -326,48 +326,58 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
         po.variant = r.variant;
         po.baseline = opt.baseline;
         po.raw_scope = false;
-        std::map<std::string, std::size_t> proved;
+        // proved[invariant][mode]: an obligation proved over every mode counts
+        // in each; one that fails in some mode is solved again with each other
+        // mode pinned, so a counterexample in one build never reads as a proof
+        // in the others.
+        std::map<std::string, std::map<Mode, std::size_t>> proved;
         std::size_t n = 0;
-        for (const auto& vd : solver::prove(po)) {
-            if (!vd.applicable || !vd.primary()) continue;
+        std::vector<std::pair<std::string, Mode>> failed;  // (obligation, the mode of its counterexample)
+        auto absorb = [&](const solver::Verdict& vd, std::optional<Mode> pin) {
+            if (!vd.applicable || !vd.primary()) return;
             const auto& sv = *vd.primary();
             // what changes with HW tags active: intended where claimed, else a finding
             if (vd.informational) {
-                if (sv.verdict != "changed" && sv.verdict != "counterexample") continue;
+                if (sv.verdict != "changed" && sv.verdict != "counterexample") return;
                 const bool confirmed = sv.replay.rfind("confirmed", 0) == 0;
                 if (vd.id.rfind("changes/", 0) != 0 || scope != kernel::ChangeScope::none || !confirmed) {
-                    r.changes.push_back("solver " + vd.id + ": " + (sv.details.empty() ? sv.verdict : sv.details.front()) +
-                                        (scope == kernel::ChangeScope::none ? " (unclaimed; " + sv.replay + ")" : ""));
-                    continue;
+                    if (!pin)
+                        r.changes.push_back("solver " + vd.id + ": " +
+                                            (sv.details.empty() ? sv.verdict : sv.details.front()) +
+                                            (scope == kernel::ChangeScope::none ? " (unclaimed; " + sv.replay + ")" : ""));
+                    return;
                 }
             }
-            ++n;
+            if (!pin) ++n;
             // a counterexample the model does not reproduce is a gap in the
             // model or the encoding, never a finding
             if (sv.verdict == "counterexample" && !sv.replay_ok) {
                 r.gaps.push_back("solver " + vd.id + ": " + sv.replay);
                 r.unknown = true;
-                Mode gm = sv.scenario.empty() ? Mode::hw_tags : scenario_mode(sv.scenario);
+                Mode gm = sv.scenario.empty() ? (pin ? *pin : Mode::hw_tags) : scenario_mode(sv.scenario);
                 if (g.at(vd.invariant, gm)) {
                     SourceVerdict& s = g.source(vd.invariant, gm, "solver");
                     if (s.status != SourceVerdict::counterexample)
                         s = {"solver", SourceVerdict::unknown, "modelling gap: " + vd.id + " not reproduced"};
                 }
-                continue;
+                return;
             }
             if (sv.verdict == "proved") {
-                ++proved[vd.invariant];
-                continue;
+                for (Mode m : opt.modes)
+                    if (!pin || m == *pin) ++proved[vd.invariant][m];
+                return;
             }
             if (sv.verdict == "unknown") {
                 for (Mode m : opt.modes)
-                    if (g.at(vd.invariant, m)) g.source(vd.invariant, m, "solver") = {"solver", SourceVerdict::unknown, vd.id};
+                    if (g.at(vd.invariant, m) && (!pin || m == *pin))
+                        g.source(vd.invariant, m, "solver") = {"solver", SourceVerdict::unknown, vd.id};
                 r.unknown = true;
-                continue;
+                return;
             }
-            if ((sv.verdict != "counterexample" && sv.verdict != "changed") || sv.scenario.empty()) continue;
+            if ((sv.verdict != "counterexample" && sv.verdict != "changed") || sv.scenario.empty()) return;
             Mode m = scenario_mode(sv.scenario);
-            if (!g.at(vd.invariant, m)) continue;
+            if (!pin) failed.push_back({vd.id, m});
+            if (!g.at(vd.invariant, m)) return;
             SourceVerdict& s = g.source(vd.invariant, m, "solver");
             if (s.status != SourceVerdict::counterexample) s = {"solver", SourceVerdict::counterexample, vd.id};
             Finding f;
@@ -377,12 +387,22 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
             f.origin = "obligation " + vd.id + " (" + vd.entry + ")";
             f.scenario = sv.scenario;
             add_candidate(r, f);
-        }
+        };
+        for (const auto& vd : solver::prove(po)) absorb(vd, std::nullopt);
+        for (const auto& [id, seen] : failed)
+            for (Mode m : opt.modes) {
+                if (m == seen) continue;
+                solver::ProveOptions pin = po;
+                pin.only = {id};
+                pin.mode = m;
+                for (const auto& vd : solver::prove(pin))
+                    if (vd.id == id) absorb(vd, m);
+            }
         for (const auto& p : properties())
             for (Mode m : opt.modes) {
                 SourceVerdict& s = g.source(p, m, "solver");
-                if (s.status == SourceVerdict::not_covered && proved[p])
-                    s = {"solver", SourceVerdict::holds, "proved (" + std::to_string(proved[p]) + " obligations)"};
+                if (s.status == SourceVerdict::not_covered && proved[p][m])
+                    s = {"solver", SourceVerdict::holds, "proved (" + std::to_string(proved[p][m]) + " obligations)"};
             }
         r.notes.push_back("solver: " + std::to_string(n) + " obligations within caller contracts");
     }

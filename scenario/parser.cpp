@@ -122,6 +122,7 @@ struct LineParser {
             std::string fn = s.substr(0, open), inner = s.substr(open + 1, s.size() - open - 2);
             if (fn == "tag") t.kind = Term::tag;
             else if (fn == "memtag") t.kind = Term::memtag;
+            else if (fn == "mtetag") t.kind = Term::mtetag;
             else if (fn == "pagetag") t.kind = Term::pagetag;
             else if (fn == "order") t.kind = Term::order;
             else if (fn == "zero") {
@@ -131,7 +132,7 @@ struct LineParser {
                 if (!parse_number(trim(inner.substr(comma + 1)), t.len)) fail("zero(PTR, LEN): bad length");
                 inner = inner.substr(0, comma);
             } else
-                fail("unknown term '" + fn + "(...)': expected tag, memtag, pagetag, order or zero");
+                fail("unknown term '" + fn + "(...)': expected tag, memtag, mtetag, pagetag, order or zero");
             t.arg = arg(inner);
             return t;
         }

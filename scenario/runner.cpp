@@ -492,7 +492,11 @@ private:
             std::snprintf(b, sizeof b, "      %s: pointer tag %02x, memory tag %s, page tag %s, data %s", n.c_str(), p.tag,
                           mt ? tag_hex(*mt).c_str() : "unmapped", pt.c_str(),
                           mt ? (m_.data_zero(p, 1) ? "zero" : "not zero") : "-");
-            rec_.trace.push_back(b);
+            std::string line = b;
+            // Outside HW_TAGS "memory tag" is KASAN's shadow; user space's MTE tags are apart.
+            if (m_.config().build.mode != Mode::hw_tags)
+                if (auto ut = m_.mte_allocation_tag(p)) line += ", MTE tag " + tag_hex(*ut);
+            rec_.trace.push_back(line);
         }
     }
 
@@ -534,6 +538,11 @@ private:
             case Term::memtag: {
                 auto m = m_.mem_tag(ptr(t.arg));
                 if (!m) fail("memtag(" + t.arg.text + "): address not mapped");
+                return *m;
+            }
+            case Term::mtetag: {
+                auto m = m_.mte_allocation_tag(ptr(t.arg));
+                if (!m) fail("mtetag(" + t.arg.text + "): address not mapped, or the machine has no MTE (config mte=y)");
                 return *m;
             }
             case Term::pagetag: return m_.page_tag_of(page(t.arg));

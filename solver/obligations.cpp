@@ -88,12 +88,13 @@ struct PageAlloc {
     z3::expr gfp, order, skip, T, P_old, M_old;
     PostAllocPlan<S> plan;
     z3::expr page_tag, mem, ptr;  // after the allocation; ptr = page_address()'s tag
+    z3::expr mte;  // the MTE allocation tag after it (mem in HW_TAGS; user space's store otherwise)
 };
 
 PageAlloc page_alloc(Builder& b, Query& q, const z3::expr& gfp) {
     PageAlloc a{gfp, b.word("order"), b.word("kasan_page_alloc_skip"), b.tag("random_tag", q.assumptions),
                 b.tag("old_page_tag", q.assumptions), b.tag("old_mem_tag", q.assumptions), {}, b.c.bool_val(false),
-                b.c.bool_val(false), b.c.bool_val(false)};
+                b.c.bool_val(false), b.c.bool_val(false), b.c.bool_val(false)};
     auto& c = b.c;
     q.assumptions.push_back(z3::ule(a.order, c.bv_val(10, 64)));  // MAX_PAGE_ORDER
     // the counter is always in [0, N-1] (sampling-accounting/induction proves it)
@@ -106,6 +107,8 @@ PageAlloc page_alloc(Builder& b, Query& q, const z3::expr& gfp) {
     a.page_tag = z3::ite(a.plan.unpoison, a.T, z3::ite(a.plan.reset_page_tag, c.bv_val(0xFF, 64), a.P_old));
     a.mem = z3::ite(a.plan.unpoison, a.T, z3::ite(a.plan.tag_clear && b.e.hw_tags, c.bv_val(0xF0, 64), a.M_old));
     a.ptr = z3::ite(b.e.kasan_enabled && b.e.tag_based(), a.page_tag, c.bv_val(0xFF, 64));
+    // Without HW_TAGS KASAN writes shadow, not MTE tags: only tag_clear_highpage(s) does.
+    a.mte = z3::ite(b.e.hw_tags, a.mem, z3::ite(a.plan.tag_clear && b.e.mte, c.bv_val(0xF0, 64), a.M_old));
     q.prefer.push_back(a.order == c.bv_val(0, 64));
     q.prefer.push_back(gfp == b.e.gfp.GFP_KERNEL);
     q.prefer.push_back(a.P_old == c.bv_val(0xFF, 64));
@@ -292,12 +295,36 @@ Query huge_zero_query(Builder& b) {
     gfp_t g = (L.mask("GFP_TRANSHUGE") | L.mask("__GFP_ZERO") | L.mask("__GFP_ZEROTAGS")) & ~L.mask("__GFP_MOVABLE");
     PageAlloc a = page_alloc(b, q, b.c.bv_val(g, 64));
     // the user maps it with PROT_MTE and no mte_sync_tags: its tags must be zero
-    q.violation = b.e.hw_tags && b.e.mte && (a.mem & b.c.bv_val(0xF, 64)) != b.c.bv_val(0, 64);
+    // (any KASAN mode: user MTE needs only the CPU)
+    q.violation = b.e.mte && (a.mte & b.c.bv_val(0xF, 64)) != b.c.bv_val(0, 64);
     q.scenario = [&b, a](const z3::model& m) {
         std::uint64_t order = std::min<std::uint64_t>(num(m, a.order), 4);
         std::string s = header(b, m, "zeroing_huge_zero_folio", "the huge zero folio after a freed owner", "pages=64");
         s += "old = alloc_pages(" + std::to_string(order) + ", GFP_KERNEL)\nfree_pages(old)\n";
         s += "hz = huge_zero_folio(" + std::to_string(order) + ")\nexpect violation zeroing\n";
+        return s;
+    };
+    return q;
+}
+
+// A PROT_MTE user page, any KASAN mode: do_anonymous_page()'s allocation
+// (user_page_gfp with VM_MTE), then set_pte_at()'s mte_sync_tags(). Freeing
+// cleared PG_mte_tagged, so after the allocation it is set only if
+// post_alloc_hook cleared the tags (tag_clear_highpage(s)).
+Query user_page_mte_query(Builder& b) {
+    Query q(b.c);
+    q.entry = "do_anonymous_page() on a VM_MTE vma: vma_alloc_zeroed_movable_folio(), then mte_sync_tags()";
+    PageAlloc a = page_alloc(b, q, b.v.user_page_gfp(b.e, b.c.bool_val(true)));
+    q.assumptions.push_back(a.order == b.c.bv_val(0, 64));
+    z3::expr tagged = a.plan.tag_clear && b.e.mte;
+    z3::expr after = z3::ite(b.v.mte_sync_tags_clears(b.e, tagged), b.c.bv_val(0xF0, 64), a.mte);
+    q.witnesses.push_back({"mte_sync_tags clears", b.v.mte_sync_tags_clears(b.e, tagged), Witness::boolean});
+    q.violation = b.e.mte && (after & b.c.bv_val(0xF, 64)) != b.c.bv_val(0, 64);
+    q.scenario = [&b](const z3::model& m) {
+        std::string s = header(b, m, "zeroing_user_page_mte", "a PROT_MTE user page after a tagged previous user",
+                               "pages=64");
+        s += "old = user_fault(mte)\nuser_set_tag(old, 0, 5)\nmunmap(old)\n";
+        s += "u = user_fault(mte)\nexpect violation zeroing\n";
         return s;
     };
     return q;
@@ -800,6 +827,9 @@ std::vector<Obligation> build_list() {
         {"zeroing/huge_zero_folio", "zeroing",
          "the huge zero folio, mapped into PROT_MTE vmas as is, has zero tags", false, false,
          [](Builder& b) { return huge_zero_query(b); }},
+        {"zeroing/user_page_mte", "zeroing",
+         "a user page mapped PROT_MTE has zero tags in every KASAN mode (ZEROTAGS or mte_sync_tags)", false, false,
+         [](Builder& b) { return user_page_mte_query(b); }},
         {"page-tag-consistency/alloc_pages", "page-tag-consistency",
          "after allocation the page tag is match-all or equals the memory tag", false, false,
          [](Builder& b) { return alloc_pages_query(b, true); }},

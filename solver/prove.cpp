@@ -142,6 +142,14 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
             if (!syn.page_alloc_sample) b.in.domain.push_back(b.in.sample == c.bv_val(1, 64));
             if (!syn.page_alloc_sample_order) b.in.domain.push_back(b.in.sample_order == c.bv_val(3, 64));
         }
+        if (opt.mode) {
+            switch (*opt.mode) {
+                case Mode::hw_tags: b.in.domain.push_back(b.in.rt.hw_tags); break;
+                case Mode::sw_tags: b.in.domain.push_back(b.in.rt.sw_tags); break;
+                case Mode::generic: b.in.domain.push_back(b.in.rt.generic); break;
+                default: b.in.domain.push_back(b.in.none); break;
+            }
+        }
         {
             BuildConfig hw, other;
             other.mode = Mode::generic;

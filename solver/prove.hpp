@@ -1,7 +1,10 @@
 // prove.hpp — run obligations: verdicts, counterexamples, replay.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "config.hpp"
 
 namespace tagproof::solver {
 
@@ -15,6 +18,7 @@ struct ProveOptions {
     std::string scenario_dir;   // write each counterexample's scenario there
     bool replay = true;
     bool raw_scope = true;      // also check over the raw flag space
+    std::optional<Mode> mode;   // only builds of this KASAN mode (none: no KASAN compiled in)
 };
 
 struct ScopeVerdict {

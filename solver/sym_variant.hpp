@@ -24,6 +24,7 @@ public:
     virtual SWord GFP_PGTABLE_KERNEL(const SEnv&) const = 0;
     virtual SWord GFP_PGTABLE_USER(const SEnv&) const = 0;
     virtual SWord user_page_gfp(const SEnv&, const SBool& vm_mte) const = 0;
+    virtual SBool mte_sync_tags_clears(const SEnv&, const SBool& pg_mte_tagged) const = 0;
     virtual SWord skb_frag_gfp(const SEnv&) const = 0;
     virtual SWord alloc_skb_frags_gfp(const SEnv&, const SWord& gfp) const = 0;
     virtual SBool want_init_on_alloc(const SEnv&, const SWord& gfp) const = 0;
@@ -55,6 +56,9 @@ public:
     SWord GFP_PGTABLE_KERNEL(const SEnv& e) const override { return V::template GFP_PGTABLE_KERNEL<S>(e); }
     SWord GFP_PGTABLE_USER(const SEnv& e) const override { return V::template GFP_PGTABLE_USER<S>(e); }
     SWord user_page_gfp(const SEnv& e, const SBool& m) const override { return V::template user_page_gfp<S>(e, m); }
+    SBool mte_sync_tags_clears(const SEnv& e, const SBool& t) const override {
+        return V::template mte_sync_tags_clears<S>(e, t);
+    }
     SWord skb_frag_gfp(const SEnv& e) const override { return V::template skb_frag_gfp<S>(e); }
     SWord alloc_skb_frags_gfp(const SEnv& e, const SWord& g) const override {
         return V::template alloc_skb_frags_gfp<S>(e, g);

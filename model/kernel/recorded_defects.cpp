@@ -30,8 +30,8 @@ const std::map<std::string, std::vector<RecordedDefect>>& table() {
            "mm/kasan/hw_tags.c, v7.0-rc1)"},
           {"zeroing",
            "post_alloc_hook() computes zero_tags = init && __GFP_ZEROTAGS; with init_on_free=1 init is "
-           "false, so the huge zero folio keeps stale MTE tags (mm/page_alloc.c v7.0-rc1; fixed in the "
-           "2026 mm tree)"}}},
+           "false, so the huge zero folio keeps stale MTE tags, on every MTE machine whatever the KASAN mode "
+           "(Generic, SW_TAGS and KASAN-less kernels too) (mm/page_alloc.c v7.0-rc1; fixed in the 2026 mm tree)"}}},
         {"vrealloc-v6.15",
          {{"no-false-positive",
            "vrealloc() growing in place calls kasan_unpoison_vmalloc(p + old, size - old, "

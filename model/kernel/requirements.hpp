@@ -107,7 +107,6 @@ Requirement<D> required(Caller c, const KasanEnv<D>& e, const CallerInput<D>& in
     // With KASAN off, in Generic mode or without a build mode there are no
     // pointer tags to lose.
     const auto no_tags = !(e.kasan_enabled && e.tag_based());
-    const auto mte_hw = e.mte && e.hw_tags;
     Requirement<D> r{F, F, no_tags, F, T};
     switch (c) {
         case Caller::alloc_pages:
@@ -178,17 +177,17 @@ Requirement<D> required(Caller c, const KasanEnv<D>& e, const CallerInput<D>& in
             // do_anonymous_page() maps the page into user space: zeroed, and
             // with VM_MTE its tags zeroed too (__GFP_ZEROTAGS, or mte_sync_tags
             // at set_pte_at). User pages are not KASAN's: GFP_HIGHUSER_MOVABLE
-            // carries the skip flags since v6.0 (70c248aca9e7). The model keeps
-            // MTE tags in HW_TAGS builds only, so zero tags are required there.
+            // carries the skip flags since v6.0 (70c248aca9e7). User MTE needs
+            // CONFIG_ARM64_MTE and the CPU, not KASAN: any KASAN mode.
             r.zero_data = T;
-            r.zero_tags = in.vm_mte && mte_hw;
+            r.zero_tags = in.vm_mte && e.mte;
             r.match_all_ok = T;
             break;
         case Caller::huge_zero_folio:
             // Mapped read-only into any vma, PROT_MTE ones included, without
             // mte_sync_tags: data and tags zero.
             r.zero_data = T;
-            r.zero_tags = mte_hw;
+            r.zero_tags = e.mte;
             r.match_all_ok = T;
             break;
     }

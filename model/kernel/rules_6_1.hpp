@@ -307,6 +307,15 @@ struct rules_6_1 {
         return {D::boolean(false), D::boolean(false), D::boolean(true), D::boolean(true)};
     }
 
+    // ---- arch/arm64/kernel/mte.c mte_sync_tags(), from set_pte_at() of a tagged user pte ----
+    // A page not yet PG_mte_tagged (try_page_mte_tagging) gets its tags
+    // cleared by mte_clear_page_tags() and the flag set. It needs only the CPU
+    // (system_supports_mte()), not KASAN: every KASAN mode, and none, does it.
+    template <class D>
+    static typename D::Bool mte_sync_tags_clears(const KasanEnv<D>& e, typename D::Bool pg_mte_tagged) {
+        return e.mte && !pg_mte_tagged;
+    }
+
     // ---- mm/vmalloc.c vrealloc(): v6.12+ (features().vrealloc); never called before ----
     template <class D>
     static VreallocHooks<D> vrealloc_hooks(const KasanEnv<D>& e) {

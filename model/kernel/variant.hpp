@@ -69,6 +69,7 @@ public:
     virtual SlabFreePlan<Concrete> kasan_slab_free(const CEnv&, bool typesafe_by_rcu) const = 0;
     virtual MempoolHooks<Concrete> mempool_hooks(const CEnv&) const = 0;
     virtual VreallocHooks<Concrete> vrealloc_hooks(const CEnv&) const = 0;
+    virtual bool mte_sync_tags_clears(const CEnv&, bool pg_mte_tagged) const = 0;
     virtual std::uint64_t kmalloc_minalign(const CEnv&) const = 0;
     virtual Tag random_tag_min(const CEnv&) const = 0;
     virtual Tag random_tag_max(const CEnv&) const = 0;
@@ -149,6 +150,9 @@ public:
     }
     MempoolHooks<C> mempool_hooks(const CEnv& e) const override { return V::template mempool_hooks<C>(e); }
     VreallocHooks<C> vrealloc_hooks(const CEnv& e) const override { return V::template vrealloc_hooks<C>(e); }
+    bool mte_sync_tags_clears(const CEnv& e, bool tagged) const override {
+        return V::template mte_sync_tags_clears<C>(e, tagged);
+    }
     std::uint64_t kmalloc_minalign(const CEnv& e) const override { return V::template kmalloc_minalign<C>(e); }
     Tag random_tag_min(const CEnv& e) const override { return Tag(V::template random_tag_min<C>(e)); }
     Tag random_tag_max(const CEnv& e) const override { return Tag(V::template random_tag_max<C>(e)); }

@@ -110,12 +110,10 @@ int Model::user_fault(bool vm_mte, int cpu) {
     if (id < 0) return id;
     objects_[id].vm_mte = vm_mte;
     std::uint64_t pfn = objects_[id].pfn;
-    if (vm_mte && cfg_.machine.mte && cfg_.build.mode == Mode::hw_tags) {
-        // set_pte_at() -> mte_sync_tags(): a page not yet PG_mte_tagged gets its tags cleared.
-        if (!pages_[pfn].pg_mte_tagged) {
-            set_page_tags_pfn(pfn, 1, 0xF0, TAG_BY_TAG_CLEAR);
-            pages_[pfn].pg_mte_tagged = true;
-        }
+    // set_pte_at() of the PROT_MTE pte -> mte_sync_tags() (the variant's rule).
+    if (vm_mte && v_.mte_sync_tags_clears(env_, pages_[pfn].pg_mte_tagged)) {
+        set_mte_page_tags_pfn(pfn, 1, 0xF0, TAG_BY_TAG_CLEAR);
+        pages_[pfn].pg_mte_tagged = true;
     }
     oracle_zero_tags(id);
     return id;
@@ -138,12 +136,15 @@ int Model::huge_zero_folio(unsigned order, int cpu) {
 
 void Model::user_set_tag(int id, std::uint64_t off, std::uint8_t nibble) {
     const Object& o = objects_.at(id);
-    if (cfg_.build.mode != Mode::hw_tags || !cfg_.machine.mte) {
-        notes_.push_back(label_ + ": user tag write ignored: no MTE tags in this build/machine");
+    if (!cfg_.machine.mte) {
+        notes_.push_back(label_ + ": user tag write ignored: the CPU has no MTE");
         return;
     }
     if (off >= (PAGE_SIZE << o.order)) throw InputError("", "user_set_tag: offset past the page");
-    set_tags(o.base + off / 16 * 16, 16, mte_tag_from_nibble(nibble), TAG_BY_USER);
+    if (cfg_.build.mode == Mode::hw_tags)
+        set_tags(o.base + off / 16 * 16, 16, mte_tag_from_nibble(nibble), TAG_BY_USER);
+    else
+        mte_tag_[o.pfn * (PAGE_SIZE / 16) + off / 16] = mte_tag_from_nibble(nibble);  // STG from EL0
 }
 
 void Model::munmap(int id) { free_pages(id); }

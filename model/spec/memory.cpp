@@ -53,6 +53,7 @@ Model::Model(const kernel::Variant& v, const ModelConfig& cfg, Chooser& chooser)
     tag_count_[init] = std::uint32_t(n);
     data_.assign(n, cfg_.boot.init_on_free ? DATA_ZERO : DATA_STALE);
     tag_by_.assign(n, TAG_BY_BOOT);
+    if (mte_separate()) mte_tag_.assign(cfg_.pages * (PAGE_SIZE / 16), mte_tag_from_nibble(cfg_.initial_mem_tag));
     cpus_.resize(cfg_.machine.cpus);
     for (const auto& l : rt_.boot_log) notes_.push_back(l);
     for (const auto& t : cfg_.boot.not_modelled) notes_.push_back("boot parameter '" + t + "' is not modelled");
@@ -130,6 +131,22 @@ void Model::set_data(std::uint64_t addr, std::uint64_t len, std::uint32_t d) {
 
 void Model::set_page_tags_pfn(std::uint64_t pfn, std::uint64_t npages, std::uint8_t t, int by) {
     set_tags(linear(pfn), npages * PAGE_SIZE, t, by);
+}
+
+void Model::set_mte_page_tags_pfn(std::uint64_t pfn, std::uint64_t npages, std::uint8_t t, int by) {
+    if (cfg_.build.mode == Mode::hw_tags) {
+        set_page_tags_pfn(pfn, npages, t, by);
+        return;
+    }
+    if (!cfg_.machine.mte) return;  // no MTE: nothing holds tags (the callers need MTE anyway)
+    const std::uint64_t per = PAGE_SIZE / 16;
+    std::fill(mte_tag_.begin() + pfn * per, mte_tag_.begin() + (pfn + npages) * per, t);
+}
+
+Tag Model::mte_tag_at(std::uint64_t pfn, std::uint64_t off) const {
+    if (cfg_.build.mode == Mode::hw_tags) return tag_[gidx(pfn, off)];
+    if (!mte_separate()) return KASAN_TAG_KERNEL;
+    return mte_tag_[pfn * (PAGE_SIZE / 16) + off / 16];
 }
 
 void Model::set_page_data_pfn(std::uint64_t pfn, std::uint64_t npages, std::uint32_t d) {
@@ -233,6 +250,12 @@ std::optional<Tag> Model::mem_tag(const Ptr& p) const {
         return va.vshadow[((p.addr | ~ADDR_MASK) - va.start) / G_];
     }
     return tag_[gidx(w.pfn, w.off)];
+}
+
+std::optional<Tag> Model::mte_allocation_tag(const Ptr& p) const {
+    Where w = translate(p.addr);
+    if (!w.mapped || !cfg_.machine.mte) return std::nullopt;
+    return mte_tag_at(w.pfn, w.off);
 }
 
 bool Model::data_zero(const Ptr& p, std::uint64_t len) const {

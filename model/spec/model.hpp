@@ -110,6 +110,9 @@ public:
 
     // ---- queries -----------------------------------------------------------
     std::optional<Tag> mem_tag(const Ptr& p) const;  // nothing if unmapped
+    // The MTE allocation tag of p's granule, as a PROT_MTE user mapping sees
+    // it (any KASAN mode); nothing if unmapped or the CPU has no MTE.
+    std::optional<Tag> mte_allocation_tag(const Ptr& p) const;
     Tag page_tag_of(int obj) const;
     bool data_zero(const Ptr& p, std::uint64_t len) const;
     const Object& object(int id) const { return objects_.at(id); }
@@ -124,6 +127,11 @@ public:
     const PageState& page_state(std::uint64_t pfn) const { return pages_.at(pfn); }
     const CpuState& cpu_state(int cpu) const { return cpus_.at(cpu); }
     const std::vector<std::uint8_t>& phys_tags() const { return tag_; }    // per granule of RAM
+    // MTE allocation tags (0xF0|nibble) per 16-byte granule: tag_ in HW_TAGS
+    // builds; on an MTE machine with another KASAN mode (or none), a store of
+    // their own, empty when the machine has no MTE.
+    const std::vector<std::uint8_t>& phys_mte_tags() const { return mte_separate() ? mte_tag_ : tag_; }
+    Tag mte_tag_at(std::uint64_t pfn, std::uint64_t off) const;
     const std::vector<std::uint32_t>& phys_data() const { return data_; }  // DATA_ZERO / ... per granule
     const kernel::CEnv& env() const { return env_; }
     const GfpLayout& gfp() const { return gfp_; }
@@ -149,6 +157,14 @@ private:
     std::vector<std::uint8_t> tag_;     // per granule: MTE tag (0xF0|nibble) or shadow byte
     std::vector<std::uint32_t> data_;   // per granule: DATA_ZERO / DATA_STALE / secret
     std::vector<int> tag_by_;           // per granule: who set the tag (object id or TAG_BY_*)
+    // User space's MTE tags when KASAN is not HW_TAGS: CONFIG_ARM64_MTE does
+    // not need KASAN, so a Generic, SW_TAGS or KASAN-less kernel on an MTE CPU
+    // still writes them, through tag_clear_highpage(s) (__GFP_ZEROTAGS) and
+    // mte_sync_tags(); KASAN's poisoning never does (it writes shadow).
+    std::vector<std::uint8_t> mte_tag_;
+    bool mte_separate() const { return cfg_.machine.mte && cfg_.build.mode != Mode::hw_tags; }
+    // The MTE tags of whole pages := t, in whichever store holds them.
+    void set_mte_page_tags_pfn(std::uint64_t pfn, std::uint64_t npages, std::uint8_t t, int by);
     // How many granules hold each value (physical tags); values ever held by a
     // vmalloc shadow or chosen as a tag. They make random_tag() cheap.
     std::array<std::uint32_t, 256> tag_count_{};

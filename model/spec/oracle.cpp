@@ -140,11 +140,11 @@ void Model::oracle_on_page_free(int id, bool poisoned, bool page_tagged) {
 void Model::oracle_zero_tags(int id) {
     const Object& o = objects_[id];
     if (!requirement_of(o).zero_tags) return;
-    std::uint64_t n = std::uint64_t(1) << o.order;
-    for (std::size_t g = gidx(o.pfn, 0); g < gidx(o.pfn + n, 0); ++g)
-        if (mte_nibble(tag_[g]) != 0) {
-            violation("zeroing", o.what + " is handed to user space with memory tag " + tag_hex(tag_[g]) +
-                                     " at offset " + std::to_string((g - gidx(o.pfn, 0)) * G_) + ", but " +
+    const std::uint64_t bytes = PAGE_SIZE << o.order;
+    for (std::uint64_t off = 0; off < bytes; off += 16)
+        if (Tag t = mte_tag_at(o.pfn + off / PAGE_SIZE, off % PAGE_SIZE); mte_nibble(t) != 0) {
+            violation("zeroing", o.what + " is handed to user space with memory tag " + tag_hex(t) +
+                                     " at offset " + std::to_string(off) + ", but " +
                                      kernel::caller_title(o.caller) +
                                      " must have zero MTE tags: a PROT_MTE mapping sees them as they are");
             return;

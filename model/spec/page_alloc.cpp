@@ -125,7 +125,7 @@ int Model::alloc_pages(unsigned order, gfp_t gfp, int cpu, ObjKind kind, const s
     // The plan, in post_alloc_hook's order.
     if (plan.tag_clear) {
         // tag_clear_highpage(s): MTE tags := 0 through page_address; PG_mte_tagged.
-        if (cfg_.build.mode == Mode::hw_tags) set_page_tags_pfn(pfn, n, 0xF0, TAG_BY_TAG_CLEAR);
+        set_mte_page_tags_pfn(pfn, n, 0xF0, TAG_BY_TAG_CLEAR);
         if (plan.tag_clear_data) set_page_data_pfn(pfn, n, DATA_ZERO);
         for (std::uint64_t i = 0; i < n; ++i) pages_[pfn + i].pg_mte_tagged = true;
     }
@@ -153,7 +153,7 @@ int Model::alloc_pages(unsigned order, gfp_t gfp, int cpu, ObjKind kind, const s
     o.tag = page_address(id).tag;
     o.caller = caller ? *caller : caller_of_kind(kind);
     o.promised_zero = requirement_of(o).zero_data;
-    o.promised_zero_tags = (gfp & env_.gfp.ZEROTAGS) && cfg_.machine.mte && cfg_.build.mode == Mode::hw_tags;
+    o.promised_zero_tags = (gfp & env_.gfp.ZEROTAGS) && cfg_.machine.mte;
     gfp_t skip_flag = gfp_.defines("__GFP_SKIP_KASAN_POISON") ? gfp_.mask("__GFP_SKIP_KASAN_POISON")
                                                                : (gfp_.defines("__GFP_SKIP_KASAN") ? gfp_.mask("__GFP_SKIP_KASAN") : 0);
     o.skip_requested = (rt_.hw_tags_enabled && (gfp & skip_flag)) || plan.sampled_out;

@@ -159,6 +159,22 @@ struct control_mempool_whole_slot final : rules_7_0<control_mempool_whole_slot> 
     }
 };
 
+// "arm64: mte: sync tags only when KASAN uses them": mte_sync_tags() gated on
+// kasan_hw_tags_enabled(), on linux-7.0. User MTE needs no KASAN, so on a
+// Generic, SW_TAGS or KASAN-less kernel a PROT_MTE page keeps its previous
+// user's tags when post_alloc_hook did not clear them (init_on_free=1).
+struct control_sync_tags_hw_only final : rules_7_0<control_sync_tags_hw_only> {
+    static constexpr const char* name = "control-sync-tags-hw-only";
+    static constexpr const char* baseline = "linux-7.0";
+    static constexpr const char* summary = "linux-7.0 whose mte_sync_tags() runs only with HW_TAGS KASAN on";
+    static constexpr bool mutant = true;
+    static Claims claims() { return {ChangeScope::hw_tags_active, {}, "skip a tag clear KASAN does not need"}; }
+    template <class D>
+    static typename D::Bool mte_sync_tags_clears(const KasanEnv<D>& e, typename D::Bool pg_mte_tagged) {
+        return e.kasan_hw_tags_enabled() && rules_7_0<control_sync_tags_hw_only>::mte_sync_tags_clears(e, pg_mte_tagged);
+    }
+};
+
 // A new variant that copies sample-v3 and changes nothing: it starts with a
 // clean slate (sample-v3's records are sample-v3's), and every finding reads
 // "also in sample-v3"; exit 0.
