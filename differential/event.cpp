@@ -24,6 +24,7 @@ const char* op_name(Op op) {
         case Op::access: return "access";
         case Op::reset_tag: return "reset_tag";
         case Op::check_async: return "kasan_check_async";
+        case Op::rcu_barrier: return "rcu_barrier";
     }
     return "?";
 }
@@ -151,7 +152,8 @@ bool same_meaning(const Event& a, const Event& b) {
         case Op::access: return a.pick == b.pick && a.where == b.where && a.len == b.len && a.kind == b.kind;
         case Op::stack_alloc:
         case Op::skb_alloc:
-        case Op::check_async: return true;
+        case Op::check_async:
+        case Op::rcu_barrier: return true;
     }
     return false;
 }

@@ -32,8 +32,9 @@ enum class Op : std::uint8_t {
     access,         // pick among all pointers; offset, len, kind
     reset_tag,      // pick: a new handle, the pointer with tag 0xFF
     check_async,    // kasan_check_async(): TFSR checked on this CPU
+    rcu_barrier,    // a grace period ends: RCU-delayed thread stack frees run
 };
-inline constexpr unsigned kOps = 14;
+inline constexpr unsigned kOps = 15;
 const char* op_name(Op op);
 
 enum class AccessKind : std::uint8_t { read, write, rmw };

@@ -248,6 +248,12 @@ std::string Lockstep::apply(const Event& e, bool& ran) {
             feed();
             r.kasan_check_async(cpu);
             return "";
+        case Op::rcu_barrier:
+            lines_.push_back("rcu_barrier()");
+            m.rcu_barrier();
+            feed();
+            r.rcu_barrier();
+            return "";
     }
     ran = false;
     return "";
@@ -261,7 +267,7 @@ std::string Lockstep::dump_page(std::uint64_t pfn) const {
     const auto& md = m.phys_data();
     const std::size_t g0 = pfn * reference::RefKernel::kGranulesPerPage;
     o << "  pfn " << pfn << ":\n    model:     allocated=" << m.page_state(pfn).allocated
-      << " page_tag=" << hex2(m.page_state(pfn).page_tag) << " skip_poison=" << m.page_state(pfn).pg_skip_kasan_poison
+      << " page_tag=" << hex2(m.page_kasan_tag(pfn)) << " skip_poison=" << m.page_state(pfn).pg_skip_kasan_poison
       << "\n    reference: allocated=" << r.page_allocated(pfn) << " page_tag=" << hex2(r.page_kasan_tag(pfn))
       << " skip_poison=" << r.page_flags(pfn).test(reference::PG_skip_kasan_poison) << "\n";
     o << "    memory tags (one hex digit a granule; z = zero data), model then reference:\n";
@@ -322,7 +328,7 @@ std::string Lockstep::compare_state(std::size_t mb, std::size_t rb) const {
     for (std::uint64_t pfn = 1; pfn < m.page_count() && shown < 2; ++pfn) {
         const spec::PageState& ps = m.page_state(pfn);
         bool differs = ps.allocated != r.page_allocated(pfn) ||
-                       (kasan ? ps.page_tag : KASAN_TAG_KERNEL) != r.page_kasan_tag(pfn) ||
+                       m.page_kasan_tag(pfn) != r.page_kasan_tag(pfn) ||
                        (ps.allocated && ps.pg_skip_kasan_poison != r.page_flags(pfn).test(reference::PG_skip_kasan_poison));
         const std::size_t g0 = pfn * reference::RefKernel::kGranulesPerPage;
         for (std::size_t g = g0; g < g0 + reference::RefKernel::kGranulesPerPage && !differs; ++g)

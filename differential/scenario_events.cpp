@@ -200,6 +200,8 @@ ScenarioEvents scenario_events(const scenario::Scenario& sc) {
             ok = on_pick(Op::kfree, [](const H& x) { return x.kind == H::ptr; }, true);
         } else if (c == "vfree") {
             ok = on_pick(Op::vfree, [](const H& x) { return x.kind == H::vmalloc; }, true);
+        } else if (c == "stack_alloc" && !st.args.empty()) {
+            skip("a stack for a given node is not in the event vocabulary (one NUMA node)");
         } else if (c == "stack_alloc") {
             e.op = Op::stack_alloc;
             hs.add(H::stack, 16384, st.result);
@@ -256,6 +258,9 @@ ScenarioEvents scenario_events(const scenario::Scenario& sc) {
             e.kind = c == "read" ? AccessKind::read : c == "write" ? AccessKind::write : AccessKind::rmw;
         } else if (c == "kasan_check_async") {
             e.op = Op::check_async;
+            ok = true;
+        } else if (c == "rcu_barrier") {
+            e.op = Op::rcu_barrier;
             ok = true;
         } else {
             skip("not in the event vocabulary");

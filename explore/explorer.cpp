@@ -71,7 +71,7 @@ std::string canonical_key(const State& s, std::string* summary) {
         const int own = s.obj[i];
         k += "|P" + std::to_string(i) + (ps.allocated ? "a" : "f") + (ps.pg_skip_kasan_poison ? "k" : "") +
              (ps.pg_mte_tagged ? "m" : "") + (ps.sampled_out ? "S" : "") + (ps.skip_requested ? "R" : "") +
-             " pt" + tn(ps.page_tag);
+             " pt" + tn(m.page_kasan_tag(pfn));
         for (std::size_t g : {pfn * gpp, pfn * gpp + 1}) {
             k += " g" + tn(m.phys_tags()[g]) + data_cat(m.phys_data()[g], own);
         }
@@ -83,7 +83,7 @@ std::string canonical_key(const State& s, std::string* summary) {
         if (s.has[i]) k += " p" + tn(s.ptr[i].tag);
         if (summary) {
             sum += (i ? "  " : "") + std::string("pfn") + std::to_string(pfn) + ":" + (ps.allocated ? "alloc" : "free") +
-                   " page " + tn(ps.page_tag) + " mem " + tn(m.phys_tags()[pfn * gpp]) +
+                   " page " + tn(m.page_kasan_tag(pfn)) + " mem " + tn(m.phys_tags()[pfn * gpp]) +
                    (s.has[i] ? " ptr " + tn(s.ptr[i].tag) : "");
         }
     }

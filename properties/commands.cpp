@@ -117,21 +117,25 @@ void FreePages::show(std::ostream& os) const { os << "free_pages(" << shown << "
 // ---- kmalloc ------------------------------------------------------------------------------
 Kmalloc::Kmalloc(const AbstractState& s)
     : name(std::string("k") + std::to_string(s.next)), size(gen_kmalloc_size()), zero(*rc::gen::arbitrary<bool>()),
-      cpu(gen_cpu()) {}
+      kfence(s.kfence && *rc::gen::weightedElement<bool>({{1, true}, {2, false}})), cpu(gen_cpu()) {}
 void Kmalloc::checkPreconditions(const AbstractState& s) const { RC_PRE(s.find(name) == nullptr); }
 void Kmalloc::apply(AbstractState& s) const {
     s.handles.push_back({Handle::ptr, name, true, cpu, std::int64_t(size)});
     s.next++;
 }
 void Kmalloc::run(const AbstractState&, Sut& sut) const {
-    std::string line = name + " = " + (zero ? "kzalloc(" : "kmalloc(") + std::to_string(size) + ") cpu=" + std::to_string(cpu);
+    std::string line = name + " = " +
+                       (kfence ? "kfence_kmalloc(" + std::to_string(size) + (zero ? ", GFP_KERNEL|__GFP_ZERO)" : ")")
+                               : (zero ? "kzalloc(" : "kmalloc(") + std::to_string(size) + ")") +
+                       " cpu=" + std::to_string(cpu);
     assert_holds(sut, sut.step(line, [&](Sut& x) {
         gfp_t g = x.model->gfp().mask("GFP_KERNEL") | (zero ? x.model->gfp().mask("__GFP_ZERO") : 0);
-        x.ptrs[name] = x.model->kmalloc(size, g, cpu);
+        x.ptrs[name] = kfence ? x.model->kfence_kmalloc(size, g, cpu) : x.model->kmalloc(size, g, cpu);
     }, name));
 }
 void Kmalloc::show(std::ostream& os) const {
-    os << name << " = " << (zero ? "kzalloc(" : "kmalloc(") << size << ", GFP_KERNEL) cpu=" << cpu;
+    os << name << " = " << (kfence ? "kfence_kmalloc(" : zero ? "kzalloc(" : "kmalloc(") << size
+       << (kfence && zero ? ", GFP_KERNEL|__GFP_ZERO" : ", GFP_KERNEL") << ") cpu=" << cpu;
 }
 
 // ---- kfree / vfree / stack_free / pgtable_free / munmap -------------------------------------
@@ -204,17 +208,29 @@ void Vmalloc::show(std::ostream& os) const {
 }
 
 // ---- thread stacks ----------------------------------------------------------------------
-StackAlloc::StackAlloc(const AbstractState& s) : name(std::string("s") + std::to_string(s.next)), cpu(gen_cpu()) {}
+StackAlloc::StackAlloc(const AbstractState& s)
+    : name(std::string("s") + std::to_string(s.next)), cpu(gen_cpu()),
+      node(s.nodes > 1 ? *rc::gen::inRange(-1, s.nodes) : -1) {}
 void StackAlloc::checkPreconditions(const AbstractState& s) const { RC_PRE(s.find(name) == nullptr); }
 void StackAlloc::apply(AbstractState& s) const {
     s.handles.push_back({Handle::stack, name, true, cpu, 16384});
     s.next++;
 }
 void StackAlloc::run(const AbstractState&, Sut& sut) const {
-    assert_holds(sut, sut.step(name + " = stack_alloc() cpu=" + std::to_string(cpu),
-                               [&](Sut& x) { x.ptrs[name] = x.model->stack_alloc(cpu); }, name));
+    const std::string arg = node < 0 ? "" : std::to_string(node);
+    assert_holds(sut, sut.step(name + " = stack_alloc(" + arg + ") cpu=" + std::to_string(cpu), [&](Sut& x) {
+        x.ptrs[name] = x.model->stack_alloc(cpu, node < 0 ? std::nullopt : std::optional<int>(node));
+    }, name));
 }
-void StackAlloc::show(std::ostream& os) const { os << name << " = alloc_thread_stack_node() cpu=" << cpu; }
+void StackAlloc::show(std::ostream& os) const {
+    os << name << " = alloc_thread_stack_node(" << (node < 0 ? "NUMA_NO_NODE" : std::to_string(node)) << ") cpu=" << cpu;
+}
+
+// ---- rcu_barrier: a grace period ends ----------------------------------------------------
+void RcuBarrier::run(const AbstractState&, Sut& sut) const {
+    assert_holds(sut, sut.step("rcu_barrier()", [](Sut& x) { x.model->rcu_barrier(); }));
+}
+void RcuBarrier::show(std::ostream& os) const { os << "rcu_barrier()"; }
 
 // ---- page tables --------------------------------------------------------------------------
 PgtableAlloc::PgtableAlloc(const AbstractState& s)
@@ -275,7 +291,8 @@ void UserSetTag::show(std::ostream& os) const { os << "stg(" << shown << " + 0, 
 
 // ---- kasan_reset_tag ---------------------------------------------------------------------
 ResetTag::ResetTag(const AbstractState& s)
-    : name(std::string("r") + std::to_string(s.next)), pick(*rc::gen::arbitrary<std::size_t>()) {
+    : name(std::string("r") + std::to_string(s.next)), pick(*rc::gen::arbitrary<std::size_t>()),
+      via_page(*rc::gen::arbitrary<bool>()) {
     const Handle* h = resolve(s, pick, any_handle);
     if (!h) RC_DISCARD("no pointer");
     shown = ptr_var(*h);
@@ -292,11 +309,16 @@ void ResetTag::run(const AbstractState& s, Sut& sut) const {
     if (!h) return;
     std::string from = ptr_var(*h);
     if (!sut.ptrs.count(from) || sut.ptrs.at(from).null) return;
-    assert_holds(sut, sut.step(name + " = reset_tag(" + from + ")", [&](Sut& x) {
-        if (x.ptrs.count(from)) x.ptrs[name] = x.model->reset_tag(x.ptrs.at(from));
+    const std::uint64_t ua = sut.ptrs.at(from).addr | ~ADDR_MASK;
+    const bool page = via_page && ua >= LINEAR_BASE && ua < LINEAR_BASE + sut.model->page_count() * PAGE_SIZE;
+    assert_holds(sut, sut.step(name + (page ? " = virt_to_page_address(" : " = reset_tag(") + from + ")", [&](Sut& x) {
+        if (!x.ptrs.count(from)) return;
+        x.ptrs[name] = page ? x.model->virt_to_page_address(x.ptrs.at(from)) : x.model->reset_tag(x.ptrs.at(from));
     }));
 }
-void ResetTag::show(std::ostream& os) const { os << name << " = kasan_reset_tag(" << shown << ")"; }
+void ResetTag::show(std::ostream& os) const {
+    os << name << (via_page ? " = page_address(virt_to_page(" : " = kasan_reset_tag(") << shown << (via_page ? "))" : ")");
+}
 
 // ---- an access ----------------------------------------------------------------------------
 Access::Access(const AbstractState& s) : pick(*rc::gen::arbitrary<std::size_t>()) {

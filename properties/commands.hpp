@@ -57,6 +57,7 @@ struct Kmalloc : Cmd {
     std::string name;
     std::uint64_t size;
     bool zero;
+    bool kfence;  // the KFENCE timer fired: kfence_kmalloc (CONFIG_KFENCE only)
     int cpu;
     explicit Kmalloc(const AbstractState& s);
     void checkPreconditions(const AbstractState& s) const override;
@@ -91,9 +92,17 @@ struct Vmalloc : Cmd {
 struct StackAlloc : Cmd {
     std::string name;
     int cpu;
+    int node;  // -1: NUMA_NO_NODE; else the node asked for (config nodes=2)
     explicit StackAlloc(const AbstractState& s);
     void checkPreconditions(const AbstractState& s) const override;
     void apply(AbstractState& s) const override;
+    void run(const AbstractState& s, Sut& sut) const override;
+    void show(std::ostream& os) const override;
+};
+
+// A grace period ends: RCU-delayed stack frees (and SLUB_RCU_DEBUG frees) run.
+struct RcuBarrier : Cmd {
+    explicit RcuBarrier(const AbstractState&) {}
     void run(const AbstractState& s, Sut& sut) const override;
     void show(std::ostream& os) const override;
 };
@@ -131,6 +140,7 @@ struct UserSetTag : Cmd {
 struct ResetTag : Cmd {
     std::string name;
     std::size_t pick;
+    bool via_page;  // page_address(virt_to_page(p)) + offset instead (linear-map pointers)
     std::string shown;
     explicit ResetTag(const AbstractState& s);
     void checkPreconditions(const AbstractState& s) const override;
@@ -155,7 +165,7 @@ struct Access : Cmd {
 // The generator RapidCheck draws commands from.
 inline auto command_generator() {
     return rc::state::gen::execOneOfWithArgs<AllocPages, AllocPages, FreePages, Kmalloc, Kmalloc, Release, Release,
-                                             Vmalloc, StackAlloc, PgtableAlloc, UserFault, UserSetTag, ResetTag,
+                                             Vmalloc, StackAlloc, RcuBarrier, PgtableAlloc, UserFault, UserSetTag, ResetTag,
                                              Access, Access, Access>();
 }
 

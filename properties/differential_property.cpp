@@ -19,7 +19,7 @@ rc::Gen<Event> gen_event() {
                                               {3, Op::kfree}, {2, Op::vmalloc}, {2, Op::vfree}, {2, Op::stack_alloc},
                                               {2, Op::stack_free}, {2, Op::pgtable_alloc}, {1, Op::pgtable_free},
                                               {1, Op::skb_alloc}, {6, Op::access}, {1, Op::reset_tag},
-                                              {1, Op::check_async}});
+                                              {1, Op::check_async}, {1, Op::rcu_barrier}});
         e.cpu = *rc::gen::weightedElement<std::uint8_t>({{3, 0}, {1, 1}});
         e.order = *rc::gen::inRange<std::uint8_t>(0, 5);
         e.gfp = *rc::gen::arbitrary<std::uint8_t>();

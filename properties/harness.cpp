@@ -6,7 +6,9 @@
 namespace tagproof::properties {
 
 std::string Config::describe() const {
-    return std::string(mode_name(mode)) + (mte ? "" : ", no MTE") + (cmdline.empty() ? "" : ", boot: " + cmdline);
+    return std::string(mode_name(mode)) + (mte ? "" : ", no MTE") + (kfence ? ", CONFIG_KFENCE" : "") +
+           (nodes > 1 ? ", " + std::to_string(nodes) + " NUMA nodes" : "") +
+           (cmdline.empty() ? "" : ", boot: " + cmdline);
 }
 
 void showValue(const Config& c, std::ostream& os) { os << c.describe(); }
@@ -29,6 +31,8 @@ Sut::Sut(const kernel::Variant& v, const Config& c, std::vector<std::uint8_t> pi
     spec::ModelConfig mc;
     mc.build.mode = c.mode;
     mc.machine.mte = c.mte;
+    mc.build.kfence = c.kfence;
+    mc.machine.nodes = c.nodes;
     mc.boot = parse_boot_params_strict(c.cmdline, "generated command line", v.boot_syntax());
     mc.pages = 96;
     model = std::make_unique<spec::Model>(v, mc, chooser);
@@ -92,7 +96,8 @@ std::string Sut::scenario(const std::string& invariant, const std::string& basel
     s += "variant " + variant.name() + "\n";
     if (!baseline.empty()) s += "baseline " + baseline + "\n";
     s += std::string("modes ") + mode_name(config.mode) + "\n";
-    s += std::string("config pages=96 mte=") + (config.mte ? "y" : "n") + "\n";
+    s += std::string("config pages=96 mte=") + (config.mte ? "y" : "n") + (config.kfence ? " kfence=y" : "") +
+         (config.nodes > 1 ? " nodes=" + std::to_string(config.nodes) : "") + "\n";
     if (!config.cmdline.empty()) s += "boot " + config.cmdline + "\n";
     for (const auto& l : lines) s += l + "\n";
     return s + "expect violation " + invariant + "\n";

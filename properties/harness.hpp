@@ -17,6 +17,8 @@ namespace tagproof::properties {
 struct Config {
     Mode mode = Mode::hw_tags;
     bool mte = true;
+    bool kfence = false;  // CONFIG_KFENCE: kmallocs may be KFENCE's
+    int nodes = 1;        // NUMA nodes (CPU c on node c % nodes)
     std::string cmdline;
     std::string describe() const;
 };
@@ -36,6 +38,8 @@ struct AbstractState {
     int next = 0;
     std::vector<std::string> gfp_choices;  // GFP strings this variant's era and build define
     bool hw = false;                       // HW_TAGS build (user tag writes exist)
+    bool kfence = false;                   // CONFIG_KFENCE: kfence_kmalloc exists
+    int nodes = 1;                         // NUMA nodes: stack_alloc may ask for one
     std::string fresh(const char* prefix) { return prefix + std::to_string(next++); }
     const Handle* find(const std::string& name) const;
     std::vector<const Handle*> of(Handle::Kind k, bool live_only) const;

@@ -30,6 +30,8 @@ rc::Gen<Config> gen_config(const kernel::Variant& v, bool hw_active_allowed, con
         Config c;
         c.mode = *rc::gen::weightedElement<Mode>({{6, Mode::hw_tags}, {2, Mode::sw_tags}, {2, Mode::generic}});
         c.mte = *rc::gen::weightedElement<bool>({{9, true}, {1, false}});
+        c.kfence = *rc::gen::weightedElement<bool>({{1, true}, {3, false}});
+        c.nodes = *rc::gen::weightedElement<int>({{1, 2}, {2, 1}});
         std::string cmd;
         auto add = [&](const std::string& x) { cmd += (cmd.empty() ? "" : " ") + x; };
         bool off = *rc::gen::weightedElement<bool>({{1, true}, {6, false}});
@@ -61,6 +63,8 @@ AbstractState initial_state(const kernel::Variant& v, const Config& c, const ker
     BuildConfig b;
     b.mode = c.mode;
     s.hw = c.mode == Mode::hw_tags;
+    s.kfence = c.kfence;
+    s.nodes = c.nodes;
     s.gfp_choices = differential::gfp_vocabulary(v, b, baseline);
     return s;
 }

@@ -46,6 +46,8 @@ const std::map<std::string, std::vector<std::string>>& functions_of() {
         {"write", {"the tag check (mte_check_tfsr_el1 / do_tag_check_fault)"}},
         {"rmw", {"the tag check (mte_check_tfsr_el1 / do_tag_check_fault)"}},
         {"reset_tag", {"kasan_reset_tag()"}},
+        {"kfence_kmalloc", {"kfence_alloc()", "kfence_guarded_alloc()"}},
+        {"virt_to_page_address", {"virt_to_page() / page_kasan_tag()"}},
         {"page_address", {"page_to_virt() / page_kasan_tag()"}},
     };
     return f;

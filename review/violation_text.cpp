@@ -18,6 +18,7 @@ enum class Kind {
     free_poison,    // poisoning at free does not match tagging at allocation
     page_tag,       // page_address()'s tag disagrees with the memory tags
     false_positive, // the owner's own access faults
+    false_free,     // a valid free is reported
     match_all,      // a match-all access faults
     isolation,      // an outcome differs from the baseline outside the claims
     other,
@@ -33,7 +34,7 @@ Kind kind_of(const std::string& p, const std::string& h) {
     }
     if (p == "zeroing") return has(h, "memory tag") || has(h, "tags") ? Kind::zero_tags : Kind::zero_data;
     if (p == "page-tag-consistency") return has(h, "at free") ? Kind::free_poison : Kind::page_tag;
-    if (p == "no-false-positive") return Kind::false_positive;
+    if (p == "no-false-positive") return has(h, "freeing live") ? Kind::false_free : Kind::false_positive;
     if (p == "match-all-never-faults") return Kind::match_all;
     if (p == "mode-isolation") return Kind::isolation;
     return Kind::other;
@@ -45,7 +46,7 @@ Kind kind_of(const Finding& f) { return kind_of(f.property, f.happened); }
 std::string violation_kind(const std::string& property, const std::string& message) {
     static const char* names[] = {"coverage",     "out-of-bounds", "use-after-free", "zero-data",
                                   "zero-tags",    "free-poison",   "page-tag",       "false-positive",
-                                  "match-all",    "isolation",     "other"};
+                                  "false-free",   "match-all",     "isolation",      "other"};
     return names[static_cast<int>(kind_of(property, message))];
 }
 
@@ -64,6 +65,7 @@ std::string headline(const Finding& f) {
         case Kind::free_poison: return event + "poisoning at free does not match the allocation";
         case Kind::page_tag: return event + "page_address()'s tag differs from the memory tag";
         case Kind::false_positive: return event + "the owner's own access faults";
+        case Kind::false_free: return event + "a valid free is reported";
         case Kind::match_all: return event + "an access through a match-all pointer faults";
         case Kind::isolation: return event + "the outcome differs from " + f.baseline;
         case Kind::other: break;
@@ -76,6 +78,7 @@ std::string severity(const Finding& f) {
         case Kind::false_positive:
         case Kind::match_all:
         case Kind::page_tag: return "high (a correct kernel access faults: a spurious report or panic)";
+        case Kind::false_free: return "high (a correct free is reported, and the object is not freed)";
         case Kind::zero_data: return "high (memory its caller needs zeroed is not: an information leak)";
         case Kind::zero_tags: return "high (user space sees stale MTE tags: its own accesses fault)";
         case Kind::coverage: return "medium (accesses through this pointer are never checked)";
@@ -108,6 +111,9 @@ std::string expected_for(const Finding& f) {
             return "page_address() carries the memory's tag or match-all, so accesses through it do not fault";
         case Kind::false_positive:
             return "the owner's in-bounds access through its own pointer does not fault";
+        case Kind::false_free:
+            return "freeing a live object through a pointer the kernel hands out (its own, or page_address() of "
+                   "its page) frees it without a report";
         case Kind::match_all: return "an access through a match-all (0xFF) pointer does not fault";
         case Kind::isolation:
             return "the same outcome as under " + (f.baseline.empty() ? std::string("the baseline") : f.baseline) +
@@ -148,6 +154,10 @@ std::string question(const Finding& f) {
         case Kind::false_positive:
             return "The owner's own in-bounds access faults here. Should the allocation have left the memory "
                    "tags and the page tag consistent with the pointer it returned?";
+        case Kind::false_free:
+            return "A valid free is reported here. Does the free path recognise this pointer as the object's "
+                   "(is_kfence_address() compares the tag too), and does page_address() of its page give the "
+                   "tag it had?";
         case Kind::match_all:
             return "Accesses through a match-all (0xFF) pointer are meant never to fault (TCR_EL1.TCMA1). In "
                    "this trace one does: does the patch change which pointers are checked, or which tag the "

@@ -75,10 +75,16 @@ spec::ModelConfig make_config(const Scenario& sc, Mode mode, const kernel::Varia
                                             " (v6.12+)");
             c.build.slub_rcu_debug = yes(val, where, k);
         }
+        else if (k == "kfence") c.build.kfence = yes(val, where, k);
+        else if (k == "deferred_struct_page_init") c.build.deferred_struct_page_init = yes(val, where, k);
         else if (k == "mte") c.machine.mte = yes(val, where, k);
         else if (k == "mte_asymm") c.machine.mte_asymm = yes(val, where, k);
         else if (k == "mte_store_only") c.machine.mte_store_only = yes(val, where, k);
         else if (k == "cpus") c.machine.cpus = int(num());
+        else if (k == "nodes") {
+            c.machine.nodes = int(num());
+            if (c.machine.nodes < 1 || c.machine.nodes > 2) throw InputError(where, "config nodes is 1 or 2");
+        }
         else if (k == "pages") c.pages = unsigned(num());
         else if (k == "initial_mem_tag") c.initial_mem_tag = Tag(num());
         else if (k == "check_style") c.build.check_style = parse_check_style(val, where);
@@ -86,7 +92,8 @@ spec::ModelConfig make_config(const Scenario& sc, Mode mode, const kernel::Varia
             if (val != "any" && val != "0") throw InputError(where, "config sample_phase is 'any' or 0");
             c.sample_phase_any = val == "any";
         } else
-            throw InputError(where, "unknown config key '" + k + "'; known: kasan_vmalloc, vmap_stack, lockdep, slub_rcu_debug, mte, "
+            throw InputError(where, "unknown config key '" + k + "'; known: kasan_vmalloc, vmap_stack, lockdep, slub_rcu_debug, kfence, "
+                                    "deferred_struct_page_init, nodes, mte, "
                                     "mte_asymm, mte_store_only, cpus, pages, initial_mem_tag, sample_phase, check_style");
     }
     std::string cmdline = sc.boot_by_mode.count(mode) ? sc.boot_by_mode.at(mode) : sc.boot;
@@ -270,12 +277,20 @@ private:
         } else if (c == "vrealloc") {
             nargs(st, 2, 3);
             set(st, P(m_.vrealloc(ptr(st.args[0]), num(st.args[1]), st.args.size() > 2 ? gfp(st.args[2]) : K, cpu)));
+        } else if (c == "kfence_kmalloc") {
+            nargs(st, 1, 2);
+            set(st, P(m_.kfence_kmalloc(num(st.args[0]), st.args.size() > 1 ? gfp(st.args[1]) : K, cpu)));
+        } else if (c == "virt_to_page_address") {
+            nargs(st, 1, 1);
+            set(st, P(m_.virt_to_page_address(ptr(st.args[0]))));
         } else if (c == "vmalloc_to_page_address") {
             nargs(st, 1, 1);
             set(st, P(m_.vmalloc_to_page_address(ptr(st.args[0]))));
         } else if (c == "stack_alloc") {
-            nargs(st, 0, 0);
-            set(st, P(m_.stack_alloc(cpu)));
+            nargs(st, 0, 1);
+            std::optional<int> node;
+            if (!st.args.empty()) node = int(num(st.args[0]));
+            set(st, P(m_.stack_alloc(cpu, node)));
         } else if (c == "stack_free") {
             nargs(st, 1, 1);
             m_.stack_free(ptr(st.args[0]), cpu);

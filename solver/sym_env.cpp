@@ -38,6 +38,7 @@ SEnv make_env(const SymVariant& v, const SymInputs& in) {
     e.init_on_free = in.init_on_free;
     e.deferred_pages = Symbolic::boolean(false);  // after boot
     e.slub_rcu_debug = Symbolic::boolean(false);  // no obligation frees slab objects
+    e.kfence = Symbolic::boolean(false);          // no obligation allocates from KFENCE
     // sampling parameters exist only in eras that parse them (v6.3+)
     BootParamSyntax syn = v.concrete().boot_syntax();
     e.sample = syn.page_alloc_sample ? SWord(in.sample) : Symbolic::lit(1);

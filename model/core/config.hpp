@@ -35,6 +35,10 @@ struct BuildConfig {
     bool vmap_stack = true;     // CONFIG_VMAP_STACK
     bool lockdep = false;       // CONFIG_LOCKDEP: gives __GFP_NOLOCKDEP a bit
     std::optional<bool> slub_rcu_debug;  // CONFIG_SLUB_RCU_DEBUG; unset: the Kconfig default
+    bool kfence = false;        // CONFIG_KFENCE: a pool of kKfenceObjects objects (mm/kfence/core.c)
+    // CONFIG_DEFERRED_STRUCT_PAGE_INIT: the upper half of RAM is released by
+    // deferred_init_memmap() while deferred_pages_enabled() is still true.
+    bool deferred_struct_page_init = false;
 };
 
 // What the CPU offers (arm64 cpufeatures).
@@ -43,6 +47,7 @@ struct Machine {
     bool mte_asymm = true;       // ARM64_MTE_ASYMM: without it asymm falls back to sync
     bool mte_store_only = true;  // ARM64_MTE_STORE_ONLY: needed by kasan.write_only=on
     int cpus = 2;
+    int nodes = 1;  // NUMA nodes; CPU c is on node c % nodes (every node has memory)
 };
 
 // Runtime state derived at boot (kasan_init_hw_tags and friends).

@@ -65,6 +65,7 @@ struct KasanEnv {
     Bool init_on_alloc{}, init_on_free{};
     Bool deferred_pages{};  // deferred_pages_enabled(): false after boot
     Bool slub_rcu_debug{};  // CONFIG_SLUB_RCU_DEBUG (v6.12+; Kconfig default y for Generic and SW_TAGS)
+    Bool kfence{};          // CONFIG_KFENCE
     Word sample{}, sample_order{};  // kasan.page_alloc.sample[.order]
 
     GfpMasks<D> gfp;

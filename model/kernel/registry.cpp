@@ -42,6 +42,7 @@ CEnv Variant::make_env(const BuildConfig& b, const Machine& m, const BootParams&
     // mm/Kconfig.debug SLUB_RCU_DEBUG: "default KASAN_GENERIC || KASAN_SW_TAGS"
     e.slub_rcu_debug = features().slub_rcu_debug &&
                        b.slub_rcu_debug.value_or(b.mode == Mode::generic || b.mode == Mode::sw_tags);
+    e.kfence = b.kfence;
     e.sample = p.page_alloc_sample;
     e.sample_order = p.page_alloc_sample_order;
     GfpLayout L = gfp_layout(b);

@@ -26,6 +26,7 @@ const CallerRow rows[] = {
     {Caller::huge_zero_folio, "huge_zero_folio", "the huge zero folio (get_huge_zero_folio)"},
     {Caller::skb_frag, "skb_frag", "skb frag pages (skb_page_frag_refill, alloc_skb_with_frags)"},
     {Caller::mempool_page, "mempool_page", "mempool pages (mempool_alloc_pages)"},
+    {Caller::kfence, "kfence", "KFENCE objects (kfence_alloc from slab_alloc_node)"},
 };
 }  // namespace
 

@@ -40,6 +40,7 @@ enum class Caller {
     huge_zero_folio,  // mm/huge_memory.c get_huge_zero_folio()
     skb_frag,         // net/core/sock.c skb_page_frag_refill(), net/core/skbuff.c alloc_skb_with_frags()
     mempool_page,     // mempool_alloc_pages() with the pool's gfp
+    kfence,           // mm/kfence/core.c kfence_alloc(), a sampled kmalloc from slab_alloc_node()
 };
 const char* caller_name(Caller c);  // "pgtable_kernel": the name claims and reports use
 const char* caller_title(Caller c); // "page tables (pagetable_alloc, GFP_PGTABLE_KERNEL)"
@@ -171,6 +172,14 @@ Requirement<D> required(Caller c, const KasanEnv<D>& e, const CallerInput<D>& in
             // The area or the slab's objects carry the caller's requirement;
             // these pages are re-tagged through them.
             r.zero_data = e.init_on_free;
+            r.match_all_ok = T;
+            break;
+        case Caller::kfence:
+            // A kmalloc the sampling timer gave to KFENCE: zeroed as any
+            // kmalloc (kfence_guarded_alloc honours slab_want_init_on_alloc).
+            // KASAN's hooks skip it by design and its pointer carries 0xff:
+            // KFENCE's guard pages and canaries are its detector, not KASAN.
+            r.zero_data = e.init_on_alloc || D::any(in.gfp, e.gfp.ZERO) || e.init_on_free;
             r.match_all_ok = T;
             break;
         case Caller::user_page:

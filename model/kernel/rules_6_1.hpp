@@ -250,6 +250,17 @@ struct rules_6_1 {
     // A stack taken from the per-CPU cache gets kasan_unpoison_range(vm->addr, THREAD_SIZE).
     template <class D>
     static typename D::Bool cached_stack_unpoison(const KasanEnv<D>& e) { return D::boolean(true); }
+    // alloc_thread_stack_node_from_cache() and try_release_thread_stack_to_cache()
+    // (free_thread_stack, and again in the RCU callback thread_stack_free_rcu):
+    // before v6.19 the per-CPU cache ignores NUMA both ways.
+    template <class D>
+    static typename D::Bool stack_cache_serves(const KasanEnv<D>& e, typename D::Bool other_node_asked) {
+        return D::boolean(true);
+    }
+    template <class D>
+    static typename D::Bool stack_cache_takes(const KasanEnv<D>& e, typename D::Bool remote_pages) {
+        return D::boolean(true);
+    }
 
     // ---- random tags and the tag check ----------------------------------------
     // kasan_random_tag(): HW: IRG with GCR_EL1 excluding nibbles 0xE and 0xF ->
@@ -306,6 +317,38 @@ struct rules_6_1 {
     static MempoolHooks<D> mempool_hooks(const KasanEnv<D>& e) {
         return {D::boolean(false), D::boolean(false), D::boolean(true), D::boolean(true)};
     }
+
+    // ---- include/linux/mm.h page_kasan_tag() / page_kasan_tag_set(): page->flags ----
+    // The tag lives in KASAN_TAG_WIDTH (8) bits of page->flags, stored XOR 0xff
+    // since cf10bd4c4aff ("kasan: fix per-page tags for non-page_alloc pages",
+    // v5.12, in every modelled era): memmap starts zeroed, so a field never
+    // written -- a KFENCE pool page, boot memory before its first allocation
+    // (__init_single_page's reset runs before KASAN is enabled) -- reads 0xff,
+    // match-all. `field` is the stored bits; only the tag-based modes have it.
+    template <class D>
+    static typename D::Word page_kasan_tag_field(const KasanEnv<D>& e, typename D::Word tag) {
+        return ~tag & D::lit(0xFF);  // tag ^ 0xff, masked
+    }
+    template <class D>
+    static typename D::Word page_kasan_tag(const KasanEnv<D>& e, typename D::Word field) {
+        return ~(field & D::lit(0xFF)) & D::lit(0xFF);
+    }
+
+    // ---- mm/mm_init.c memblock_free_pages() -> mm/page_alloc.c __free_pages_core() ----
+    // Boot memory (and deferred_init_memmap()'s ranges) is released with
+    // FPI_TO_TAIL | FPI_SKIP_KASAN_POISON in v5.13 .. v6.3 ("mm, kasan: don't
+    // poison boot memory with tag-based modes"); free_pages_prepare() then
+    // skips poisoning in the tag modes. Generic skips only while
+    // deferred_pages_enabled(), so its boot memory is poisoned KASAN_PAGE_FREE.
+    template <class D>
+    static typename D::Bool boot_release_fpi_skip_kasan_poison(const KasanEnv<D>& e) { return D::boolean(true); }
+
+    // ---- mm/kfence/core.c: does the sampling timer hand allocations to KFENCE? ----
+    // KFENCE and KASAN coexist (v5.12 "kfence, kasan: make KFENCE compatible
+    // with KASAN"): KASAN's hooks skip KFENCE addresses, whose pointers carry
+    // 0xff and whose guard pages do the detecting.
+    template <class D>
+    static typename D::Bool kfence_enabled(const KasanEnv<D>& e) { return e.kfence; }
 
     // ---- arch/arm64/kernel/mte.c mte_sync_tags(), from set_pte_at() of a tagged user pte ----
     // A page not yet PG_mte_tagged (try_page_mte_tagging) gets its tags

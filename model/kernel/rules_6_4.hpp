@@ -22,6 +22,10 @@ struct rules_6_4 : rules_6_3<Self> {
         return e.gfp.SKIP_KASAN | e.gfp.SKIP_ZERO;
     }
     static constexpr bool has_pg_skip_kasan_poison = false;
+    // 0a54864f8dfb removed FPI_SKIP_KASAN_POISON: boot memory skips poisoning
+    // in the tag modes because its never-written page tag reads 0xff.
+    template <class D>
+    static typename D::Bool boot_release_fpi_skip_kasan_poison(const KasanEnv<D>& e) { return D::boolean(false); }
     // should_skip_kasan_poison(): Generic asks only about deferred init; tag
     // modes skip iff the stored page tag is KASAN_TAG_KERNEL. This is the only
     // state linking the alloc-time skip to the free-time skip.

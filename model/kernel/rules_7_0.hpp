@@ -63,6 +63,28 @@ struct rules_7_0 : rules_6_4<Self> {
     // and arm64's arch_slab_minalign() is the MTE granule (16) when HW tags are
     // enabled at boot; SW_TAGS has ARCH_SLAB_MINALIGN = 16 (the swiotlb bounce
     // buffer arm64 always allocates lets DMA alignment drop to 8).
+    // v6.16 ("mm: page-flags-layout.h: change the KASAN_TAG_WIDTH for
+    // HW_TAGS"): 4 bits under HW_TAGS, still XOR 0xff; a stored nibble n reads
+    // 0xf0 | (~n & 0xf), so MTE tags round-trip and a zero field is 0xff.
+    template <class D>
+    static typename D::Word page_kasan_tag_field(const KasanEnv<D>& e, typename D::Word tag) {
+        return ~tag & D::ite(e.hw_tags, D::lit(0xF), D::lit(0xFF));
+    }
+    template <class D>
+    static typename D::Word page_kasan_tag(const KasanEnv<D>& e, typename D::Word field) {
+        return ~(field & D::ite(e.hw_tags, D::lit(0xF), D::lit(0xFF))) & D::lit(0xFF);
+    }
+    // "fork: stop ignoring NUMA while handling cached thread stacks" (v6.19):
+    // a request for another node skips the cache, and a stack with a page off
+    // this CPU's node (which has memory) is not cached: it is RCU-freed.
+    template <class D>
+    static typename D::Bool stack_cache_serves(const KasanEnv<D>& e, typename D::Bool other_node_asked) {
+        return !other_node_asked;
+    }
+    template <class D>
+    static typename D::Bool stack_cache_takes(const KasanEnv<D>& e, typename D::Bool remote_pages) {
+        return !remote_pages;
+    }
     template <class D>
     static typename D::Word kmalloc_minalign(const KasanEnv<D>& e) {
         return D::ite(e.kasan_hw_tags_enabled() || e.sw_tags, D::lit(16), D::lit(8));

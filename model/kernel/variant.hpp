@@ -65,11 +65,18 @@ public:
     virtual VmallocPlan<Concrete> vmalloc_node_range(const CEnv&, gfp_t gfp, bool prot_kernel) const = 0;
     virtual VmallocUnpoison<Concrete> kasan_unpoison_vmalloc(const CEnv&, const VmallocPlan<Concrete>&) const = 0;
     virtual bool cached_stack_unpoison(const CEnv&) const = 0;
+    virtual bool stack_cache_serves(const CEnv&, bool other_node_asked) const = 0;
+    virtual bool stack_cache_takes(const CEnv&, bool remote_pages) const = 0;
     virtual bool slab_tag_per_alloc(const CEnv&, bool ctor_or_rcu) const = 0;
     virtual SlabFreePlan<Concrete> kasan_slab_free(const CEnv&, bool typesafe_by_rcu) const = 0;
     virtual MempoolHooks<Concrete> mempool_hooks(const CEnv&) const = 0;
     virtual VreallocHooks<Concrete> vrealloc_hooks(const CEnv&) const = 0;
     virtual bool mte_sync_tags_clears(const CEnv&, bool pg_mte_tagged) const = 0;
+    virtual bool kfence_enabled(const CEnv&) const = 0;
+    virtual bool boot_release_fpi_skip_kasan_poison(const CEnv&) const = 0;
+    // page->flags' KASAN tag bits: what page_kasan_tag_set() stores, what page_kasan_tag() reads back.
+    virtual std::uint64_t page_kasan_tag_field(const CEnv&, Tag tag) const = 0;
+    virtual Tag page_kasan_tag(const CEnv&, std::uint64_t field) const = 0;
     virtual std::uint64_t kmalloc_minalign(const CEnv&) const = 0;
     virtual Tag random_tag_min(const CEnv&) const = 0;
     virtual Tag random_tag_max(const CEnv&) const = 0;
@@ -142,6 +149,10 @@ public:
         return V::template kasan_unpoison_vmalloc<C>(e, v);
     }
     bool cached_stack_unpoison(const CEnv& e) const override { return V::template cached_stack_unpoison<C>(e); }
+    bool stack_cache_serves(const CEnv& e, bool other) const override {
+        return V::template stack_cache_serves<C>(e, other);
+    }
+    bool stack_cache_takes(const CEnv& e, bool remote) const override { return V::template stack_cache_takes<C>(e, remote); }
     bool slab_tag_per_alloc(const CEnv& e, bool ctor_or_rcu) const override {
         return V::template slab_tag_per_alloc<C>(e, ctor_or_rcu);
     }
@@ -150,6 +161,14 @@ public:
     }
     MempoolHooks<C> mempool_hooks(const CEnv& e) const override { return V::template mempool_hooks<C>(e); }
     VreallocHooks<C> vrealloc_hooks(const CEnv& e) const override { return V::template vrealloc_hooks<C>(e); }
+    std::uint64_t page_kasan_tag_field(const CEnv& e, Tag t) const override {
+        return V::template page_kasan_tag_field<C>(e, t);
+    }
+    Tag page_kasan_tag(const CEnv& e, std::uint64_t f) const override { return Tag(V::template page_kasan_tag<C>(e, f)); }
+    bool kfence_enabled(const CEnv& e) const override { return V::template kfence_enabled<C>(e); }
+    bool boot_release_fpi_skip_kasan_poison(const CEnv& e) const override {
+        return V::template boot_release_fpi_skip_kasan_poison<C>(e);
+    }
     bool mte_sync_tags_clears(const CEnv& e, bool tagged) const override {
         return V::template mte_sync_tags_clears<C>(e, tagged);
     }

@@ -1,9 +1,10 @@
 // page_flags.hpp — struct page's flags word as the reference keeps it: the
-// KASAN tag in an 8-bit field (KASAN_TAG_WIDTH, include/linux/page-flags-layout.h)
-// stored XOR KASAN_TAG_KERNEL, so that the all-zero flags of a fresh page
-// read as 0xFF, the match-all tag, with no initialisation pass
-// (include/linux/mm.h page_kasan_tag / page_kasan_tag_set). Without KASAN
-// enabled the getter returns 0xFF and the setter does nothing, as there.
+// KASAN tag bits in a field (KASAN_TAG_WIDTH, include/linux/page-flags-layout.h)
+// holding whatever the variant's page_kasan_tag_field rule stores (tag XOR
+// 0xff in every modelled era: the all-zero flags of a fresh page read as
+// 0xff, match-all); RefKernel decodes them with the variant's page_kasan_tag
+// rule (include/linux/mm.h). Without KASAN enabled the getter returns 0xff
+// and the setter does nothing, as there.
 //
 // The field's position depends on the configuration (sections, nodes, zones,
 // last_cpupid above it); KASAN_TAG_PGSHIFT below is one such layout. No
@@ -33,16 +34,10 @@ struct PageFlags {
     void set(PageFlagBit b) { word |= std::uint64_t(1) << b; }
     void clear(PageFlagBit b) { word &= ~(std::uint64_t(1) << b); }
 
-    std::uint8_t page_kasan_tag(bool kasan_enabled) const {
-        if (!kasan_enabled) return 0xFF;
-        return std::uint8_t(((word >> KASAN_TAG_PGSHIFT) & KASAN_TAG_MASK) ^ KASAN_TAG_KERNEL);
+    std::uint64_t kasan_field() const { return (word >> KASAN_TAG_PGSHIFT) & KASAN_TAG_MASK; }
+    void set_kasan_field(std::uint64_t stored) {
+        word = (word & ~(KASAN_TAG_MASK << KASAN_TAG_PGSHIFT)) | ((stored & KASAN_TAG_MASK) << KASAN_TAG_PGSHIFT);
     }
-    void page_kasan_tag_set(bool kasan_enabled, std::uint8_t tag) {
-        if (!kasan_enabled) return;
-        std::uint64_t stored = std::uint64_t(tag ^ KASAN_TAG_KERNEL) & KASAN_TAG_MASK;
-        word = (word & ~(KASAN_TAG_MASK << KASAN_TAG_PGSHIFT)) | (stored << KASAN_TAG_PGSHIFT);
-    }
-    void page_kasan_tag_reset(bool kasan_enabled) { page_kasan_tag_set(kasan_enabled, KASAN_TAG_KERNEL); }
 };
 
 }  // namespace tagproof::reference

@@ -96,6 +96,9 @@ public:
     void vfree(std::uint64_t ptr);
     std::uint64_t stack_alloc(int cpu);
     void stack_free(std::uint64_t ptr, int cpu);
+    // rcu_barrier(): a grace period ends; thread_stack_free_rcu() for the stacks
+    // freed before it (the reference has no SLAB_TYPESAFE_BY_RCU caches).
+    void rcu_barrier();
     std::uint64_t pgtable_alloc(bool user, bool slab_backed, int cpu);
     void pgtable_free(std::uint64_t ptr);
 
@@ -110,7 +113,14 @@ public:
     std::uint64_t pages() const { return npages_; }
     bool page_allocated(std::uint64_t pfn) const { return (alloc_[pfn / 64] >> (pfn % 64)) & 1; }
     const PageFlags& page_flags(std::uint64_t pfn) const { return flags_[pfn]; }
-    Tag page_kasan_tag(std::uint64_t pfn) const { return flags_[pfn].page_kasan_tag(rt_.kasan_enabled); }
+    // include/linux/mm.h page_kasan_tag(): the variant's decoding; 0xff with KASAN off.
+    Tag page_kasan_tag(std::uint64_t pfn) const {
+        return rt_.kasan_enabled ? v_.page_kasan_tag(env_, flags_[pfn].kasan_field()) : KASAN_TAG_KERNEL;
+    }
+    void page_kasan_tag_set(std::uint64_t pfn, Tag t) {
+        if (rt_.kasan_enabled) flags_[pfn].set_kasan_field(v_.page_kasan_tag_field(env_, t));
+    }
+    void page_kasan_tag_reset(std::uint64_t pfn) { page_kasan_tag_set(pfn, KASAN_TAG_KERNEL); }
     std::uint8_t mem_tag_nibble(std::size_t granule) const { return tags_.get(granule); }
     bool granule_zero(std::size_t granule) const { return (zero_[granule / 64] >> (granule % 64)) & 1; }
     // The MTE tag (0xF0 | nibble) of a mapped address; false when unmapped.
@@ -204,7 +214,15 @@ private:
         bool tagged_mapping = false;
         bool live = false;
         Tag tag = KASAN_TAG_KERNEL;       // area->addr's tag
+        int node = 0;                     // the NUMA node of its pages (stacks)
     };
+    struct DelayedStack {
+        std::int32_t area = -1;  // vm area, or -1 for a page-based stack at pfn
+        std::uint64_t pfn = 0;
+        int cpu = 0;
+    };
+    std::vector<DelayedStack> rcu_stacks_;  // thread_stack_delayed_free(), waiting for the grace period
+    bool try_release_thread_stack_to_cache(std::int32_t area, int cpu);
     std::vector<Area> areas_;
     std::vector<std::int32_t> free_areas_;  // recycled Area records
     std::vector<std::int32_t> live_areas_;  // sorted by start (bump addresses only grow)
@@ -225,6 +243,7 @@ private:
     void tag_range_linear(std::uint64_t pfn, std::uint64_t bytes, std::uint8_t nibble, bool init);
     void tag_range_virt(std::uint64_t addr, std::uint64_t len, std::uint8_t nibble, bool init);
     void zero_granules(std::size_t g, std::size_t n, bool value);
+    void release_boot_memory();
     void zero_range_virt(std::uint64_t addr, std::uint64_t len, bool value);
     void charge_tag_call(std::uint64_t addr, std::uint64_t size, bool init);
     void charge_clear_pages(std::uint64_t n);  // clear_page(): DC ZVA over each page

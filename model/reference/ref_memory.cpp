@@ -37,6 +37,30 @@ RefKernel::RefKernel(const kernel::Variant& v, const RefConfig& cfg, TagSource& 
     cpus_.resize(cfg_.machine.cpus);
     kmalloc_cache_.fill(-1);
     // kasan.page_alloc.sample=N starts every CPU's counter at 0, as the model does by default
+    if (cfg_.build.kfence) throw InputError("", "the reference implementation does not model KFENCE");
+    release_boot_memory();
+}
+
+// memblock_free_pages() -> __free_pages_core() for all of RAM, as the model's
+// boot.cpp: the era's free_pages_prepare() on pages whose flags were never
+// written, FPI flags from the era; the upper half under deferred
+// struct-page init with deferred_pages_enabled() still true. Every page of a
+// range decides alike (same flags, same page tag), so one plan a range.
+void RefKernel::release_boot_memory() {
+    const std::uint64_t deferred_from = cfg_.build.deferred_struct_page_init ? npages_ / 2 : npages_;
+    for (const auto& [from, to] : {std::pair<std::uint64_t, std::uint64_t>{0, deferred_from}, {deferred_from, npages_}}) {
+        if (from >= to) continue;
+        kernel::CEnv e = env_;
+        e.deferred_pages = from == deferred_from;
+        kernel::FreeInput<kernel::Concrete> in;
+        in.page_tag = page_kasan_tag(from);
+        in.pg_skip_kasan_poison = false;
+        in.fpi_skip_kasan_poison = v_.boot_release_fpi_skip_kasan_poison(e);
+        const auto plan = v_.free_pages_prepare(e, in);
+        const std::size_t g = from * kGranulesPerPage, n = (to - from) * kGranulesPerPage;
+        if (plan.poison) tags_.set_range(g, n, mte_nibble(KASAN_TAG_INVALID));
+        if (plan.poison_init || plan.kernel_init) zero_granules(g, n, true);
+    }
 }
 
 gfp_t RefKernel::gfp_mask(const char* name) const { return gfp_.defines(name) ? gfp_.mask(name) : 0; }

@@ -68,12 +68,12 @@ void RefKernel::post_alloc_hook(std::uint64_t pfn, unsigned order, gfp_t gfp, in
         // kasan_unpoison_pages(): one random tag for the block, on memory and every page
         Tag t = random_tag();
         tag_range_linear(pfn, n * PAGE_SIZE, mte_nibble(t), plan.unpoison_init);
-        for (std::uint64_t i = 0; i < n; ++i) flags_[pfn + i].page_kasan_tag_set(rt_.kasan_enabled, t);
+        for (std::uint64_t i = 0; i < n; ++i) page_kasan_tag_set(pfn + i, t);
         ++cost_.unpoisoned_allocs;
     }
     if (plan.sampled_out) ++cost_.sampled_out;
     if (plan.reset_page_tag)
-        for (std::uint64_t i = 0; i < n; ++i) flags_[pfn + i].page_kasan_tag_reset(rt_.kasan_enabled);
+        for (std::uint64_t i = 0; i < n; ++i) page_kasan_tag_reset(pfn + i);
     if (plan.kernel_init) {
         zero_granules(pfn * kGranulesPerPage, n * kGranulesPerPage, true);
         charge_clear_pages(n);
@@ -117,7 +117,7 @@ void RefKernel::free_pages(std::uint64_t pfn) {
     const unsigned order = order_[pfn];
     const std::uint64_t n = std::uint64_t(1) << order;
     kernel::FreeInput<kernel::Concrete> in;
-    in.page_tag = flags_[pfn].page_kasan_tag(rt_.kasan_enabled);
+    in.page_tag = page_kasan_tag(pfn);
     in.pg_skip_kasan_poison = flags_[pfn].test(PG_skip_kasan_poison);
     in.fpi_skip_kasan_poison = false;
     auto plan = v_.free_pages_prepare(env_, in);
@@ -137,7 +137,7 @@ void RefKernel::free_pages(std::uint64_t pfn) {
 }
 
 std::uint64_t RefKernel::page_address(std::uint64_t pfn) const {
-    Tag t = flags_[pfn].page_kasan_tag(rt_.kasan_enabled);
+    Tag t = page_kasan_tag(pfn);
     return ((LINEAR_BASE + pfn * PAGE_SIZE) & ADDR_MASK) | (std::uint64_t(t) << 56);
 }
 

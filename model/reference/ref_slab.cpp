@@ -66,7 +66,7 @@ std::uint64_t RefKernel::slab_alloc(std::int32_t cid, std::uint64_t size, gfp_t 
         std::int64_t pfn = alloc_pages(order, (gfp & gfp_kernel_nowarn_) | gfp_comp_, cpu, PageOwner::slab_page);
         if (pfn < 0) return 0;
         const std::uint64_t n = std::uint64_t(1) << order;
-        for (std::uint64_t i = 0; i < n; ++i) flags_[pfn + i].page_kasan_tag_reset(rt_.kasan_enabled);
+        for (std::uint64_t i = 0; i < n; ++i) page_kasan_tag_reset(pfn + i);
         if (rt_.kasan_enabled) tag_range_linear(std::uint64_t(pfn), n * PAGE_SIZE, mte_nibble(KASAN_TAG_INVALID), false);
         Slab s;
         s.pfn = std::uint64_t(pfn);

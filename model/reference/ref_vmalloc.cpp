@@ -68,7 +68,7 @@ std::uint64_t RefKernel::vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel
         const std::uint64_t rz = round_up(start + size, G), rz_end = start + npages * PAGE_SIZE;
         tag_range_virt(start, rz - start, mte_nibble(t), un.retag_init);
         if (rz_end > rz) tag_range_virt(rz, rz_end - rz, mte_nibble(KASAN_TAG_INVALID), un.retag_init);
-        for (std::uint64_t pfn : ar.pfns) flags_[pfn].page_kasan_tag_set(rt_.kasan_enabled, t);
+        for (std::uint64_t pfn : ar.pfns) page_kasan_tag_set(pfn, t);
     }
     ar.tag = t;  // area->addr keeps the tagged address
     return (start & ADDR_MASK) | (std::uint64_t(t) << 56);
@@ -104,26 +104,44 @@ std::uint64_t RefKernel::stack_alloc(int cpu) {
         return ar.start;
     }
     std::uint64_t p = vmalloc(kThreadSize, v_.GFP_VMAP_STACK(env_), true, cpu, true);
+    if (p) areas_[area_at(p | ~ADDR_MASK)].node = cpu % cfg_.machine.nodes;
     return p ? p | ~ADDR_MASK : 0;  // tsk->stack = kasan_reset_tag(stack)
 }
 
+// free_thread_stack(): the cache, else call_rcu(thread_stack_free_rcu);
+// page-based stacks are always RCU-freed (as the model's fork.cpp).
 void RefKernel::stack_free(std::uint64_t ptr, int cpu) {
     if (cpu < 0 || cpu >= int(cpus_.size())) throw InputError("", "cpu " + std::to_string(cpu) + " does not exist");
     const std::uint64_t a = ptr | ~ADDR_MASK;
     if (!cfg_.build.vmap_stack) {
         if (a < LINEAR_BASE || a - LINEAR_BASE >= npages_ * PAGE_SIZE)
             throw InputError("", "stack_free of a pointer that is no thread stack");
-        return free_pages(head_[(a - LINEAR_BASE) / PAGE_SIZE]);
+        rcu_stacks_.push_back({-1, head_[(a - LINEAR_BASE) / PAGE_SIZE], cpu});
+        return;
     }
     std::int32_t ai = area_at(a);
     if (ai < 0) throw InputError("", "stack_free of a pointer that is no vmap stack");
-    // try_release_thread_stack_to_cache(): an empty slot of this CPU, else vfree
+    if (!try_release_thread_stack_to_cache(ai, cpu)) rcu_stacks_.push_back({ai, 0, cpu});
+}
+
+bool RefKernel::try_release_thread_stack_to_cache(std::int32_t ai, int cpu) {
+    if (!v_.stack_cache_takes(env_, areas_[ai].node != cpu % cfg_.machine.nodes)) return false;
     for (std::int32_t& slot : cpus_[cpu].cached_stacks)
         if (slot < 0) {
             slot = ai;
-            return;
+            return true;
         }
-    vfree(areas_[ai].start);
+    return false;
+}
+
+void RefKernel::rcu_barrier() {
+    // nothing here queues another callback: walk the list, then empty it
+    // keeping its capacity (the workloads allocate nothing after warm-up)
+    for (const DelayedStack& d : rcu_stacks_) {
+        if (d.area < 0) free_pages(d.pfn);
+        else if (!try_release_thread_stack_to_cache(d.area, d.cpu)) vfree(areas_[d.area].start);
+    }
+    rcu_stacks_.clear();
 }
 
 std::uint64_t RefKernel::pgtable_alloc(bool user, bool slab_backed, int cpu) {

@@ -17,6 +17,7 @@ void thread_creation(RefKernel& k, std::uint64_t iterations) {
         for (std::uint64_t t = 0; t < kThreads; ++t) stacks[t] = k.stack_alloc(int(t % 2));
         for (std::uint64_t t = 0; t < kThreads; ++t)
             if (stacks[t]) k.stack_free(stacks[t], int(t % 2));
+        k.rcu_barrier();  // the grace period: thread_stack_free_rcu() for all but the cached
     }
 }
 
@@ -33,6 +34,7 @@ void fork_pgtables(RefKernel& k, std::uint64_t iterations) {
         for (std::uint64_t i = 0; i < n; ++i)
             if (tables[i]) k.pgtable_free(tables[i]);
         if (stack) k.stack_free(stack, cpu);
+        k.rcu_barrier();
     }
 }
 

@@ -104,6 +104,7 @@ void Model::report_free(const Ptr& p, const char* bug_type) {
     r.ptr_tag = p.tag;
     r.mem_tag = mem_tag(p).value_or(0);
     report(r);
+    oracle_on_free_report(p, bug_type);
 }
 
 void Model::kasan_check_async(int cpu) {
@@ -257,6 +258,12 @@ void Model::access(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu, bo
             Report r;
             r.kasan = false;
             r.bug_type = "page-fault";
+            if (in_kfence_pool(a)) {
+                // the fault goes to kfence_handle_page_fault(): a guard page, or a freed object's page
+                const std::uint64_t i = ((a | ~ADDR_MASK) - linear(kfence_pool_pfn_)) / PAGE_SIZE;
+                notes_.push_back(label_ + ": BUG: KFENCE: " + (i >= 2 && i % 2 == 0 ? "use-after-free" : "out-of-bounds") +
+                                 (is_write ? " write" : " read") + " at " + ptr_str(offset(p, std::int64_t(a - p.addr))));
+            }
             r.addr = offset(p, std::int64_t(a - p.addr)).value();
             r.is_write = is_write;
             r.cpu = cpu;
@@ -371,6 +378,7 @@ std::string Model::format_report(const Report& r) const {
                           (unsigned long long)r.addr);
             return buf;
         }
+        if (r.bug_type.rfind("KFENCE: ", 0) == 0) return "BUG: " + r.bug_type + " in " + r.where;
         return "BUG: Bad page state (" + r.where + ")";
     }
     s = "BUG: KASAN: " + r.bug_type + (r.async ? "" : " in " + r.where) + "\n";

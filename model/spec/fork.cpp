@@ -10,8 +10,11 @@ namespace tagproof::spec {
 
 using layout::thread_size_order;
 
-Ptr Model::stack_alloc(int cpu) {
+Ptr Model::stack_alloc(int cpu, std::optional<int> node) {
     if (cpu < 0 || cpu >= (int)cpus_.size()) throw InputError("", "cpu " + std::to_string(cpu) + " does not exist");
+    if (node && (*node < 0 || *node >= cfg_.machine.nodes))
+        throw InputError("", "stack_alloc: node " + std::to_string(*node) + " does not exist (config nodes=" +
+                                 std::to_string(cfg_.machine.nodes) + ")");
     unsigned order = thread_size_order(cfg_.build.mode);
     std::uint64_t thread_size = PAGE_SIZE << order;
     if (!cfg_.build.vmap_stack) {
@@ -20,9 +23,14 @@ Ptr Model::stack_alloc(int cpu) {
         if (id < 0) return Ptr{0, KASAN_TAG_KERNEL, -1, true};
         return reset_tag(page_address(id));  // tsk->stack = kasan_reset_tag(page_address(page))
     }
-    // alloc_thread_stack_node_from_cache(): this CPU's cached_stacks[]
+    // alloc_thread_stack_node_from_cache(): this CPU's cached_stacks[], unless
+    // the era refuses a request for another node
+    const bool other_node = node && *node != cpu_node(cpu);
+    const bool from_cache = v_.stack_cache_serves(env_, other_node);
+    if (!from_cache) notes_.push_back(label_ + ": stack for node " + std::to_string(node.value_or(-1)) +
+                                      " asked on a CPU of node " + std::to_string(cpu_node(cpu)) + ": the cache is skipped");
     for (int& slot : cpus_[cpu].cached_stacks) {
-        if (slot < 0) continue;
+        if (slot < 0 || !from_cache) continue;
         int ai = slot;
         slot = -1;
         VmArea& a = areas_[ai];
@@ -48,26 +56,55 @@ Ptr Model::stack_alloc(int cpu) {
     Ptr p = vmalloc(thread_size, v_.GFP_VMAP_STACK(env_), true, cpu, ObjKind::stack);
     if (p.null) return p;
     areas_[objects_[p.obj].area].is_stack = true;
+    areas_[objects_[p.obj].area].node = node.value_or(cpu_node(cpu));  // __vmalloc_node_range(..., node)
     return reset_tag(p);  // tsk->stack = kasan_reset_tag(stack)
 }
 
+// try_release_thread_stack_to_cache(): an empty slot of this CPU's cache,
+// if the era takes a stack whose pages are on another node.
+bool Model::try_release_thread_stack_to_cache(int ai, int cpu) {
+    if (!v_.stack_cache_takes(env_, areas_[ai].node != cpu_node(cpu))) return false;
+    for (int& slot : cpus_.at(cpu).cached_stacks)
+        if (slot < 0) {
+            slot = ai;
+            return true;
+        }
+    return false;
+}
+
+// thread_stack_free_rcu(), after the grace period: the cache once more, else
+// vfree() (a page-based stack: __free_pages()).
+void Model::thread_stack_free_rcu(const DelayedStack& d) {
+    if (d.area < 0) {
+        free_pages(d.obj);
+        return;
+    }
+    if (try_release_thread_stack_to_cache(d.area, d.cpu)) return;
+    const VmArea& a = areas_[d.area];
+    vfree(Ptr{a.start, a.tag, a.obj});
+}
+
+// free_thread_stack(): the cache, else thread_stack_delayed_free(): call_rcu,
+// and the memory stays as it is until the grace period ends (rcu_barrier()).
+// Without CONFIG_VMAP_STACK the pages are RCU-freed too.
 void Model::stack_free(const Ptr& p, int cpu) {
+    if (cpu < 0 || cpu >= (int)cpus_.size()) throw InputError("", "cpu " + std::to_string(cpu) + " does not exist");
     if (!cfg_.build.vmap_stack) {
         int id = page_object(p);
-        if (id < 0) throw InputError("", "stack_free of a pointer that is no thread stack");
-        free_pages(id);
+        if (id < 0 || objects_[id].kind != ObjKind::stack || !objects_[id].live)
+            throw InputError("", "stack_free of a pointer that is no live thread stack");
+        for (const auto& d : rcu_stacks_)
+            if (d.obj == id) throw InputError("", "stack_free of a stack already freed");
+        rcu_stacks_.push_back({-1, id, cpu});
         return;
     }
     int ai = area_of(p.addr);
     if (ai < 0) throw InputError("", "stack_free of a pointer that is no vmap stack");
-    // try_release_thread_stack_to_cache(): an empty slot of this CPU, else vfree (after RCU).
-    for (int& slot : cpus_.at(cpu).cached_stacks)
-        if (slot < 0) {
-            slot = ai;
-            objects_[areas_[ai].obj].live = false;  // the task is gone; the memory stays mapped
-            return;
-        }
-    vfree(Ptr{areas_[ai].start, areas_[ai].tag, areas_[ai].obj});
+    if (!objects_[areas_[ai].obj].live) throw InputError("", "stack_free of a stack already freed");
+    objects_[areas_[ai].obj].live = false;  // the task is gone; the memory stays mapped
+    if (try_release_thread_stack_to_cache(ai, cpu)) return;
+    notes_.push_back(label_ + ": thread_stack_delayed_free(): freed after the RCU grace period");
+    rcu_stacks_.push_back({ai, -1, cpu});
 }
 
 // A dying task's frame left KASAN_STACK redzones poisoned in the shadow (Generic /

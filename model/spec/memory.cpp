@@ -20,6 +20,7 @@ const char* obj_kind_name(ObjKind k) {
         case ObjKind::pgtable: return "pgtable";
         case ObjKind::user_page: return "user_page";
         case ObjKind::mempool_page: return "mempool_page";
+        case ObjKind::kfence: return "kfence";
     }
     return "?";
 }
@@ -45,14 +46,20 @@ Model::Model(const kernel::Variant& v, const ModelConfig& cfg, Chooser& chooser)
     std::uint8_t init;
     switch (cfg_.build.mode) {
         case Mode::hw_tags: init = mte_tag_from_nibble(cfg_.initial_mem_tag); break;
-        case Mode::sw_tags: init = KASAN_TAG_KERNEL; break;  // arm64 KASAN_SHADOW_INIT for SW_TAGS
-        case Mode::generic: init = KASAN_PAGE_FREE_GENERIC; break;  // boot memory freed and poisoned
+        // KASAN_SHADOW_INIT (include/linux/kasan.h): 0xFE, KASAN_TAG_INVALID,
+        // for SW_TAGS since "kasan: initialize shadow to TAG_INVALID for SW_TAGS"
+        // (v5.13); 0 for Generic. release_boot_memory() then poisons what the era's
+        // free_pages_prepare() poisons.
+        case Mode::sw_tags: init = KASAN_TAG_INVALID; break;
+        case Mode::generic: init = 0; break;
         default: init = KASAN_TAG_KERNEL; break;
     }
     tag_.assign(n, init);
     tag_count_[init] = std::uint32_t(n);
     data_.assign(n, cfg_.boot.init_on_free ? DATA_ZERO : DATA_STALE);
     tag_by_.assign(n, TAG_BY_BOOT);
+    kfence_init_pool();
+    release_boot_memory();
     if (mte_separate()) mte_tag_.assign(cfg_.pages * (PAGE_SIZE / 16), mte_tag_from_nibble(cfg_.initial_mem_tag));
     cpus_.resize(cfg_.machine.cpus);
     for (const auto& l : rt_.boot_log) notes_.push_back(l);
@@ -73,6 +80,7 @@ Model::Where Model::translate(std::uint64_t addr) const {
     addr |= ~ADDR_MASK;  // compare untagged
     if (addr >= LINEAR_BASE && addr < LINEAR_BASE + pages_.size() * PAGE_SIZE) {
         std::uint64_t pfn = (addr - LINEAR_BASE) / PAGE_SIZE;
+        if (pages_[pfn].kfence_protected) return {false, pfn, addr % PAGE_SIZE, true, -1};  // not present
         return {true, pfn, addr % PAGE_SIZE, true, -1};
     }
     int a = area_of(addr);
@@ -216,7 +224,7 @@ Tag Model::random_tag(const char* what) {
     for (Tag t : cfg_.distinguished_tags) present.insert(norm(t));
     for (unsigned t = 0; t < 256; ++t)
         if (tag_count_[t] || seen_elsewhere_.test(t)) present.insert(norm(t));
-    for (const auto& pg : pages_) present.insert(pg.page_tag);
+    for (std::uint64_t pfn = 0; pfn < pages_.size(); ++pfn) present.insert(page_kasan_tag(pfn));
     // The fresh tag first: a chooser that leans to index 0 (a shrunk RapidCheck
     // case) then draws distinct tags, and collisions are the deliberate choice.
     std::vector<unsigned> cands;

@@ -67,7 +67,7 @@ Ptr Model::mempool_take(int pool, int cpu) {
             Tag t = random_tag("mempool page tag");
             std::uint64_t n = std::uint64_t(1) << pl.order;
             kasan_unpoison(Ptr{o.base, t, o.id}, n * PAGE_SIZE, false, o.id);
-            for (std::uint64_t i = 0; i < n; ++i) pages_[o.pfn + i].page_tag = t;
+            page_kasan_tag_set(o.pfn, n, t);
             objects_[e.obj].tag = t;
         } else if (s.tag) {
             kasan_unpoison(Ptr{o.base, KASAN_TAG_KERNEL, o.id}, (PAGE_SIZE << pl.order), false, o.id);
@@ -130,7 +130,7 @@ void Model::mempool_free(int pool, const Ptr& p) {
         if (id < 0) throw InputError("", "mempool_free of a pointer that is no page of the pool");
         Object& o = objects_[id];
         std::uint64_t pfn = o.pfn;
-        const bool tagged_page = pages_[pfn].page_tag != KASAN_TAG_KERNEL || cfg_.build.mode == Mode::generic;
+        const bool tagged_page = page_kasan_tag(pfn) != KASAN_TAG_KERNEL || cfg_.build.mode == Mode::generic;
         if (tagged_page || !hooks.skip_untagged_pages) {
             if (hooks.check_page_frees) {
                 Ptr tagged = page_address(id);

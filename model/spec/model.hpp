@@ -75,7 +75,8 @@ public:
     Ptr vrealloc(const Ptr& p, std::uint64_t size, gfp_t gfp, int cpu);
     Ptr vmalloc_to_page_address(const Ptr& p) const;  // page_address(vmalloc_to_page(p))
 
-    Ptr stack_alloc(int cpu);
+    // alloc_thread_stack_node(tsk, node): `node` as asked (NUMA_NO_NODE: none).
+    Ptr stack_alloc(int cpu, std::optional<int> node = std::nullopt);
     void stack_free(const Ptr& p, int cpu);
     void stack_poison_leftover(const Ptr& stack, std::uint64_t off, std::uint64_t len);
     Ptr pgtable_alloc(bool user, bool slab_backed, int cpu);
@@ -90,6 +91,13 @@ public:
     int alloc_skb_with_frags(std::uint64_t data_len, unsigned max_page_order, gfp_t gfp, int cpu);
     void kfree_skb(int skb);  // put_page() of every frag
     const Skb& skb(int id) const { return skbs_.at(id); }
+    // A kmalloc the KFENCE sampling timer hands to kfence_alloc() (slab_alloc_node);
+    // a plain kmalloc when KFENCE is off (the variant's kfence_enabled rule), the
+    // pool is full, or the size is above a page.
+    Ptr kfence_kmalloc(std::uint64_t size, gfp_t gfp, int cpu);
+    // page_address(virt_to_page(p)) + offset_in_page(p): p's linear address with
+    // the tag page_kasan_tag() of its page gives.
+    Ptr virt_to_page_address(const Ptr& p) const;
     int mempool_create(Mempool::Kind kind, std::uint64_t size_or_order, unsigned min_nr, int cpu);
     Ptr mempool_alloc(int pool, int cpu);
     Ptr mempool_take(int pool, int cpu);  // mempool_alloc_preallocated without the oracle
@@ -114,6 +122,9 @@ public:
     // it (any KASAN mode); nothing if unmapped or the CPU has no MTE.
     std::optional<Tag> mte_allocation_tag(const Ptr& p) const;
     Tag page_tag_of(int obj) const;
+    // page_kasan_tag(page): the variant's decoding of the stored bits; 0xFF
+    // when KASAN is off or not tag-based (the getter is a stub there).
+    Tag page_kasan_tag(std::uint64_t pfn) const;
     bool data_zero(const Ptr& p, std::uint64_t len) const;
     const Object& object(int id) const { return objects_.at(id); }
     const std::vector<Object>& objects() const { return objects_; }
@@ -175,6 +186,15 @@ private:
     std::vector<Mempool> pools_;
     std::vector<Skb> skbs_;
     std::vector<Ptr> rcu_deferred_;  // CONFIG_SLUB_RCU_DEBUG frees waiting for the grace period
+    // thread_stack_delayed_free(): stacks waiting for thread_stack_free_rcu()
+    // (a vm area, or a page object without CONFIG_VMAP_STACK), by freeing CPU.
+    struct DelayedStack {
+        int area = -1, obj = -1, cpu = 0;
+    };
+    std::vector<DelayedStack> rcu_stacks_;
+    int cpu_node(int cpu) const { return cpu % cfg_.machine.nodes; }
+    bool try_release_thread_stack_to_cache(int area, int cpu);
+    void thread_stack_free_rcu(const DelayedStack& d);
     std::vector<CpuState> cpus_;
     std::vector<Object> objects_;
     std::vector<Report> reports_;
@@ -208,6 +228,9 @@ private:
     std::uint64_t pfn_of_linear(std::uint64_t addr) const { return (addr - LINEAR_BASE) / PAGE_SIZE; }
 
     // page_alloc.cpp
+    // page_kasan_tag_set() / _reset() on npages pages (no-ops where the getter is a stub).
+    void page_kasan_tag_set(std::uint64_t pfn, std::uint64_t npages, Tag t);
+    void page_kasan_tag_reset(std::uint64_t pfn, std::uint64_t npages) { page_kasan_tag_set(pfn, npages, KASAN_TAG_KERNEL); }
     int find_free_block(unsigned order) const;
     int new_object(ObjKind kind, const std::string& what);
     void free_block(std::uint64_t pfn, unsigned order, int obj);
@@ -224,6 +247,20 @@ private:
 
     // vmalloc.cpp
     int area_of(std::uint64_t addr) const;
+
+    // kfence.cpp: __kfence_pool, (kKfenceObjects + 1) * 2 pages at the top of
+    // RAM: two guard pages, then an object page and its guard page per object.
+    static constexpr unsigned kKfenceObjects = 2;
+    std::uint64_t kfence_pool_pfn_ = 0;
+    std::vector<int> kfence_slot_obj_;  // live object per slot, -1 free
+    void kfence_init_pool();
+    bool is_kfence_address(const Ptr& p) const;  // pointer arithmetic: the tag counts
+    bool in_kfence_pool(std::uint64_t addr) const;
+    void kfence_free(const Ptr& p);
+    void kfree_kfence_page(const Ptr& p);  // a pool address that is_kfence_address() missed
+
+    // boot.cpp: memblock_free_pages() -> __free_pages_core() for every page.
+    void release_boot_memory();
 
     // access.cpp
     void report(Report r);
@@ -247,6 +284,7 @@ private:
     void oracle_on_access(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu, bool faulted,
                           bool checked, const std::vector<std::uint64_t>& mismatch_addrs);
     void oracle_on_page_free(int obj, bool poisoned, bool skip_requested_now);
+    void oracle_on_free_report(const Ptr& p, const char* bug_type);
     void oracle_tag_chosen(Tag t);
     void oracle_sampling(int cpu, bool eligible, bool tagged);
     void oracle_boot();

@@ -132,8 +132,24 @@ void Model::oracle_on_page_free(int id, bool poisoned, bool page_tagged) {
                                               (pages_[o.pfn].sampled_out ? " (sampled out)" : " on request") +
                                               " but was poisoned at free: free-time skip does not match alloc-time skip");
     if (page_tagged && !poisoned)
-        violation("page-tag-consistency", o.what + " carries page tag " + tag_hex(pages_[o.pfn].page_tag) +
+        violation("page-tag-consistency", o.what + " carries page tag " + tag_hex(page_kasan_tag(o.pfn)) +
                                               " but was not poisoned at free");
+}
+
+// 3 no-false-positive, frees: a free report on a live object, through a
+// pointer to its start that the kernel hands out (its own, match-all, or
+// rebuilt from its page with page_address()), is a report on a valid free.
+void Model::oracle_on_free_report(const Ptr& p, const char* bug_type) {
+    if (p.obj < 0 || p.null) return;
+    const Object& o = objects_[p.obj];
+    if (!o.live || (p.addr | ~ADDR_MASK) != o.base) return;
+    const std::uint64_t ua = p.addr | ~ADDR_MASK;
+    const bool linear_addr = ua >= LINEAR_BASE && ua < LINEAR_BASE + pages_.size() * PAGE_SIZE;
+    const bool via_page = linear_addr && p.tag == page_kasan_tag((ua - LINEAR_BASE) / PAGE_SIZE);
+    if (p.tag == o.tag || p.tag == KASAN_TAG_KERNEL || via_page)
+        violation("no-false-positive", std::string("freeing live ") + o.what + " through " + ptr_str(p) +
+                                           (via_page && p.tag != o.tag ? " (page_address() of its page)" : "") +
+                                           " reported " + bug_type);
 }
 
 // 5 zeroing, tags: a page user space maps as it is (PROT_MTE) must have zero MTE tags.
@@ -206,7 +222,12 @@ void Model::oracle_on_access(const Ptr& p, std::uint64_t len, AccessKind kind, i
     };
     std::int64_t off = obj_offset(p.addr);
     bool in_bounds = off >= 0 && std::uint64_t(off) + len <= o.size;
-    bool own_tag = p.tag == o.tag || match_all;
+    // page_address(virt_to_page(x)) + offset is a pointer the kernel may use for
+    // any object on the page: its tag is the page's (slab pages: 0xff).
+    const std::uint64_t ua = p.addr | ~ADDR_MASK;
+    const bool via_page = ua >= LINEAR_BASE && ua < LINEAR_BASE + pages_.size() * PAGE_SIZE &&
+                          p.tag == page_kasan_tag((ua - LINEAR_BASE) / PAGE_SIZE);
+    bool own_tag = p.tag == o.tag || match_all || via_page;
 
     // Tags a test hook or user space wrote are not KASAN's: no judgement on them.
     bool foreign_tags = false;

@@ -23,9 +23,9 @@ void Model::end_event() {
     for (const Object& o : objects_) {
         if (!o.live || cfg_.build.mode == Mode::generic || !rt_.kasan_enabled) continue;
         if (o.kind != ObjKind::pages && o.kind != ObjKind::pgtable && o.kind != ObjKind::user_page &&
-            o.kind != ObjKind::mempool_page)
+            o.kind != ObjKind::mempool_page && o.kind != ObjKind::kfence)
             continue;
-        Tag pt = pages_[o.pfn].page_tag;
+        Tag pt = page_kasan_tag(o.pfn);
         if (pt == KASAN_TAG_KERNEL) continue;
         if (o.kind == ObjKind::mempool_page && pools_.size()) {
             // a page in a mempool's reserve is poisoned while keeping its page tag
@@ -84,6 +84,7 @@ kernel::Caller caller_of_kind(ObjKind k) {
         case ObjKind::mempool_page: return Caller::mempool_page;
         case ObjKind::slab_page: return Caller::slab_page;
         case ObjKind::kmalloc_large: return Caller::kmalloc_large;
+        case ObjKind::kfence: return Caller::kfence;
         default: return Caller::alloc_pages;
     }
 }
@@ -134,12 +135,11 @@ int Model::alloc_pages(unsigned order, gfp_t gfp, int cpu, ObjKind kind, const s
         t = random_tag("page_alloc tag");
         Ptr p{linear(pfn), cfg_.build.mode == Mode::generic ? KASAN_TAG_KERNEL : t, id};
         kasan_unpoison(p, n * PAGE_SIZE, plan.unpoison_init, id);
-        if (cfg_.build.mode != Mode::generic)
-            for (std::uint64_t i = 0; i < n; ++i) pages_[pfn + i].page_tag = t;
+        page_kasan_tag_set(pfn, n, t);
     }
     if (plan.sampled_out) pages_[pfn].sampled_out = true;
     if (plan.reset_page_tag)
-        for (std::uint64_t i = 0; i < n; ++i) pages_[pfn + i].page_tag = KASAN_TAG_KERNEL;
+        page_kasan_tag_reset(pfn, n);
     if (plan.kernel_init) set_page_data_pfn(pfn, n, DATA_ZERO);
     if (plan.set_skip_poison_flag) pages_[pfn].pg_skip_kasan_poison = true;
 
@@ -185,7 +185,7 @@ void Model::free_pages(int id) {
     }
     std::uint64_t pfn = o.pfn;
     kernel::FreeInput<kernel::Concrete> in;
-    in.page_tag = rt_.kasan_enabled && cfg_.build.mode != Mode::generic ? pages_[pfn].page_tag : KASAN_TAG_KERNEL;
+    in.page_tag = page_kasan_tag(pfn);
     in.pg_skip_kasan_poison = pages_[pfn].pg_skip_kasan_poison;
     in.fpi_skip_kasan_poison = false;
     auto plan = v_.free_pages_prepare(env_, in);
@@ -218,9 +218,20 @@ Ptr Model::page_address(int id) const {
     p.obj = id;
     // page_to_virt(): __tag_set(addr, page_kasan_tag(page)); page_kasan_tag()
     // reads 0xFF when KASAN is off and in non-tag builds.
-    bool tags = rt_.kasan_enabled && (cfg_.build.mode == Mode::hw_tags || cfg_.build.mode == Mode::sw_tags);
-    p.tag = tags ? pages_[o.pfn].page_tag : KASAN_TAG_KERNEL;
+    p.tag = page_kasan_tag(o.pfn);
     return p;
+}
+
+Tag Model::page_kasan_tag(std::uint64_t pfn) const {
+    bool tags = rt_.kasan_enabled && (cfg_.build.mode == Mode::hw_tags || cfg_.build.mode == Mode::sw_tags);
+    return tags ? v_.page_kasan_tag(env_, pages_[pfn].kasan_tag_field) : KASAN_TAG_KERNEL;
+}
+
+void Model::page_kasan_tag_set(std::uint64_t pfn, std::uint64_t npages, Tag t) {
+    bool tags = rt_.kasan_enabled && (cfg_.build.mode == Mode::hw_tags || cfg_.build.mode == Mode::sw_tags);
+    if (!tags) return;
+    const auto field = std::uint8_t(v_.page_kasan_tag_field(env_, t));
+    for (std::uint64_t i = 0; i < npages; ++i) pages_[pfn + i].kasan_tag_field = field;
 }
 
 int Model::page_object(const Ptr& p) const {

@@ -74,7 +74,7 @@ Ptr Model::slab_alloc(int cid, std::uint64_t size, gfp_t gfp, int cpu, const std
         if (pobj < 0) return Ptr{0, KASAN_TAG_KERNEL, -1, true};
         Cache& c = caches_[cid];
         std::uint64_t pfn = objects_[pobj].pfn, n = std::uint64_t(1) << order;
-        for (std::uint64_t i = 0; i < n; ++i) pages_[pfn + i].page_tag = KASAN_TAG_KERNEL;
+        page_kasan_tag_reset(pfn, n);
         if (rt_.kasan_enabled) kasan_poison(linear(pfn), n * PAGE_SIZE, shadow_poison(KASAN_SLAB_REDZONE_GENERIC), false);
         Slab s;
         s.pfn = pfn;
@@ -237,6 +237,10 @@ void Model::poison_slab_object(int id, bool poison, bool init) {
 
 void Model::rcu_barrier() {
     for (Object& o : objects_) o.rcu_gp_open = false;  // the readers of the grace period are gone
+    // thread_stack_free_rcu() for the stacks freed before it
+    std::vector<DelayedStack> stacks;
+    stacks.swap(rcu_stacks_);
+    for (const DelayedStack& d : stacks) thread_stack_free_rcu(d);
     // slab_free_after_rcu_debug(): slab_free_hook again, now after the delay:
     // the pre-free checks (a second free made in the grace period is caught
     // here), then the object is poisoned and freed.
@@ -266,6 +270,12 @@ void Model::slab_release_slot(int id) {
 
 void Model::kfree(const Ptr& p) {
     if (p.null) return;
+    // slab_free_hook(): kfence_free() first; KASAN never sees a KFENCE object
+    if (in_kfence_pool(p.addr)) {
+        if (is_kfence_address(p)) kfence_free(p);
+        else kfree_kfence_page(p);
+        return;
+    }
     int obj;
     if (!slab_free_checks(p, obj, "kfree")) {
         if (obj >= 0 && objects_[obj].kind == ObjKind::kmalloc_large && objects_[obj].live && rt_.kasan_enabled) {

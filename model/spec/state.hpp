@@ -45,7 +45,8 @@ struct Ptr {
     std::uint64_t value() const { return null ? 0 : ((addr & ADDR_MASK) | (std::uint64_t(tag) << 56)); }
 };
 
-enum class ObjKind { pages, slab, slab_page, kmalloc_large, vmalloc, vmalloc_page, stack, pgtable, user_page, mempool_page };
+enum class ObjKind { pages, slab, slab_page, kmalloc_large, vmalloc, vmalloc_page, stack, pgtable, user_page, mempool_page,
+                     kfence };
 const char* obj_kind_name(ObjKind k);
 
 // An allocation, as the oracle sees it.
@@ -80,13 +81,17 @@ struct PageState {
     bool head = false;
     unsigned order = 0;
     std::uint64_t head_pfn = 0;
-    Tag page_tag = KASAN_TAG_KERNEL;  // page_kasan_tag() as stored (reads 0xFF when KASAN is off)
+    // The KASAN tag bits of page->flags as stored (the variant's
+    // page_kasan_tag_field rule); memmap starts zeroed. Model::page_kasan_tag() decodes.
+    std::uint8_t kasan_tag_field = 0;
     bool pg_skip_kasan_poison = false;
     bool pg_mte_tagged = false;
     bool reserved = false;
     int obj = -1;        // the page_alloc object that owns it
     bool sampled_out = false;
     bool skip_requested = false;  // oracle: free-time skip was asked for at allocation
+    bool kfence_pool = false;      // memblock-allocated for __kfence_pool: never through the page allocator
+    bool kfence_protected = false; // a KFENCE guard page, or a freed KFENCE object's page: not present
 };
 
 struct VmArea {
@@ -105,6 +110,7 @@ struct VmArea {
     std::vector<std::uint8_t> vshadow;
     std::vector<int> vshadow_by;
     bool is_stack = false;
+    int node = 0;  // the NUMA node its pages are on (thread stacks)
 };
 
 struct Slab {

@@ -69,7 +69,7 @@ Ptr Model::vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel, int cpu, Obj
             std::uint64_t rz = round_up(a.start + size, G_), rz_end = a.start + npages * PAGE_SIZE;
             kasan_unpoison(p, rz - a.start, un.retag_init, id);
             if (rz_end > rz) kasan_poison(rz, rz_end - rz, KASAN_TAG_INVALID, un.retag_init);
-            for (std::uint64_t pfn : a.pfns) pages_[pfn].page_tag = t;  // unpoison_vmalloc_pages
+            for (std::uint64_t pfn : a.pfns) page_kasan_tag_set(pfn, 1, t);  // unpoison_vmalloc_pages
         } else {
             kasan_unpoison(p, size, false, id);
         }
@@ -170,7 +170,7 @@ Ptr Model::vrealloc(const Ptr& p, std::uint64_t size, gfp_t gfp, int cpu) {
                         if (h.granule_aligned || aligned(from, "kasan_unpoison"))
                             kasan_unpoison(Ptr{a.start + from, t, a.obj}, rz - a.start - from, false, a.obj);
                         if (end > rz) kasan_poison(rz, end - rz, KASAN_TAG_INVALID, false);
-                        for (std::uint64_t pfn : a.pfns) pages_[pfn].page_tag = t;
+                        for (std::uint64_t pfn : a.pfns) page_kasan_tag_set(pfn, 1, t);
                     }
                 } else if (shadow && (h.granule_aligned || aligned(from, "kasan_unpoison"))) {
                     // SW_TAGS without KEEP_TAG: a new random tag the returned pointer does not carry

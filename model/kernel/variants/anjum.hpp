@@ -122,6 +122,13 @@ struct mm_2026_rules : anjum_v4_rules<Self> {
         p.tag_clear_data = p.tag_clear && init;
         init = init && !p.tag_clear;
     }
+    // "mm/kfence: disable KFENCE upon KASAN HW tags enablement" (Potapenko,
+    // mm-hotfixes 2026-02-24, Cc stable): kfence_alloc_pool_and_metadata()
+    // frees the pool when kasan_hw_tags_enabled(); the late pool had faulted.
+    template <class D>
+    static typename D::Bool kfence_enabled(const KasanEnv<D>& e) {
+        return e.kfence && !e.kasan_hw_tags_enabled();
+    }
 };
 struct mm_2026 final : mm_2026_rules<mm_2026> {
     static constexpr const char* name = "mm-2026";

@@ -175,6 +175,26 @@ struct control_sync_tags_hw_only final : rules_7_0<control_sync_tags_hw_only> {
     }
 };
 
+// "mm: store the page's KASAN tag as it is": page_kasan_tag_set() without the
+// XOR of cf10bd4c4aff, on linux-7.0 (the v5.0 .. v5.11 encoding). A field no
+// hook ever wrote -- a KFENCE pool page -- then reads 0x00, not match-all:
+// page_address() of a KFENCE object carries tag 0x00.
+struct control_page_tag_plain final : rules_7_0<control_page_tag_plain> {
+    static constexpr const char* name = "control-page-tag-plain";
+    static constexpr const char* baseline = "linux-7.0";
+    static constexpr const char* summary = "linux-7.0 storing page_kasan_tag() without the XOR 0xff";
+    static constexpr bool mutant = true;
+    static Claims claims() { return {ChangeScope::none, {}, "a page-flags clean-up: no behaviour change"}; }
+    template <class D>
+    static typename D::Word page_kasan_tag_field(const KasanEnv<D>& e, typename D::Word tag) {
+        return tag & D::lit(0xFF);
+    }
+    template <class D>
+    static typename D::Word page_kasan_tag(const KasanEnv<D>& e, typename D::Word field) {
+        return field & D::lit(0xFF);
+    }
+};
+
 // A new variant that copies sample-v3 and changes nothing: it starts with a
 // clean slate (sample-v3's records are sample-v3's), and every finding reads
 // "also in sample-v3"; exit 0.

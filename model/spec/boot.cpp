@@ -1,0 +1,36 @@
+// boot.cpp — the release of boot memory to the page allocator.
+//
+// mm/mm_init.c memblock_free_pages() hands every free memblock range to
+// __free_pages_core(), which frees it through free_pages_prepare() like any
+// page: what KASAN does to it is the era's should_skip_kasan_poison() on a
+// page whose flags were never written (page_kasan_tag() of a zero field: the
+// variant's page_kasan_tag rule), with the era's FPI flags
+// (boot_release_fpi_skip_kasan_poison). With CONFIG_DEFERRED_STRUCT_PAGE_INIT
+// the upper half of RAM is released by deferred_init_memmap() while
+// deferred_pages_enabled() is still true. The KFENCE pool is memblock memory
+// never released. pfn 0 is released like the rest (the model only never hands
+// it out), so an access just below the first page sees freed memory.
+#include "model.hpp"
+
+namespace tagproof::spec {
+
+void Model::release_boot_memory() {
+    const std::uint64_t deferred_from = cfg_.build.deferred_struct_page_init ? pages_.size() / 2 : pages_.size();
+    for (std::uint64_t pfn = 0; pfn < pages_.size(); ++pfn) {
+        if (pages_[pfn].kfence_pool) continue;
+        kernel::CEnv e = env_;
+        e.deferred_pages = pfn >= deferred_from;
+        kernel::FreeInput<kernel::Concrete> in;
+        in.page_tag = page_kasan_tag(pfn);
+        in.pg_skip_kasan_poison = false;
+        in.fpi_skip_kasan_poison = v_.boot_release_fpi_skip_kasan_poison(e);
+        const auto plan = v_.free_pages_prepare(e, in);
+        if (plan.poison) {
+            kasan_poison(linear(pfn), PAGE_SIZE, shadow_poison(KASAN_PAGE_FREE_GENERIC), plan.poison_init);
+            std::fill(tag_by_.begin() + gidx(pfn, 0), tag_by_.begin() + gidx(pfn + 1, 0), TAG_BY_BOOT);
+        }
+        if (plan.kernel_init || plan.poison_init) set_page_data_pfn(pfn, 1, DATA_ZERO);
+    }
+}
+
+}  // namespace tagproof::spec
