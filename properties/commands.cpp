@@ -189,23 +189,52 @@ void Release::show(std::ostream& os) const { os << shown << " cpu=" << cpu; }
 // ---- vmalloc ------------------------------------------------------------------------------
 Vmalloc::Vmalloc(const AbstractState& s)
     : name(std::string("v") + std::to_string(s.next)),
-      size(*rc::gen::elementOf(std::vector<std::uint64_t>{1, 16, 100, 2027, 4096, 5000, 8192})),
-      zero(*rc::gen::arbitrary<bool>()), cpu(gen_cpu()) {}
+      size(*rc::gen::elementOf(std::vector<std::uint64_t>{1, 16, 100, 2027, 4096, 5000, 8192, 65536})),
+      zero(*rc::gen::arbitrary<bool>()), huge(*rc::gen::weightedElement<bool>({{1, true}, {3, false}})),
+      cpu(gen_cpu()) {}
 void Vmalloc::checkPreconditions(const AbstractState& s) const { RC_PRE(s.find(name) == nullptr); }
 void Vmalloc::apply(AbstractState& s) const {
     s.handles.push_back({Handle::vmalloc, name, true, cpu, std::int64_t(size)});
     s.next++;
 }
 void Vmalloc::run(const AbstractState&, Sut& sut) const {
-    std::string line = name + " = " + (zero ? "vzalloc(" : "vmalloc(") + std::to_string(size) + ") cpu=" + std::to_string(cpu);
+    std::string line = name + " = " +
+                       (huge ? "vmalloc_huge(" + std::to_string(size) + (zero ? ", GFP_KERNEL|__GFP_ZERO)" : ")")
+                             : (zero ? "vzalloc(" : "vmalloc(") + std::to_string(size) + ")") +
+                       " cpu=" + std::to_string(cpu);
     assert_holds(sut, sut.step(line, [&](Sut& x) {
         gfp_t g = x.model->gfp().mask("GFP_KERNEL") | (zero ? x.model->gfp().mask("__GFP_ZERO") : 0);
-        x.ptrs[name] = x.model->vmalloc(size, g, true, cpu);
+        x.ptrs[name] = x.model->vmalloc(size, g, true, cpu, spec::ObjKind::vmalloc, std::nullopt, huge);
     }, name));
 }
 void Vmalloc::show(std::ostream& os) const {
-    os << name << " = " << (zero ? "vzalloc(" : "vmalloc(") << size << ") cpu=" << cpu;
+    os << name << " = " << (huge ? "vmalloc_huge(" : zero ? "vzalloc(" : "vmalloc(") << size << (huge && zero ? ", __GFP_ZERO" : "")
+       << ") cpu=" << cpu;
 }
+
+// ---- vmap: an alias of a page allocation ------------------------------------------------
+Vmap::Vmap(const AbstractState& s)
+    : name(std::string("m") + std::to_string(s.next)), pick(*rc::gen::arbitrary<std::size_t>()),
+      map_ram(*rc::gen::arbitrary<bool>()) {
+    const Handle* h = resolve(s, pick, live_page);
+    if (!h) RC_DISCARD("no page allocation");
+    shown = h->name;
+}
+void Vmap::checkPreconditions(const AbstractState& s) const { RC_PRE(s.find(name) == nullptr); }
+void Vmap::apply(AbstractState& s) const {
+    const Handle* h = resolve(s, pick, live_page);
+    s.handles.push_back({Handle::vmalloc, name, true, 0, h ? h->size : 4096});
+    s.next++;
+}
+void Vmap::run(const AbstractState& s, Sut& sut) const {
+    const Handle* h = resolve(s, pick, live_page);
+    if (!h) return;
+    const std::string page = h->name;
+    assert_holds(sut, sut.step(name + (map_ram ? " = vm_map_ram(" : " = vmap(") + page + ")", [&](Sut& x) {
+        if (x.pages.count(page)) x.ptrs[name] = x.model->vmap(x.pages.at(page), map_ram);
+    }, name));
+}
+void Vmap::show(std::ostream& os) const { os << name << (map_ram ? " = vm_map_ram(" : " = vmap(") << shown << ")"; }
 
 // ---- thread stacks ----------------------------------------------------------------------
 StackAlloc::StackAlloc(const AbstractState& s)

@@ -81,6 +81,7 @@ struct Vmalloc : Cmd {
     std::string name;
     std::uint64_t size;
     bool zero;
+    bool huge;  // vmalloc_huge(): VM_ALLOW_HUGE_VMAP
     int cpu;
     explicit Vmalloc(const AbstractState& s);
     void checkPreconditions(const AbstractState& s) const override;
@@ -94,6 +95,19 @@ struct StackAlloc : Cmd {
     int cpu;
     int node;  // -1: NUMA_NO_NODE; else the node asked for (config nodes=2)
     explicit StackAlloc(const AbstractState& s);
+    void checkPreconditions(const AbstractState& s) const override;
+    void apply(AbstractState& s) const override;
+    void run(const AbstractState& s, Sut& sut) const override;
+    void show(std::ostream& os) const override;
+};
+
+// vmap() / vm_map_ram() of a live page allocation: an alias handle (vfree()d = vunmap).
+struct Vmap : Cmd {
+    std::string name;
+    std::size_t pick;
+    bool map_ram;
+    std::string shown;
+    explicit Vmap(const AbstractState& s);
     void checkPreconditions(const AbstractState& s) const override;
     void apply(AbstractState& s) const override;
     void run(const AbstractState& s, Sut& sut) const override;
@@ -165,7 +179,7 @@ struct Access : Cmd {
 // The generator RapidCheck draws commands from.
 inline auto command_generator() {
     return rc::state::gen::execOneOfWithArgs<AllocPages, AllocPages, FreePages, Kmalloc, Kmalloc, Release, Release,
-                                             Vmalloc, StackAlloc, RcuBarrier, PgtableAlloc, UserFault, UserSetTag, ResetTag,
+                                             Vmalloc, Vmap, StackAlloc, RcuBarrier, PgtableAlloc, UserFault, UserSetTag, ResetTag,
                                              Access, Access, Access>();
 }
 

@@ -47,6 +47,10 @@ const std::map<std::string, std::vector<std::string>>& functions_of() {
         {"rmw", {"the tag check (mte_check_tfsr_el1 / do_tag_check_fault)"}},
         {"reset_tag", {"kasan_reset_tag()"}},
         {"kfence_kmalloc", {"kfence_alloc()", "kfence_guarded_alloc()"}},
+        {"vmalloc_huge", {"__vmalloc_node_range() (VM_ALLOW_HUGE_VMAP)", "vm_area_alloc_pages()", "split_page()"}},
+        {"vmap", {"vmap()", "__kasan_unpoison_vmalloc()"}},
+        {"vm_map_ram", {"vm_map_ram()", "__kasan_unpoison_vmalloc()"}},
+        {"vunmap", {"vunmap()", "__kasan_poison_vmalloc()"}},
         {"virt_to_page_address", {"virt_to_page() / page_kasan_tag()"}},
         {"page_address", {"page_to_virt() / page_kasan_tag()"}},
     };

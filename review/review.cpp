@@ -26,7 +26,7 @@ std::string property_statement(const std::string& p) {
     static const std::map<std::string, std::string> s = {
         {"match-all-never-faults", "an access through a match-all (0xFF) pointer never faults"},
         {"mismatch-faults", "an access whose pointer tag differs from the memory tag faults while checking is on"},
-        {"no-false-positive", "an in-bounds access to a live allocation through its own pointer never faults"},
+        {"no-false-positive", "an in-bounds access to a live allocation through its own pointer (or its page's page_address()) never faults, and freeing it through one is not reported"},
         {"detection", "use-after-free and out-of-bounds accesses fault where KASAN's tags differ, and an "
                       "allocation's pointer keeps a random tag unless its caller may have match-all or the "
                       "patch claims it"},

@@ -21,7 +21,7 @@ std::string trim(const std::string& s) {
 const std::set<std::string> kCalls = {
     "alloc_pages", "free_pages", "page_address", "kmalloc", "kzalloc", "kfree", "krealloc", "ksize",
     "kmem_cache_create", "kmem_cache_alloc", "kmem_cache_free", "rcu_barrier", "vmalloc", "vzalloc", "vmalloc_exec", "vfree",
-    "vrealloc", "vmalloc_to_page_address", "virt_to_page_address", "kfence_kmalloc", "stack_alloc", "stack_free", "stack_poison_leftover", "pgtable_alloc",
+    "vrealloc", "vmalloc_to_page_address", "virt_to_page_address", "kfence_kmalloc", "vmalloc_huge", "vmap", "vm_map_ram", "vunmap", "vm_unmap_ram", "stack_alloc", "stack_free", "stack_poison_leftover", "pgtable_alloc",
     "pgtable_free", "user_fault", "huge_zero_folio", "user_set_tag", "munmap", "skb_alloc", "alloc_skb_with_frags",
     "skb_frag_page", "skb_nr_frags", "kfree_skb", "mempool_create",
     "mempool_alloc", "mempool_free", "set_tag", "reset_tag", "set_mem_tag", "read", "write", "rmw", "racing_read",

@@ -277,6 +277,16 @@ private:
         } else if (c == "vrealloc") {
             nargs(st, 2, 3);
             set(st, P(m_.vrealloc(ptr(st.args[0]), num(st.args[1]), st.args.size() > 2 ? gfp(st.args[2]) : K, cpu)));
+        } else if (c == "vmalloc_huge") {
+            nargs(st, 1, 2);
+            set(st, P(m_.vmalloc(num(st.args[0]), st.args.size() > 1 ? gfp(st.args[1]) : K, true, cpu, spec::ObjKind::vmalloc,
+                                 std::nullopt, true)));
+        } else if (c == "vmap" || c == "vm_map_ram") {
+            nargs(st, 1, 1);
+            set(st, P(m_.vmap(page(st.args[0]), c == "vm_map_ram")));
+        } else if (c == "vunmap" || c == "vm_unmap_ram") {
+            nargs(st, 1, 1);
+            m_.vunmap(ptr(st.args[0]));
         } else if (c == "kfence_kmalloc") {
             nargs(st, 1, 2);
             set(st, P(m_.kfence_kmalloc(num(st.args[0]), st.args.size() > 1 ? gfp(st.args[1]) : K, cpu)));

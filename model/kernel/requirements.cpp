@@ -27,6 +27,7 @@ const CallerRow rows[] = {
     {Caller::skb_frag, "skb_frag", "skb frag pages (skb_page_frag_refill, alloc_skb_with_frags)"},
     {Caller::mempool_page, "mempool_page", "mempool pages (mempool_alloc_pages)"},
     {Caller::kfence, "kfence", "KFENCE objects (kfence_alloc from slab_alloc_node)"},
+    {Caller::vmap, "vmap", "vmap / vm_map_ram aliases of pages the caller owns"},
 };
 }  // namespace
 

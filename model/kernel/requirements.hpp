@@ -41,6 +41,7 @@ enum class Caller {
     skb_frag,         // net/core/sock.c skb_page_frag_refill(), net/core/skbuff.c alloc_skb_with_frags()
     mempool_page,     // mempool_alloc_pages() with the pool's gfp
     kfence,           // mm/kfence/core.c kfence_alloc(), a sampled kmalloc from slab_alloc_node()
+    vmap,             // mm/vmalloc.c vmap() / vm_map_ram() of pages the caller owns
 };
 const char* caller_name(Caller c);  // "pgtable_kernel": the name claims and reports use
 const char* caller_title(Caller c); // "page tables (pagetable_alloc, GFP_PGTABLE_KERNEL)"
@@ -173,6 +174,14 @@ Requirement<D> required(Caller c, const KasanEnv<D>& e, const CallerInput<D>& in
             // these pages are re-tagged through them.
             r.zero_data = e.init_on_free;
             r.match_all_ok = T;
+            break;
+        case Caller::vmap:
+            // A second mapping of the caller's own pages: nothing new to zero.
+            // HW_TAGS tags only VM_ALLOC areas (hw_tags.c returns early
+            // without KASAN_VMALLOC_VM_ALLOC, and the PTEs are untagged): a
+            // vmap alias is match-all by design; SW_TAGS tags PROT_NORMAL ones.
+            r.zero_data = F;
+            r.match_all_ok = no_tags || e.hw_tags || !e.vmalloc_on;
             break;
         case Caller::kfence:
             // A kmalloc the sampling timer gave to KFENCE: zeroed as any

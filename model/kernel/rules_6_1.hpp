@@ -334,6 +334,30 @@ struct rules_6_1 {
         return ~(field & D::lit(0xFF)) & D::lit(0xFF);
     }
 
+    // ---- mm/vmalloc.c vmap() / vm_map_ram(): what they ask of kasan_unpoison_vmalloc ----
+    // KASAN_VMALLOC_PROT_NORMAL only: not VM_ALLOC (the pages are someone
+    // else's), not INIT; the PTEs are PAGE_KERNEL, not tagged.
+    template <class D>
+    static VmallocPlan<D> vmap_unpoison_plan(const KasanEnv<D>& e) {
+        VmallocPlan<D> p;
+        p.page_gfp = D::lit(0);
+        p.meta_gfp = D::lit(0);
+        p.tagged_mapping = D::boolean(false);
+        p.call_unpoison = D::boolean(true);
+        p.flag_init = D::boolean(false);
+        p.flag_vm_alloc = D::boolean(false);
+        p.flag_prot_normal = D::boolean(true);
+        return p;
+    }
+
+    // ---- mm/vmalloc.c vm_shift(): the page order of a VM_ALLOW_HUGE_VMAP area (arm64) ----
+    // arch_vmap_pmd_supported(): a PMD (2 MiB, order 9) when the size reaches it;
+    // no contiguous-PTE shift before v6.16: otherwise order 0.
+    template <class D>
+    static typename D::Word vmalloc_huge_order(const KasanEnv<D>& e, typename D::Word size) {
+        return D::ite(D::ult(size, D::lit(2u << 20)), D::lit(0), D::lit(9));
+    }
+
     // ---- mm/mm_init.c memblock_free_pages() -> mm/page_alloc.c __free_pages_core() ----
     // Boot memory (and deferred_init_memmap()'s ranges) is released with
     // FPI_TO_TAIL | FPI_SKIP_KASAN_POISON in v5.13 .. v6.3 ("mm, kasan: don't

@@ -66,6 +66,8 @@ public:
     virtual VmallocUnpoison<Concrete> kasan_unpoison_vmalloc(const CEnv&, const VmallocPlan<Concrete>&) const = 0;
     virtual bool cached_stack_unpoison(const CEnv&) const = 0;
     virtual bool stack_cache_serves(const CEnv&, bool other_node_asked) const = 0;
+    virtual unsigned vmalloc_huge_order(const CEnv&, std::uint64_t size) const = 0;
+    virtual VmallocPlan<Concrete> vmap_unpoison_plan(const CEnv&) const = 0;
     virtual bool stack_cache_takes(const CEnv&, bool remote_pages) const = 0;
     virtual bool slab_tag_per_alloc(const CEnv&, bool ctor_or_rcu) const = 0;
     virtual SlabFreePlan<Concrete> kasan_slab_free(const CEnv&, bool typesafe_by_rcu) const = 0;
@@ -149,6 +151,10 @@ public:
         return V::template kasan_unpoison_vmalloc<C>(e, v);
     }
     bool cached_stack_unpoison(const CEnv& e) const override { return V::template cached_stack_unpoison<C>(e); }
+    VmallocPlan<C> vmap_unpoison_plan(const CEnv& e) const override { return V::template vmap_unpoison_plan<C>(e); }
+    unsigned vmalloc_huge_order(const CEnv& e, std::uint64_t size) const override {
+        return unsigned(V::template vmalloc_huge_order<C>(e, size));
+    }
     bool stack_cache_serves(const CEnv& e, bool other) const override {
         return V::template stack_cache_serves<C>(e, other);
     }

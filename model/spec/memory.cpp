@@ -21,6 +21,7 @@ const char* obj_kind_name(ObjKind k) {
         case ObjKind::user_page: return "user_page";
         case ObjKind::mempool_page: return "mempool_page";
         case ObjKind::kfence: return "kfence";
+        case ObjKind::vmap: return "vmap";
     }
     return "?";
 }

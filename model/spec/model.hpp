@@ -68,7 +68,10 @@ public:
     // __vmalloc_node_range(): what vmalloc(), vzalloc() and fork's stacks call.
     // `caller_gfp`: what the caller passed, when a filter changed it (its needs).
     Ptr vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel, int cpu, ObjKind kind = ObjKind::vmalloc,
-                std::optional<gfp_t> caller_gfp = std::nullopt);
+                std::optional<gfp_t> caller_gfp = std::nullopt, bool allow_huge = false);
+    // vmap() / vm_map_ram() of a page allocation's pages; vunmap() / vm_unmap_ram().
+    Ptr vmap(int page_obj, bool map_ram);
+    void vunmap(const Ptr& p);
     // __vmalloc(size, gfp): the caller's flags through vmalloc_fix_flags() first.
     Ptr vmalloc_gfp(std::uint64_t size, gfp_t gfp, int cpu);
     void vfree(const Ptr& p);
@@ -232,6 +235,8 @@ private:
     void page_kasan_tag_set(std::uint64_t pfn, std::uint64_t npages, Tag t);
     void page_kasan_tag_reset(std::uint64_t pfn, std::uint64_t npages) { page_kasan_tag_set(pfn, npages, KASAN_TAG_KERNEL); }
     int find_free_block(unsigned order) const;
+    // split_page(): a non-compound block becomes order-0 page objects (ids, the first is obj)
+    std::vector<int> split_page(int obj);
     int new_object(ObjKind kind, const std::string& what);
     void free_block(std::uint64_t pfn, unsigned order, int obj);
 
@@ -247,6 +252,9 @@ private:
 
     // vmalloc.cpp
     int area_of(std::uint64_t addr) const;
+    VmArea new_vm_area(std::uint64_t npages, std::uint64_t size);
+    Tag apply_vmalloc_unpoison(VmArea& a, const kernel::VmallocUnpoison<kernel::Concrete>& un, std::uint64_t size,
+                               int id);
 
     // kfence.cpp: __kfence_pool, (kKfenceObjects + 1) * 2 pages at the top of
     // RAM: two guard pages, then an object page and its guard page per object.

@@ -85,6 +85,7 @@ kernel::Caller caller_of_kind(ObjKind k) {
         case ObjKind::slab_page: return Caller::slab_page;
         case ObjKind::kmalloc_large: return Caller::kmalloc_large;
         case ObjKind::kfence: return Caller::kfence;
+        case ObjKind::vmap: return Caller::vmap;
         default: return Caller::alloc_pages;
     }
 }
@@ -248,5 +249,32 @@ int Model::page_object(const Ptr& p) const {
 }
 
 Tag Model::page_tag_of(int id) const { return page_address(id).tag; }
+
+std::vector<int> Model::split_page(int id) {
+    const unsigned order = objects_.at(id).order;
+    const std::uint64_t pfn = objects_[id].pfn, n = std::uint64_t(1) << order;
+    std::vector<int> ids{id};
+    for (std::uint64_t i = 1; i < n; ++i) {
+        int nid = new_object(objects_[id].kind, objects_[id].what);
+        Object o = objects_[id];
+        o.id = nid;
+        o.pfn = pfn + i;
+        o.base = linear(pfn + i);
+        o.order = 0;
+        o.size = PAGE_SIZE;
+        objects_[nid] = o;
+        PageState& pg = pages_[pfn + i];
+        pg.head = true;
+        pg.order = 0;
+        pg.head_pfn = pfn + i;
+        pg.obj = nid;
+        pg.skip_requested = pages_[pfn].skip_requested;
+        ids.push_back(nid);
+    }
+    objects_[id].order = 0;
+    objects_[id].size = PAGE_SIZE;
+    pages_[pfn].order = 0;
+    return ids;
+}
 
 }  // namespace tagproof::spec

@@ -46,7 +46,7 @@ struct Ptr {
 };
 
 enum class ObjKind { pages, slab, slab_page, kmalloc_large, vmalloc, vmalloc_page, stack, pgtable, user_page, mempool_page,
-                     kfence };
+                     kfence, vmap };
 const char* obj_kind_name(ObjKind k);
 
 // An allocation, as the oracle sees it.

@@ -20,11 +20,10 @@ int Model::area_of(std::uint64_t addr) const {
     return -1;
 }
 
-Ptr Model::vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel, int cpu, ObjKind kind,
-                   std::optional<gfp_t> caller_gfp) {
-    if (size == 0) throw InputError("", "vmalloc(0) returns NULL; give a size");
-    auto plan = v_.vmalloc_node_range(env_, gfp, prot_kernel);
-    std::uint64_t npages = (size + PAGE_SIZE - 1) / PAGE_SIZE;
+// get_vm_area(): a fresh virtual range and its guard page. Generic and
+// SW_TAGS populate its shadow (kasan_populate_vmalloc: KASAN_VMALLOC_INVALID);
+// without CONFIG_KASAN_VMALLOC the early shadow covers it.
+VmArea Model::new_vm_area(std::uint64_t npages, std::uint64_t size) {
     VmArea va;
     va.id = (int)areas_.size();
     va.start = next_vaddr_;
@@ -32,8 +31,6 @@ Ptr Model::vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel, int cpu, Obj
     next_vaddr_ += (npages + 1) * PAGE_SIZE;  // + guard page
     bool software = cfg_.build.mode == Mode::generic || cfg_.build.mode == Mode::sw_tags;
     if (software) {
-        // kasan_populate_vmalloc: shadow pages initialised to KASAN_VMALLOC_INVALID;
-        // without CONFIG_KASAN_VMALLOC the area is covered by the early shadow.
         bool populated = rt_.kasan_enabled && cfg_.build.kasan_vmalloc;
         std::uint8_t init = populated ? shadow_poison(KASAN_VMALLOC_INVALID_GENERIC)
                                       : (cfg_.build.mode == Mode::generic ? 0 : KASAN_TAG_KERNEL);
@@ -41,25 +38,14 @@ Ptr Model::vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel, int cpu, Obj
         seen_elsewhere_.set(init);
         va.vshadow_by.assign(npages * PAGE_SIZE / G_, TAG_BY_POISON);
     }
-    // __vmalloc_area_node: order-0 pages with the plan's gfp.
-    for (std::uint64_t i = 0; i < npages; ++i) {
-        int pg = alloc_pages(0, plan.page_gfp, cpu, ObjKind::vmalloc_page, "vmalloc backing page");
-        if (pg < 0) {
-            for (int q : va.page_objs) free_pages(q);
-            return Ptr{0, KASAN_TAG_KERNEL, -1, true};
-        }
-        va.pfns.push_back(objects_[pg].pfn);
-        va.page_objs.push_back(pg);
-    }
-    va.tagged_mapping = plan.tagged_mapping;
-    int id = new_object(kind, kind == ObjKind::stack
-                                  ? "thread stack (vmalloc, GFP_VMAP_STACK = " + gfp_.print(gfp) + ")"
-                                  : "vmalloc(" + std::to_string(size) + ", " + gfp_.print(caller_gfp.value_or(gfp)) + ")");
-    va.obj = id;
-    areas_.push_back(va);
-    VmArea& a = areas_.back();
+    return va;
+}
 
-    auto un = v_.kasan_unpoison_vmalloc(env_, plan);
+// kasan_unpoison_vmalloc()'s decision (the variant's) applied to area a:
+// returns the tag area->addr carries.
+Tag Model::apply_vmalloc_unpoison(VmArea& a, const kernel::VmallocUnpoison<kernel::Concrete>& un, std::uint64_t size,
+                                  int id) {
+    const std::uint64_t npages = a.pfns.size();
     Tag t = KASAN_TAG_KERNEL;
     if (un.clear_pages) set_data(a.start, npages * PAGE_SIZE, DATA_ZERO);
     if (un.retag) {
@@ -74,9 +60,51 @@ Ptr Model::vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel, int cpu, Obj
             kasan_unpoison(p, size, false, id);
         }
     }
+    return t;
+}
+
+Ptr Model::vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel, int cpu, ObjKind kind,
+                   std::optional<gfp_t> caller_gfp, bool allow_huge) {
+    if (size == 0) throw InputError("", "vmalloc(0) returns NULL; give a size");
+    auto plan = v_.vmalloc_node_range(env_, gfp, prot_kernel);
+    // VM_ALLOW_HUGE_VMAP (vmalloc_huge()): the era's vm_shift(); the area is
+    // rounded up to it, and a failed high-order attempt retries with order 0.
+    const unsigned order = allow_huge ? unsigned(v_.vmalloc_huge_order(env_, size)) : 0;
+    const std::uint64_t block = PAGE_SIZE << order;
+    std::uint64_t npages = (size + block - 1) / block * (block / PAGE_SIZE);
+    VmArea va = new_vm_area(npages, size);
+    // __vmalloc_area_node -> vm_area_alloc_pages(): blocks of 2^order pages
+    // with the plan's gfp, no __GFP_COMP: post_alloc_hook sees each block
+    // whole, then split_page() makes order-0 pages of it.
+    for (std::uint64_t i = 0; i < npages; i += block / PAGE_SIZE) {
+        int pg = alloc_pages(order, plan.page_gfp, cpu, ObjKind::vmalloc_page, "vmalloc backing page");
+        if (pg < 0) {
+            for (int q : va.page_objs) free_pages(q);
+            if (order > 0) {
+                notes_.push_back(label_ + ": vmalloc_huge: no order-" + std::to_string(order) +
+                                 " block; retried with order-0 pages");
+                next_vaddr_ = va.start;  // the new area replaces the failed one
+                return vmalloc(size, gfp, prot_kernel, cpu, kind, caller_gfp, false);
+            }
+            return Ptr{0, KASAN_TAG_KERNEL, -1, true};
+        }
+        for (int sub : order ? split_page(pg) : std::vector<int>{pg}) {
+            va.pfns.push_back(objects_[sub].pfn);
+            va.page_objs.push_back(sub);
+        }
+    }
+    va.tagged_mapping = plan.tagged_mapping;
+    int id = new_object(kind, kind == ObjKind::stack
+                                  ? "thread stack (vmalloc, GFP_VMAP_STACK = " + gfp_.print(gfp) + ")"
+                                  : std::string(allow_huge ? "vmalloc_huge(" : "vmalloc(") + std::to_string(size) + ", " +
+                                        gfp_.print(caller_gfp.value_or(gfp)) + ")");
+    va.obj = id;
+    areas_.push_back(va);
+    VmArea& a = areas_.back();
     // area->addr keeps the tagged address (__vmalloc_node_range assigns the
     // result of kasan_unpoison_vmalloc): a cached thread stack is later
     // unpoisoned with it (kernel/fork.c kasan_unpoison_range(vm_area->addr)).
+    const Tag t = apply_vmalloc_unpoison(a, v_.kasan_unpoison_vmalloc(env_, plan), size, id);
     a.tag = t;
     Object& o = objects_[id];
     o.base = a.start;
@@ -90,6 +118,54 @@ Ptr Model::vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel, int cpu, Obj
     o.promised_zero = requirement_of(o).zero_data;
     oracle_after_alloc(id);
     return Ptr{a.start, t, id};
+}
+
+// vmap(pages, count, VM_MAP, PAGE_KERNEL) / vm_map_ram(): a new mapping of
+// pages someone else owns. __get_vm_area_node / vm_map_ram call
+// kasan_unpoison_vmalloc(addr, size, KASAN_VMALLOC_PROT_NORMAL) without
+// VM_ALLOC: the variant's rule decides (HW_TAGS: nothing, a 0xff pointer, and
+// the PTEs are plain Normal memory, so nothing is checked through the alias;
+// SW_TAGS: the alias's shadow gets a random tag; Generic: unpoisoned).
+Ptr Model::vmap(int page_obj, bool map_ram) {
+    const Object& po = objects_.at(page_obj);
+    if (!po.live || (po.kind != ObjKind::pages && po.kind != ObjKind::user_page && po.kind != ObjKind::pgtable))
+        throw InputError("", std::string(map_ram ? "vm_map_ram" : "vmap") + ": not a live page allocation");
+    const std::uint64_t npages = std::uint64_t(1) << po.order, size = npages * PAGE_SIZE;
+    VmArea va = new_vm_area(npages, size);
+    for (std::uint64_t i = 0; i < npages; ++i) va.pfns.push_back(po.pfn + i);
+    const auto plan = v_.vmap_unpoison_plan(env_);
+    va.tagged_mapping = plan.tagged_mapping;  // PAGE_KERNEL: MT_NORMAL, not MT_NORMAL_TAGGED
+    int id = new_object(ObjKind::vmap, std::string(map_ram ? "vm_map_ram(" : "vmap(") + po.what + ")");
+    va.obj = id;
+    areas_.push_back(va);
+    VmArea& a = areas_.back();
+    const Tag t = apply_vmalloc_unpoison(a, v_.kasan_unpoison_vmalloc(env_, plan), size, id);
+    a.tag = t;
+    Object& o = objects_[id];
+    o.base = a.start;
+    o.size = size;
+    o.tag = t;
+    o.area = a.id;
+    o.caller = kernel::Caller::vmap;
+    o.promised_zero = requirement_of(o).zero_data;
+    oracle_after_alloc(id);
+    return Ptr{a.start, t, id};
+}
+
+// vunmap() / vm_unmap_ram(): kasan_poison_vmalloc (the shadow of Generic and
+// SW_TAGS; a no-op under HW_TAGS) and the mapping goes; the pages stay.
+void Model::vunmap(const Ptr& p) {
+    int ai = area_of(p.addr);
+    if (ai < 0 || areas_[ai].start != (p.addr | ~ADDR_MASK) || objects_[areas_[ai].obj].kind != ObjKind::vmap) {
+        warn("Trying to vunmap() nonexistent vm area (not a KASAN report)");
+        return;
+    }
+    VmArea& a = areas_[ai];
+    if (rt_.kasan_enabled && cfg_.build.kasan_vmalloc && !a.vshadow.empty())
+        std::fill(a.vshadow.begin(), a.vshadow.end(), shadow_poison(KASAN_VMALLOC_INVALID_GENERIC));
+    seen_elsewhere_.set(shadow_poison(KASAN_VMALLOC_INVALID_GENERIC));
+    a.live = false;
+    objects_[a.obj].live = false;
 }
 
 Ptr Model::vmalloc_gfp(std::uint64_t size, gfp_t gfp, int cpu) {
@@ -111,6 +187,10 @@ void Model::vfree(const Ptr& p) {
     int ai = area_of(p.addr);
     if (ai < 0 || areas_[ai].start != (p.addr | ~ADDR_MASK)) {
         warn("Trying to vfree() nonexistent vm area (not a KASAN report)");
+        return;
+    }
+    if (objects_[areas_[ai].obj].kind == ObjKind::vmap) {
+        vunmap(p);  // a VM_MAP area has no pages of its own: vfree() only unmaps it
         return;
     }
     VmArea& a = areas_[ai];

@@ -195,6 +195,24 @@ struct control_page_tag_plain final : rules_7_0<control_page_tag_plain> {
     }
 };
 
+// "mm/vmalloc: let KASAN tag vmap() aliases too": vmap() passes
+// KASAN_VMALLOC_VM_ALLOC, on linux-7.0. Under HW_TAGS the unpoison then
+// retags the *pages* (tags are physical, and page_kasan_tag_set runs), so the
+// pages' owner, whose pointer carries the old tag, faults on its own memory.
+struct control_vmap_tags_pages final : rules_7_0<control_vmap_tags_pages> {
+    static constexpr const char* name = "control-vmap-tags-pages";
+    static constexpr const char* baseline = "linux-7.0";
+    static constexpr const char* summary = "linux-7.0 whose vmap() asks KASAN to tag the alias as a VM_ALLOC area";
+    static constexpr bool mutant = true;
+    static Claims claims() { return {ChangeScope::hw_tags_active, {}, "tag vmap aliases under HW_TAGS"}; }
+    template <class D>
+    static VmallocPlan<D> vmap_unpoison_plan(const KasanEnv<D>& e) {
+        VmallocPlan<D> p = rules_7_0<control_vmap_tags_pages>::vmap_unpoison_plan(e);
+        p.flag_vm_alloc = D::boolean(true);
+        return p;
+    }
+};
+
 // A new variant that copies sample-v3 and changes nothing: it starts with a
 // clean slate (sample-v3's records are sample-v3's), and every finding reads
 // "also in sample-v3"; exit 0.
