@@ -182,6 +182,9 @@ Requirement<D> required(Caller c, const KasanEnv<D>& e, const CallerInput<D>& in
             // vmap alias is match-all by design; SW_TAGS tags PROT_NORMAL ones.
             r.zero_data = F;
             r.match_all_ok = no_tags || e.hw_tags || !e.vmalloc_on;
+            // Freeing the pages under a live alias leaves a dangling mapping
+            // whose shadow KASAN never learns about: not a use it catches.
+            r.uaf_caught = F;
             break;
         case Caller::kfence:
             // A kmalloc the sampling timer gave to KFENCE: zeroed as any

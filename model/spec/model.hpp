@@ -195,6 +195,7 @@ private:
         int area = -1, obj = -1, cpu = 0;
     };
     std::vector<DelayedStack> rcu_stacks_;
+    std::size_t vmaps_ = 0;  // vmap aliases made (free_pages looks for them only then)
     int cpu_node(int cpu) const { return cpu % cfg_.machine.nodes; }
     bool try_release_thread_stack_to_cache(int area, int cpu);
     void thread_stack_free_rcu(const DelayedStack& d);

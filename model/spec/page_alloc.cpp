@@ -196,6 +196,11 @@ void Model::free_pages(int id) {
     if (plan.kernel_init) set_page_data_pfn(pfn, n, DATA_ZERO);
     oracle_on_page_free(id, plan.poison, page_tagged);
     free_block(pfn, o.order, id);
+    // A vmap alias of these pages stays mapped but owns nothing any more: a
+    // use through it is the caller's use-after-free (KASAN cannot see it).
+    if (vmaps_)
+        for (Object& a : objects_)
+            if (a.kind == ObjKind::vmap && a.backing == id) a.live = false;
 }
 
 void Model::free_block(std::uint64_t pfn, unsigned order, int id) {

@@ -73,6 +73,7 @@ struct Object {
     std::uint64_t pfn = 0;        // first page (page-backed objects)
     int cache = -1, slab = -1, slot = -1;
     int area = -1;                // vm area (vmalloc, vmap stacks)
+    int backing = -1;             // vmap aliases: the page allocation they map
     int cpu = 0;
 };
 

@@ -147,6 +147,8 @@ Ptr Model::vmap(int page_obj, bool map_ram) {
     o.tag = t;
     o.area = a.id;
     o.caller = kernel::Caller::vmap;
+    o.backing = page_obj;
+    ++vmaps_;
     o.promised_zero = requirement_of(o).zero_data;
     oracle_after_alloc(id);
     return Ptr{a.start, t, id};
