@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "error.hpp"
+#include "file/variant_file.hpp"
 #include "verbs.hpp"
 
 using namespace tagproof;
@@ -11,6 +12,8 @@ static const char* kUsage =
     "usage: tagproof VERB [options]\n"
     "\n"
     "  review               review every built-in variant (or --variant X) over the scenario corpus\n"
+    "                       (run, review, prove, explore: --variant-file F reads a variant file,\n"
+    "                       scenario/variant-files.md, and works on it unless --variant says otherwise)\n"
     "  prove                Z3 proofs of the invariants over a variant's decision code\n"
     "  run FILE...          run scenario files, one verdict line per file and mode\n"
     "  variants             list the built-in variants (--mutants: the negative controls too)\n"
@@ -35,6 +38,28 @@ int main(int argc, char** argv) {
     std::string verb = argv[1];
     cli::Args args(argv + 2, argv + argc);
     try {
+        // --variant-file F (run, review, prove, explore): read and register the
+        // file's variant; without --variant it is the one the verb works on.
+        if (verb == "run" || verb == "review" || verb == "prove" || verb == "explore") {
+            cli::Args rest;
+            std::string first;
+            bool named = false;
+            for (std::size_t i = 0; i < args.size(); ++i) {
+                if (args[i] == "--variant-file") {
+                    if (i + 1 >= args.size()) throw InputError("--variant-file", "needs a file");
+                    const std::string n = kernel::load_variant_file(args[++i]).name();
+                    if (first.empty()) first = n;
+                    continue;
+                }
+                named |= args[i] == "--variant";
+                rest.push_back(args[i]);
+            }
+            if (!first.empty() && !named) {
+                rest.push_back("--variant");
+                rest.push_back(first);
+            }
+            args = rest;
+        }
         if (verb == "run") return cli::verb_run(args);
         if (verb == "variants") return cli::verb_variants(args);
         if (verb == "gfp") return cli::verb_gfp(args);

@@ -148,7 +148,7 @@ std::string finding_html(const Finding& f) {
     row("Config", esc(f.config));
     row("Property", "<code>" + esc(f.property) + "</code>: " + esc(property_statement(f.property)));
     row("Found by", esc(f.source + ", " + f.origin));
-    if (!f.scenario_file.empty()) row("Reproduce", "<code>tagproof run " + esc(f.scenario_file) + "</code>");
+    if (!f.scenario_file.empty()) row("Reproduce", "<code>" + esc(reproduce_command(f, f.scenario_file)) + "</code>");
     h += "</table>\n<h2>Tags over time</h2>\n";
     const std::string dot = tag_picture_dot(f);
     const std::string svg = render_svg(dot);

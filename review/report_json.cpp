@@ -81,7 +81,7 @@ std::string finding_markdown(const Finding& f) {
     s += "| Config | " + f.config + " |\n";
     s += "| Property | `" + f.property + "`: " + property_statement(f.property) + " |\n";
     s += "| Found by | " + f.source + ", " + f.origin + " |\n";
-    if (!f.scenario_file.empty()) s += "| Reproduce | `tagproof run " + f.scenario_file + "` |\n";
+    if (!f.scenario_file.empty()) s += "| Reproduce | `" + reproduce_command(f, f.scenario_file) + "` |\n";
     s += "\n### Trace\n\n```\n";
     for (const auto& l : f.trace) s += l + "\n";
     s += "```\n\n**What should have happened:** " + f.expected + "\n\n**What happened:** " + f.happened + "\n\n";

@@ -80,7 +80,7 @@ std::string finding_text(const Finding& f) {
         const std::string base = slash == std::string::npos ? f.scenario_file : f.scenario_file.substr(slash + 1);
         const std::string head = "Reproduce (in " + dir + "):";
         s += dir.empty() ? "Reproduce:\n" : head.size() <= W ? head + "\n" : "Reproduce (in this report's directory):\n";
-        s += "  tagproof run " + base + "\n";
+        s += "  " + reproduce_command(f, base) + "\n";
     }
     s += "\n";
     add(s, wrap(question(f), W, "", ""));

@@ -23,6 +23,11 @@ struct SourceVerdict {
 };
 const char* status_name(SourceVerdict::Status s);
 
+struct Finding;
+// "tagproof run [--variant-file F] FILE": the command that replays a finding
+// (a variant file's variant needs its file read again).
+std::string reproduce_command(const Finding& f, const std::string& file);
+
 struct Finding {
     std::string variant, baseline, property, source;
     Mode mode = Mode::hw_tags;

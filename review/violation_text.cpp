@@ -3,6 +3,7 @@
 // the tags), not from the property's generic sentence.
 #include <string>
 
+#include "file/variant_file.hpp"
 #include "report.hpp"
 
 namespace tagproof::review {
@@ -172,6 +173,15 @@ std::string question(const Finding& f) {
         return "The pointer tag differs from the memory tag and no fault is raised. Is this access meant to go "
                "unchecked?";
     return "Is this behaviour intended?";
+}
+
+}  // namespace tagproof::review
+
+namespace tagproof::review {
+
+std::string reproduce_command(const Finding& f, const std::string& file) {
+    const std::string vf = kernel::variant_file_path(f.variant);
+    return "tagproof run " + (vf.empty() ? "" : "--variant-file " + vf + " ") + file;
 }
 
 }  // namespace tagproof::review

@@ -34,6 +34,7 @@ SymInputs make_inputs(z3::context& c, const std::string& p) {
 SEnv make_env(const SymVariant& v, const SymInputs& in) {
     SEnv e;
     kernel::derive_runtime_predicates<Symbolic>(in.rt, e);
+    e.overrides = v.concrete().overrides();  // a variant file's rules, the same expressions
     e.init_on_alloc = in.init_on_alloc;
     e.init_on_free = in.init_on_free;
     e.deferred_pages = Symbolic::boolean(false);  // after boot

@@ -3,7 +3,12 @@
 # REPORT is given) write that report with text matching each of REPORT_WANT
 # (a ;-list of regexes: the caller and the rule it is about).
 file(REMOVE_RECURSE ${OUT})
-execute_process(COMMAND ${TAGPROOF} review --variant ${VARIANT} --out ${OUT}
+if(VARIANT_FILE)
+  set(FROM --variant-file ${VARIANT_FILE})
+else()
+  set(FROM --variant ${VARIANT})
+endif()
+execute_process(COMMAND ${TAGPROOF} review ${FROM} --out ${OUT}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL WANT_STATUS)
   message(FATAL_ERROR "tagproof review --variant ${VARIANT}: exit ${rc}, wanted ${WANT_STATUS}\n${out}${err}")

@@ -50,10 +50,15 @@ void fill_gfp_masks(GfpMasks<D>& g, MaskOf mask_of) {
     g.GFP_USER = mask_of("GFP_USER");
 }
 
+struct RuleOverrides;  // a variant file's rule overrides (file/rule_expr.hpp)
+
 template <class D>
 struct KasanEnv {
     using Bool = typename D::Bool;
     using Word = typename D::Word;
+    // The rule overrides of a variant file (nullptr for a built-in variant):
+    // read by file/file_rules.hpp, the only rules that look.
+    const RuleOverrides* overrides = nullptr;
 
     // Build configuration (at most one of the three modes is true).
     Bool generic{}, sw_tags{}, hw_tags{};

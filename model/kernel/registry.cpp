@@ -2,6 +2,7 @@
 #include "error.hpp"
 #include "variant.hpp"
 #include "variant_list.hpp"
+#include "file/variant_file.hpp"
 
 namespace tagproof::kernel {
 
@@ -26,6 +27,7 @@ const Variant& find_variant(const std::string& name, const std::string& where) {
         if (v->name() == name) return *v;
     for (const Variant* v : all_mutants())
         if (v->name() == name) return *v;
+    if (const Variant* v = find_file_variant(name)) return *v;
     std::string known;
     for (const Variant* v : all_variants()) known += (known.empty() ? "" : ", ") + v->name();
     throw InputError(where, "unknown variant '" + name + "'; built-in variants: " + known +
@@ -43,6 +45,7 @@ CEnv Variant::make_env(const BuildConfig& b, const Machine& m, const BootParams&
     e.slub_rcu_debug = features().slub_rcu_debug &&
                        b.slub_rcu_debug.value_or(b.mode == Mode::generic || b.mode == Mode::sw_tags);
     e.kfence = b.kfence;
+    e.overrides = overrides();
     e.sample = p.page_alloc_sample;
     e.sample_order = p.page_alloc_sample_order;
     GfpLayout L = gfp_layout(b);

@@ -104,10 +104,12 @@ public:
     }
     // The decision inputs for a build, machine and boot.
     CEnv make_env(const BuildConfig& b, const Machine& m, const BootParams& p, const RuntimeState& r) const;
+    // A variant file's rule overrides, which make_env hands to the rules.
+    virtual const RuleOverrides* overrides() const { return nullptr; }
 };
 
 template <class V>
-class VariantOf final : public Variant {
+class VariantOf : public Variant {
     using C = Concrete;
 
 public:

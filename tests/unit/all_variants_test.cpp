@@ -2,20 +2,14 @@
 // all variants), and the mutants' one broken rule each.
 #include <gtest/gtest.h>
 
+#include "test_env.hpp"
+
 #include "variant.hpp"
 
 using namespace tagproof;
 using namespace tagproof::kernel;
+using tagproof::test::env_for;
 
-namespace {
-CEnv env_for(const Variant& v, Mode mode, const std::string& cmdline = "") {
-    BuildConfig b;
-    b.mode = mode;
-    Machine m;
-    BootParams p = parse_boot_params(cmdline, v.boot_syntax());
-    return v.make_env(b, m, p, derive_runtime(b, m, p));
-}
-}  // namespace
 
 TEST(AllVariants, ThirteenWithDistinctNamesAndKnownBaselines) {
     const auto& all = all_variants();

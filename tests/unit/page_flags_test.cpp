@@ -2,22 +2,16 @@
 // rule (page_kasan_tag_field / page_kasan_tag in the rules files).
 #include <gtest/gtest.h>
 
+#include "test_env.hpp"
+
 #include "page_flags.hpp"
 #include "variant.hpp"
 
 using namespace tagproof;
 using namespace tagproof::kernel;
+using tagproof::test::env_for;
 using tagproof::reference::PageFlags;
 
-namespace {
-CEnv env_for(const Variant& v, Mode mode) {
-    BuildConfig b;
-    b.mode = mode;
-    Machine m;
-    BootParams p = parse_boot_params("", v.boot_syntax());
-    return v.make_env(b, m, p, derive_runtime(b, m, p));
-}
-}  // namespace
 
 TEST(PageFlags, TheFieldSharesTheWordWithTheFlagBits) {
     PageFlags f;

@@ -1,0 +1,147 @@
+// rule_expr.hpp — a rule override from a variant file (scenario/variant-files.md):
+// a C expression over the kernel's names, parsed once and evaluated over the
+// value domain D, so the model, the solver, RapidCheck and the explorer run
+// the same override (no second encoding).
+//
+// Names are bound when the file is read: GFP flags and constants to their
+// masks in the base era's HW_TAGS and other builds, rule parameters (a rule's
+// own arguments: `gfp`, `vm_mte`) and the runtime predicates
+// (`kasan_hw_tags_enabled()`, `init_on_free`, ...) to what eval reads.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "../env.hpp"
+
+namespace tagproof::kernel {
+
+struct RuleExpr {
+    enum Kind { number, gfp, param, pred, unary, binary, cond } kind = number;
+    std::uint64_t value = 0;          // number
+    std::uint64_t hw = 0, other = 0;  // gfp: the mask in HW_TAGS builds and in the others
+    std::string name;                 // gfp / param / pred name, operator spelling
+    std::vector<RuleExpr> kids;
+    int line = 0, col = 0;
+};
+
+// The overrides of one variant file, by rule name; `params` lists each
+// overridable rule's parameters (the names its expression may use).
+struct RuleOverrides {
+    std::map<std::string, RuleExpr> rules;
+    const RuleExpr* find(const char* rule) const {
+        auto it = rules.find(rule);
+        return it == rules.end() ? nullptr : &it->second;
+    }
+};
+
+// The rules a variant file may override, with their parameters and whether
+// they are a GFP mask (a word) or a condition (a bool).
+struct OverridableRule {
+    const char* name;
+    std::vector<const char*> params;
+    bool is_bool;
+    const char* what;  // where the kernel defines it
+};
+const std::vector<OverridableRule>& overridable_rules();
+// The predicates an expression may call, by name.
+const std::vector<const char*>& rule_predicates();
+
+template <class D>
+struct RuleVal {
+    bool is_bool = false;
+    typename D::Bool b{};
+    typename D::Word w{};
+};
+
+template <class D>
+typename D::Word as_word(const RuleVal<D>& v) {
+    if (v.is_bool) return typename D::Word(D::ite(v.b, D::lit(1), D::lit(0)));
+    return v.w;
+}
+template <class D>
+typename D::Bool as_bool(const RuleVal<D>& v) {
+    if (v.is_bool) return v.b;
+    return typename D::Bool(!(v.w == D::lit(0)));
+}
+
+template <class D>
+RuleVal<D> pred_value(const std::string& n, const KasanEnv<D>& e) {
+    RuleVal<D> r;
+    r.is_bool = true;
+    if (n == "kasan_hw_tags_enabled") r.b = e.kasan_hw_tags_enabled();
+    else if (n == "kasan_enabled") r.b = e.kasan_enabled;
+    else if (n == "kasan_vmalloc_enabled") r.b = e.vmalloc_on;
+    else if (n == "system_supports_mte") r.b = e.mte;
+    else if (n == "init_on_alloc") r.b = e.init_on_alloc;
+    else if (n == "init_on_free") r.b = e.init_on_free;
+    else if (n == "CONFIG_KASAN_HW_TAGS") r.b = e.hw_tags;
+    else if (n == "CONFIG_KASAN_SW_TAGS") r.b = e.sw_tags;
+    else if (n == "CONFIG_KASAN_GENERIC") r.b = e.generic;
+    else if (n == "CONFIG_KASAN_VMALLOC") r.b = e.config_kasan_vmalloc;
+    else r.b = D::boolean(false);  // the reader accepts only the names above
+    return r;
+}
+
+// Evaluates `x` with the rule's parameters `args` (in OverridableRule order).
+template <class D>
+RuleVal<D> eval_rule_expr(const RuleExpr& x, const KasanEnv<D>& e, const std::map<std::string, RuleVal<D>>& args) {
+    using Word = typename D::Word;
+    RuleVal<D> r;
+    switch (x.kind) {
+        case RuleExpr::number: r.w = D::lit(x.value); return r;
+        case RuleExpr::gfp: r.w = x.hw == x.other ? D::lit(x.hw) : D::ite(e.hw_tags, D::lit(x.hw), D::lit(x.other)); return r;
+        case RuleExpr::param: return args.at(x.name);
+        case RuleExpr::pred: return pred_value<D>(x.name, e);
+        case RuleExpr::unary: {
+            RuleVal<D> a = eval_rule_expr<D>(x.kids[0], e, args);
+            if (x.name == "!") {
+                r.is_bool = true;
+                r.b = !as_bool<D>(a);
+            } else {
+                r.w = ~as_word<D>(a);
+            }
+            return r;
+        }
+        case RuleExpr::cond: {
+            RuleVal<D> c = eval_rule_expr<D>(x.kids[0], e, args), a = eval_rule_expr<D>(x.kids[1], e, args),
+                       b = eval_rule_expr<D>(x.kids[2], e, args);
+            if (a.is_bool && b.is_bool) {
+                r.is_bool = true;
+                r.b = D::ite(as_bool<D>(c), a.b, b.b);
+            } else {
+                r.w = D::ite(as_bool<D>(c), as_word<D>(a), as_word<D>(b));
+            }
+            return r;
+        }
+        case RuleExpr::binary: break;
+    }
+    RuleVal<D> a = eval_rule_expr<D>(x.kids[0], e, args), b = eval_rule_expr<D>(x.kids[1], e, args);
+    const std::string& op = x.name;
+    if (op == "&&" || op == "||") {
+        r.is_bool = true;
+        r.b = op == "&&" ? (as_bool<D>(a) && as_bool<D>(b)) : (as_bool<D>(a) || as_bool<D>(b));
+        return r;
+    }
+    if (op == "==" || op == "!=" || op == "<" || op == ">" || op == "<=" || op == ">=") {
+        Word u = as_word<D>(a), v = as_word<D>(b);
+        r.is_bool = true;
+        if (op == "==") r.b = u == v;
+        else if (op == "!=") r.b = !(u == v);
+        else if (op == "<") r.b = D::ult(u, v);
+        else if (op == ">") r.b = D::ult(v, u);
+        else if (op == "<=") r.b = !D::ult(v, u);
+        else r.b = !D::ult(u, v);
+        return r;
+    }
+    Word u = as_word<D>(a), v = as_word<D>(b);
+    if (op == "|") r.w = u | v;
+    else if (op == "&") r.w = u & v;
+    else if (op == "^") r.w = (u | v) & ~(u & v);
+    else if (op == "+") r.w = D::add(u, v);
+    else r.w = D::sub(u, v);  // "-"
+    return r;
+}
+
+}  // namespace tagproof::kernel

@@ -1,0 +1,87 @@
+// Variant files (scenario/variant-files.md): the reader's errors, the expression
+// evaluator, and a file giving what its built-in twin gives, obligation by
+// obligation.
+#include <gtest/gtest.h>
+
+#include "test_env.hpp"
+
+#include <map>
+
+#include "file/variant_file.hpp"
+#include "prove.hpp"
+
+using namespace tagproof;
+using namespace tagproof::kernel;
+using tagproof::test::env_for;
+
+namespace {
+std::string error_of(const std::string& text) {
+    try {
+        parse_variant_file(text, "t.variant");
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+}  // namespace
+
+TEST(VariantFile, ErrorsNameLineAndColumn) {
+    EXPECT_NE(error_of("name a\nbase linux-7.0\nrule THREADINFO_GFP = GFP_KERNEL |\n").find("t.variant:3:"), std::string::npos);
+    EXPECT_NE(error_of("name a\nbase linux-7.0\nfrobnicate\n").find("t.variant:3:1: unknown keyword 'frobnicate'"),
+              std::string::npos);
+    EXPECT_NE(error_of("base linux-7.0\n").find("no 'name' line"), std::string::npos);
+    EXPECT_NE(error_of("name linux-7.0\nbase linux-7.0\n").find("is a built-in variant's"), std::string::npos);
+    EXPECT_NE(error_of("name a\nbase linux-7.0\nrule GFP_VMAP_STACK = GFP_KERNEL\nrule GFP_VMAP_STACK = 0\n")
+                  .find("overridden twice"),
+              std::string::npos);
+    // a flag the base era does not define: __GFP_SKIP_KASAN_POISON is gone in v6.4
+    EXPECT_NE(error_of("name a\nbase linux-6.4\nrule GFP_VMAP_STACK = GFP_KERNEL | __GFP_SKIP_KASAN_POISON\n")
+                  .find("linux-6.4 defines no such GFP flag"),
+              std::string::npos);
+}
+
+// C precedence and the kernel's spellings, evaluated concretely.
+TEST(VariantFile, ExpressionsEvaluateOverTheDomain) {
+    VariantFile f = parse_variant_file(
+        "name a\nbase linux-7.0\n"
+        "rule GFP_VMAP_STACK = kasan_hw_tags_enabled() ? GFP_KERNEL | __GFP_ZERO : GFP_KERNEL\n"
+        "rule user_page_gfp(vm_mte) = GFP_HIGHUSER_MOVABLE | __GFP_ZERO | (vm_mte && !init_on_free ? __GFP_ZEROTAGS : 0)\n"
+        "rule THREADINFO_GFP = (GFP_KERNEL_ACCOUNT | __GFP_ZERO) & ~__GFP_ACCOUNT\n",
+        "t.variant");
+    const Variant& base = find_variant("linux-7.0");
+    CEnv hw = env_for(base, Mode::hw_tags), sw = env_for(base, Mode::sw_tags), hw_iof = env_for(base, Mode::hw_tags, "init_on_free=1");
+    for (CEnv* e : {&hw, &sw, &hw_iof}) e->overrides = &f.overrides;
+    auto word = [&](const char* rule, const CEnv& e, std::map<std::string, RuleVal<Concrete>> args = {}) {
+        return as_word<Concrete>(eval_rule_expr<Concrete>(*f.overrides.find(rule), e, args));
+    };
+    EXPECT_EQ(word("GFP_VMAP_STACK", hw), hw.gfp.GFP_KERNEL | hw.gfp.ZERO);
+    EXPECT_EQ(word("GFP_VMAP_STACK", sw), sw.gfp.GFP_KERNEL);
+    RuleVal<Concrete> yes;
+    yes.is_bool = true;
+    yes.b = true;
+    EXPECT_EQ(word("user_page_gfp", hw, {{"vm_mte", yes}}), hw.gfp.GFP_HIGHUSER_MOVABLE | hw.gfp.ZERO | hw.gfp.ZEROTAGS);
+    EXPECT_EQ(word("user_page_gfp", hw_iof, {{"vm_mte", yes}}), hw.gfp.GFP_HIGHUSER_MOVABLE | hw.gfp.ZERO);
+    EXPECT_EQ(word("THREADINFO_GFP", hw), hw.gfp.GFP_KERNEL | hw.gfp.ZERO);
+}
+
+// The file form of control-pgtable-no-zero: the same verdict on every
+// obligation, in every scope (GFP_PGTABLE_USER follows the override through
+// the base's own definition).
+TEST(VariantFile, SameVerdictsAsItsBuiltInTwin) {
+    const Variant& v = load_variant_file(std::string(TAGPROOF_SOURCE_DIR) + "/tests/variants/pgtable_no_zero.variant");
+    CEnv e = env_for(v, Mode::hw_tags);
+    EXPECT_EQ(v.GFP_PGTABLE_KERNEL(e), e.gfp.GFP_KERNEL);
+    EXPECT_EQ(v.GFP_PGTABLE_USER(e), e.gfp.GFP_KERNEL | e.gfp.ACCOUNT);
+    auto verdicts = [](const std::string& name) {
+        solver::ProveOptions po;
+        po.variant = name;
+        po.baseline = "linux-7.0";
+        std::map<std::string, std::string> out;
+        for (const auto& vd : solver::prove(po))
+            for (const auto& sv : vd.scopes) out[vd.id + " / " + sv.scope] = sv.verdict;
+        return out;
+    };
+    auto file = verdicts(v.name()), builtin = verdicts("control-pgtable-no-zero");
+    EXPECT_EQ(file, builtin);
+    EXPECT_EQ(file.at("zeroing/pgtable_kernel / all inputs"), "counterexample");
+}
