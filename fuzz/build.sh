@@ -14,7 +14,7 @@ JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 mkdir -p "$OUT" "$WORK/obj"
 
 # the libraries the targets use: core, kernel, spec, reference, differential, scenario
-DIRS="model/core model/kernel model/kernel/checks model/spec model/reference differential scenario"
+DIRS="model/core model/kernel model/kernel/checks model/kernel/file model/spec model/reference differential scenario"
 INC=""
 for d in $DIRS; do INC="$INC -I$ROOT/$d"; done
 OBJS=()
