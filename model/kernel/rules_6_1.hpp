@@ -327,12 +327,15 @@ struct rules_6_1 {
     // match-all. `field` is the stored bits; only the tag-based modes have it.
     template <class D>
     static typename D::Word page_kasan_tag_field(const KasanEnv<D>& e, typename D::Word tag) {
-        return ~tag & D::lit(0xFF);  // tag ^ 0xff, masked
+        return ~tag & Self::page_kasan_tag_mask(e);  // tag ^ 0xff, masked to KASAN_TAG_WIDTH
     }
     template <class D>
     static typename D::Word page_kasan_tag(const KasanEnv<D>& e, typename D::Word field) {
-        return ~(field & D::lit(0xFF)) & D::lit(0xFF);
+        return ~(field & Self::page_kasan_tag_mask(e)) & D::lit(0xFF);
     }
+    // KASAN_TAG_MASK: (1 << KASAN_TAG_WIDTH) - 1, 8 bits in every mode here.
+    template <class D>
+    static typename D::Word page_kasan_tag_mask(const KasanEnv<D>& e) { return D::lit(0xFF); }
 
     // ---- mm/vmalloc.c vmap() / vm_map_ram(): what they ask of kasan_unpoison_vmalloc ----
     // KASAN_VMALLOC_PROT_NORMAL only: not VM_ALLOC (the pages are someone
@@ -352,11 +355,13 @@ struct rules_6_1 {
 
     // ---- mm/vmalloc.c vm_shift(): the page order of a VM_ALLOW_HUGE_VMAP area (arm64) ----
     // arch_vmap_pmd_supported(): a PMD (2 MiB, order 9) when the size reaches it;
-    // no contiguous-PTE shift before v6.16: otherwise order 0.
+    // else arch_vmap_pte_supported_shift(), none on arm64 before v6.16.
     template <class D>
     static typename D::Word vmalloc_huge_order(const KasanEnv<D>& e, typename D::Word size) {
-        return D::ite(D::ult(size, D::lit(2u << 20)), D::lit(0), D::lit(9));
+        return D::ite(D::ult(size, D::lit(2u << 20)), Self::vmalloc_pte_order(e, size), D::lit(9));
     }
+    template <class D>
+    static typename D::Word vmalloc_pte_order(const KasanEnv<D>& e, typename D::Word size) { return D::lit(0); }
 
     // ---- mm/mm_init.c memblock_free_pages() -> mm/page_alloc.c __free_pages_core() ----
     // Boot memory (and deferred_init_memmap()'s ranges) is released with

@@ -67,19 +67,14 @@ struct rules_7_0 : rules_6_4<Self> {
     // HW_TAGS"): 4 bits under HW_TAGS, still XOR 0xff; a stored nibble n reads
     // 0xf0 | (~n & 0xf), so MTE tags round-trip and a zero field is 0xff.
     template <class D>
-    static typename D::Word page_kasan_tag_field(const KasanEnv<D>& e, typename D::Word tag) {
-        return ~tag & D::ite(e.hw_tags, D::lit(0xF), D::lit(0xFF));
-    }
-    template <class D>
-    static typename D::Word page_kasan_tag(const KasanEnv<D>& e, typename D::Word field) {
-        return ~(field & D::ite(e.hw_tags, D::lit(0xF), D::lit(0xFF))) & D::lit(0xFF);
+    static typename D::Word page_kasan_tag_mask(const KasanEnv<D>& e) {
+        return D::ite(e.hw_tags, D::lit(0xF), D::lit(0xFF));
     }
     // v6.16 (06fc959fcff7): arm64's arch_vmap_pte_supported_shift() gives
     // CONT_PTE_SHIFT (64 KiB, order 4) for sizes from CONT_PTE_SIZE.
     template <class D>
-    static typename D::Word vmalloc_huge_order(const KasanEnv<D>& e, typename D::Word size) {
-        return D::ite(D::ult(size, D::lit(64u << 10)), D::lit(0),
-                      D::ite(D::ult(size, D::lit(2u << 20)), D::lit(4), D::lit(9)));
+    static typename D::Word vmalloc_pte_order(const KasanEnv<D>& e, typename D::Word size) {
+        return D::ite(D::ult(size, D::lit(64u << 10)), D::lit(0), D::lit(4));
     }
     // "fork: stop ignoring NUMA while handling cached thread stacks" (v6.19):
     // a request for another node skips the cache, and a stack with a page off

@@ -47,11 +47,9 @@ Ptr Model::stack_alloc(int cpu, std::optional<int> node) {
         o.area = ai;
         o.cpu = cpu;
         o.caller = kernel::Caller::thread_stack;
-        o.promised_zero = requirement_of(o).zero_data;
         objects_[a.obj].live = false;
         a.obj = id;
-        oracle_after_alloc(id);
-        return Ptr{a.start, KASAN_TAG_KERNEL, id};
+        return hand_out(id);
     }
     Ptr p = vmalloc(thread_size, v_.GFP_VMAP_STACK(env_), true, cpu, ObjKind::stack);
     if (p.null) return p;

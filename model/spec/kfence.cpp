@@ -75,11 +75,9 @@ Ptr Model::kfence_kmalloc(std::uint64_t size, gfp_t gfp, int cpu) {
     o.cpu = cpu;
     o.slot = slot;
     o.caller = kernel::Caller::kfence;
-    o.promised_zero = requirement_of(o).zero_data;
     // kfence_guarded_alloc(): memzero_explicit() iff slab_want_init_on_alloc()
     if (env_.init_on_alloc || (gfp & env_.gfp.ZERO)) set_data(o.base, size, DATA_ZERO);
-    oracle_after_alloc(id);
-    return Ptr{o.base, o.tag, id};
+    return hand_out(id);
 }
 
 // kfence_free() -> kfence_guarded_free(): the address must be the object's

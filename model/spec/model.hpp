@@ -126,7 +126,8 @@ public:
     std::optional<Tag> mte_allocation_tag(const Ptr& p) const;
     Tag page_tag_of(int obj) const;
     // page_kasan_tag(page): the variant's decoding of the stored bits; 0xFF
-    // when KASAN is off or not tag-based (the getter is a stub there).
+    // when KASAN is off or not tag-based, where include/linux/mm.h returns
+    // 0xff without reading page->flags.
     Tag page_kasan_tag(std::uint64_t pfn) const;
     bool data_zero(const Ptr& p, std::uint64_t len) const;
     const Object& object(int id) const { return objects_.at(id); }
@@ -232,13 +233,17 @@ private:
     std::uint64_t pfn_of_linear(std::uint64_t addr) const { return (addr - LINEAR_BASE) / PAGE_SIZE; }
 
     // page_alloc.cpp
-    // page_kasan_tag_set() / _reset() on npages pages (no-ops where the getter is a stub).
+    // page_kasan_tag_set() / _reset() on npages pages; nothing is stored when
+    // KASAN is off or not tag-based (the kernel's setter does nothing there).
     void page_kasan_tag_set(std::uint64_t pfn, std::uint64_t npages, Tag t);
     void page_kasan_tag_reset(std::uint64_t pfn, std::uint64_t npages) { page_kasan_tag_set(pfn, npages, KASAN_TAG_KERNEL); }
     int find_free_block(unsigned order) const;
     // split_page(): a non-compound block becomes order-0 page objects (ids, the first is obj)
     std::vector<int> split_page(int obj);
     int new_object(ObjKind kind, const std::string& what);
+    // The allocation reaches its caller: what the caller requires is fixed
+    // (requirements.hpp) and the allocation oracle runs. Returns its pointer.
+    Ptr hand_out(int obj);
     void free_block(std::uint64_t pfn, unsigned order, int obj);
 
     // slab.cpp
@@ -254,8 +259,11 @@ private:
     // vmalloc.cpp
     int area_of(std::uint64_t addr) const;
     VmArea new_vm_area(std::uint64_t npages, std::uint64_t size);
-    Tag apply_vmalloc_unpoison(VmArea& a, const kernel::VmallocUnpoison<kernel::Concrete>& un, std::uint64_t size,
-                               int id);
+    void remove_vm_area(int area);
+    // The area registered with its object (`size` bytes at its start), after
+    // kasan_unpoison_vmalloc()'s decision for `plan`: the object id.
+    int map_vm_area(VmArea va, ObjKind kind, const std::string& what, const kernel::VmallocPlan<kernel::Concrete>& plan,
+                    std::uint64_t size);
 
     // kfence.cpp: __kfence_pool, (kKfenceObjects + 1) * 2 pages at the top of
     // RAM: two guard pages, then an object page and its guard page per object.
@@ -294,6 +302,10 @@ private:
                           bool checked, const std::vector<std::uint64_t>& mismatch_addrs);
     void oracle_on_page_free(int obj, bool poisoned, bool skip_requested_now);
     void oracle_on_free_report(const Ptr& p, const char* bug_type);
+    // p is page_address(virt_to_page(x)) + offset: a linear-map address whose
+    // tag is its page's page_kasan_tag() (a pointer the kernel may use for
+    // any object on the page).
+    bool via_page_address(const Ptr& p) const;
     void oracle_tag_chosen(Tag t);
     void oracle_sampling(int cpu, bool eligible, bool tagged);
     void oracle_boot();

@@ -136,6 +136,12 @@ void Model::oracle_on_page_free(int id, bool poisoned, bool page_tagged) {
                                               " but was not poisoned at free");
 }
 
+bool Model::via_page_address(const Ptr& p) const {
+    const std::uint64_t ua = p.addr | ~ADDR_MASK;
+    return ua >= LINEAR_BASE && ua < LINEAR_BASE + pages_.size() * PAGE_SIZE &&
+           p.tag == page_kasan_tag((ua - LINEAR_BASE) / PAGE_SIZE);
+}
+
 // 3 no-false-positive, frees: a free report on a live object, through a
 // pointer to its start that the kernel hands out (its own, match-all, or
 // rebuilt from its page with page_address()), is a report on a valid free.
@@ -143,9 +149,7 @@ void Model::oracle_on_free_report(const Ptr& p, const char* bug_type) {
     if (p.obj < 0 || p.null) return;
     const Object& o = objects_[p.obj];
     if (!o.live || (p.addr | ~ADDR_MASK) != o.base) return;
-    const std::uint64_t ua = p.addr | ~ADDR_MASK;
-    const bool linear_addr = ua >= LINEAR_BASE && ua < LINEAR_BASE + pages_.size() * PAGE_SIZE;
-    const bool via_page = linear_addr && p.tag == page_kasan_tag((ua - LINEAR_BASE) / PAGE_SIZE);
+    const bool via_page = via_page_address(p);
     if (p.tag == o.tag || p.tag == KASAN_TAG_KERNEL || via_page)
         violation("no-false-positive", std::string("freeing live ") + o.what + " through " + ptr_str(p) +
                                            (via_page && p.tag != o.tag ? " (page_address() of its page)" : "") +
@@ -222,12 +226,8 @@ void Model::oracle_on_access(const Ptr& p, std::uint64_t len, AccessKind kind, i
     };
     std::int64_t off = obj_offset(p.addr);
     bool in_bounds = off >= 0 && std::uint64_t(off) + len <= o.size;
-    // page_address(virt_to_page(x)) + offset is a pointer the kernel may use for
-    // any object on the page: its tag is the page's (slab pages: 0xff).
-    const std::uint64_t ua = p.addr | ~ADDR_MASK;
-    const bool via_page = ua >= LINEAR_BASE && ua < LINEAR_BASE + pages_.size() * PAGE_SIZE &&
-                          p.tag == page_kasan_tag((ua - LINEAR_BASE) / PAGE_SIZE);
-    bool own_tag = p.tag == o.tag || match_all || via_page;
+    // a pointer rebuilt from the object's page is its own too (slab pages: 0xff)
+    bool own_tag = p.tag == o.tag || match_all || via_page_address(p);
 
     // Tags a test hook or user space wrote are not KASAN's: no judgement on them.
     bool foreign_tags = false;

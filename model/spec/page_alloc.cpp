@@ -63,6 +63,13 @@ int Model::new_object(ObjKind kind, const std::string& what) {
     return o.id;
 }
 
+Ptr Model::hand_out(int id) {
+    Object& o = objects_[id];
+    o.promised_zero = requirement_of(o).zero_data;
+    oracle_after_alloc(id);
+    return Ptr{o.base, o.tag, id};
+}
+
 int Model::find_free_block(unsigned order) const {
     std::uint64_t n = std::uint64_t(1) << order;
     for (std::uint64_t pfn = n; pfn + n <= pages_.size(); pfn += n) {

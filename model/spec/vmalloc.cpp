@@ -41,10 +41,19 @@ VmArea Model::new_vm_area(std::uint64_t npages, std::uint64_t size) {
     return va;
 }
 
-// kasan_unpoison_vmalloc()'s decision (the variant's) applied to area a:
-// returns the tag area->addr carries.
-Tag Model::apply_vmalloc_unpoison(VmArea& a, const kernel::VmallocUnpoison<kernel::Concrete>& un, std::uint64_t size,
-                                  int id) {
+// map_vm_area(): kasan_unpoison_vmalloc()'s decision (the variant's) for
+// `plan`, applied to the new area. area->addr keeps the tagged address
+// (__vmalloc_node_range assigns the result of kasan_unpoison_vmalloc): a
+// cached thread stack is later unpoisoned with it (kernel/fork.c
+// kasan_unpoison_range(vm_area->addr)).
+int Model::map_vm_area(VmArea va, ObjKind kind, const std::string& what,
+                       const kernel::VmallocPlan<kernel::Concrete>& plan, std::uint64_t size) {
+    va.tagged_mapping = plan.tagged_mapping;
+    const int id = new_object(kind, what);
+    va.obj = id;
+    areas_.push_back(va);
+    VmArea& a = areas_.back();
+    const auto un = v_.kasan_unpoison_vmalloc(env_, plan);
     const std::uint64_t npages = a.pfns.size();
     Tag t = KASAN_TAG_KERNEL;
     if (un.clear_pages) set_data(a.start, npages * PAGE_SIZE, DATA_ZERO);
@@ -60,7 +69,13 @@ Tag Model::apply_vmalloc_unpoison(VmArea& a, const kernel::VmallocUnpoison<kerne
             kasan_unpoison(p, size, false, id);
         }
     }
-    return t;
+    a.tag = t;
+    Object& o = objects_[id];
+    o.base = a.start;
+    o.size = size;
+    o.tag = t;
+    o.area = a.id;
+    return id;
 }
 
 Ptr Model::vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel, int cpu, ObjKind kind,
@@ -93,31 +108,18 @@ Ptr Model::vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel, int cpu, Obj
             va.page_objs.push_back(sub);
         }
     }
-    va.tagged_mapping = plan.tagged_mapping;
-    int id = new_object(kind, kind == ObjKind::stack
-                                  ? "thread stack (vmalloc, GFP_VMAP_STACK = " + gfp_.print(gfp) + ")"
-                                  : std::string(allow_huge ? "vmalloc_huge(" : "vmalloc(") + std::to_string(size) + ", " +
-                                        gfp_.print(caller_gfp.value_or(gfp)) + ")");
-    va.obj = id;
-    areas_.push_back(va);
-    VmArea& a = areas_.back();
-    // area->addr keeps the tagged address (__vmalloc_node_range assigns the
-    // result of kasan_unpoison_vmalloc): a cached thread stack is later
-    // unpoisoned with it (kernel/fork.c kasan_unpoison_range(vm_area->addr)).
-    const Tag t = apply_vmalloc_unpoison(a, v_.kasan_unpoison_vmalloc(env_, plan), size, id);
-    a.tag = t;
+    const int id = map_vm_area(std::move(va), kind,
+                               kind == ObjKind::stack
+                                   ? "thread stack (vmalloc, GFP_VMAP_STACK = " + gfp_.print(gfp) + ")"
+                                   : std::string(allow_huge ? "vmalloc_huge(" : "vmalloc(") + std::to_string(size) +
+                                         ", " + gfp_.print(caller_gfp.value_or(gfp)) + ")",
+                               plan, size);
     Object& o = objects_[id];
-    o.base = a.start;
-    o.size = size;
-    o.tag = t;
-    o.area = a.id;
     o.gfp = caller_gfp.value_or(gfp);  // the caller's own flags say what it needs
     o.cpu = cpu;
     o.caller = kind == ObjKind::stack ? kernel::Caller::thread_stack : kernel::Caller::vmalloc;
     o.prot_kernel = prot_kernel;
-    o.promised_zero = requirement_of(o).zero_data;
-    oracle_after_alloc(id);
-    return Ptr{a.start, t, id};
+    return hand_out(id);
 }
 
 // vmap(pages, count, VM_MAP, PAGE_KERNEL) / vm_map_ram(): a new mapping of
@@ -133,25 +135,15 @@ Ptr Model::vmap(int page_obj, bool map_ram) {
     const std::uint64_t npages = std::uint64_t(1) << po.order, size = npages * PAGE_SIZE;
     VmArea va = new_vm_area(npages, size);
     for (std::uint64_t i = 0; i < npages; ++i) va.pfns.push_back(po.pfn + i);
-    const auto plan = v_.vmap_unpoison_plan(env_);
-    va.tagged_mapping = plan.tagged_mapping;  // PAGE_KERNEL: MT_NORMAL, not MT_NORMAL_TAGGED
-    int id = new_object(ObjKind::vmap, std::string(map_ram ? "vm_map_ram(" : "vmap(") + po.what + ")");
-    va.obj = id;
-    areas_.push_back(va);
-    VmArea& a = areas_.back();
-    const Tag t = apply_vmalloc_unpoison(a, v_.kasan_unpoison_vmalloc(env_, plan), size, id);
-    a.tag = t;
+    // PAGE_KERNEL: MT_NORMAL, not MT_NORMAL_TAGGED (the plan says so)
+    const int id = map_vm_area(std::move(va), ObjKind::vmap,
+                               std::string(map_ram ? "vm_map_ram(" : "vmap(") + po.what + ")",
+                               v_.vmap_unpoison_plan(env_), size);
     Object& o = objects_[id];
-    o.base = a.start;
-    o.size = size;
-    o.tag = t;
-    o.area = a.id;
     o.caller = kernel::Caller::vmap;
     o.backing = page_obj;
     ++vmaps_;
-    o.promised_zero = requirement_of(o).zero_data;
-    oracle_after_alloc(id);
-    return Ptr{a.start, t, id};
+    return hand_out(id);
 }
 
 // vunmap() / vm_unmap_ram(): kasan_poison_vmalloc (the shadow of Generic and
@@ -162,12 +154,18 @@ void Model::vunmap(const Ptr& p) {
         warn("Trying to vunmap() nonexistent vm area (not a KASAN report)");
         return;
     }
+    remove_vm_area(ai);
+    objects_[areas_[ai].obj].live = false;
+}
+
+// remove_vm_area(): kasan_poison_vmalloc (the software modes' shadow of the
+// area; a no-op on HW), and the mapping is gone.
+void Model::remove_vm_area(int ai) {
     VmArea& a = areas_[ai];
     if (rt_.kasan_enabled && cfg_.build.kasan_vmalloc && !a.vshadow.empty())
         std::fill(a.vshadow.begin(), a.vshadow.end(), shadow_poison(KASAN_VMALLOC_INVALID_GENERIC));
     seen_elsewhere_.set(shadow_poison(KASAN_VMALLOC_INVALID_GENERIC));
     a.live = false;
-    objects_[a.obj].live = false;
 }
 
 Ptr Model::vmalloc_gfp(std::uint64_t size, gfp_t gfp, int cpu) {
@@ -195,14 +193,9 @@ void Model::vfree(const Ptr& p) {
         vunmap(p);  // a VM_MAP area has no pages of its own: vfree() only unmaps it
         return;
     }
-    VmArea& a = areas_[ai];
-    // remove_vm_area: kasan_poison_vmalloc (software shadow; a no-op on HW).
-    if (rt_.kasan_enabled && cfg_.build.kasan_vmalloc && !a.vshadow.empty())
-        std::fill(a.vshadow.begin(), a.vshadow.end(), shadow_poison(KASAN_VMALLOC_INVALID_GENERIC));
-    seen_elsewhere_.set(shadow_poison(KASAN_VMALLOC_INVALID_GENERIC));
-    a.live = false;
-    std::vector<int> pages = a.page_objs;
-    int obj = a.obj;
+    remove_vm_area(ai);
+    std::vector<int> pages = areas_[ai].page_objs;
+    int obj = areas_[ai].obj;
     // the pages go back one by one; free_pages_prepare decides on poisoning
     for (int pg : pages) free_pages(pg);
     objects_[obj].live = false;

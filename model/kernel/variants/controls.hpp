@@ -187,7 +187,7 @@ struct control_page_tag_plain final : rules_7_0<control_page_tag_plain> {
     static Claims claims() { return {ChangeScope::none, {}, "a page-flags clean-up: no behaviour change"}; }
     template <class D>
     static typename D::Word page_kasan_tag_field(const KasanEnv<D>& e, typename D::Word tag) {
-        return tag & D::lit(0xFF);
+        return tag & D::lit(0xFF);  // eight bits, as v5.0 .. v5.11 kept them
     }
     template <class D>
     static typename D::Word page_kasan_tag(const KasanEnv<D>& e, typename D::Word field) {
