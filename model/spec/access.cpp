@@ -247,7 +247,7 @@ void Model::access(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu, bo
                 return;
             }
             if (is_write && !panicked_)
-                set_data(p.addr, len, p.obj >= 0 && objects_[p.obj].live ? data_secret(p.obj) : DATA_WILD);
+                set_data(p.addr, len, data_written(p, len));
             oracle_on_access(p, len, kind, cpu, style_reported, p.tag != KASAN_TAG_KERNEL, {});
             return;
         }
@@ -338,19 +338,22 @@ void Model::access(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu, bo
         }
     }
     // 2. the data effect (the access completes in every case but a panic)
-    if (is_write && !panicked_) {
-        std::uint32_t d = DATA_STALE;
-        if (p.obj >= 0) {
-            const Object& o = objects_[p.obj];
-            std::uint64_t a = p.addr | ~ADDR_MASK;
-            bool inside = o.live && a >= o.base && a + len <= o.base + o.size;
-            // an alias (vmalloc backing page through the linear map) is judged by the oracle; keep it the owner's
-            if (o.area >= 0 && a < VMALLOC_BASE) inside = o.live;
-            d = inside ? data_secret(p.obj) : DATA_WILD;
-        }
-        set_data(p.addr, len, d);
-    }
+    if (is_write && !panicked_) set_data(p.addr, len, data_written(p, len));
     oracle_on_access(p, len, kind, cpu, faulted, checked, bad);
+}
+
+// What a write through p leaves in memory: the secret of the object whose
+// data it is, or DATA_WILD for a write outside a live object. A vmap alias
+// owns no data: what is written through it is its pages' owner's.
+std::uint32_t Model::data_written(const Ptr& p, std::uint64_t len) const {
+    if (p.obj < 0) return DATA_STALE;
+    const Object& o = objects_[p.obj];
+    std::uint64_t a = p.addr | ~ADDR_MASK;
+    bool inside = o.live && a >= o.base && a + len <= o.base + o.size;
+    // an alias (vmalloc backing page through the linear map) is judged by the oracle; keep it the owner's
+    if (o.area >= 0 && a < VMALLOC_BASE) inside = o.live;
+    if (!inside) return DATA_WILD;
+    return data_secret(o.kind == ObjKind::vmap ? o.backing : p.obj);
 }
 
 void Model::access_racing_retag(const Ptr& p, std::uint64_t len, AccessKind kind, int cpu, Tag tag) {

@@ -281,6 +281,7 @@ private:
 
     // access.cpp
     void report(Report r);
+    std::uint32_t data_written(const Ptr& p, std::uint64_t len) const;
     void report_free(const Ptr& p, const char* bug_type);
     std::string bug_type_for(const Ptr& p, std::uint64_t bad_addr, std::uint8_t mem) const;
     // SW_TAGS: a single-instruction access through the build's check style
