@@ -107,7 +107,13 @@ struct rules_6_1 {
     static typename D::Bool should_skip_kasan_unpoison(const KasanEnv<D>& e, typename D::Word gfp) {
         return !e.software_kasan() && (!e.kasan_hw_tags_enabled() || Self::skip_unpoison_flag(e, gfp));
     }
-    // No sampling before v6.3: every allocation that reaches unpoisoning is tagged.
+    // No sampling before v6.3: every allocation that reaches unpoisoning is
+    // tagged (v6.3's rule of which allocations the sampler counts is here only
+    // so that every era has it; nothing before v6.3 asks it).
+    template <class D>
+    static typename D::Bool sample_eligible(const KasanEnv<D>& e, typename D::Word order, typename D::Word gfp) {
+        return D::boolean(false);
+    }
     template <class D>
     static SampleDecision<D> kasan_sample_page_alloc(const KasanEnv<D>& e, typename D::Word order,
                                                      typename D::Word gfp, typename D::Word skip) {
@@ -133,16 +139,27 @@ struct rules_6_1 {
     // v6.1 one (the integrated-init note and the page-tag reset on the skip
     // path follow from "unpoisoning was attempted" exactly as before).
     static constexpr bool has_pg_skip_kasan_poison = true;
+    // post_alloc_hook's `zero_tags`: v6.1 .. v7.0 `init && (gfp_flags & __GFP_ZEROTAGS)`;
+    // the 2026 mm tree drops the `init &&`.
+    template <class D>
+    static typename D::Bool zero_tags(const KasanEnv<D>& e, typename D::Word gfp, typename D::Bool init) {
+        return init && D::any(gfp, e.gfp.ZEROTAGS);
+    }
+    // Whether tag_clear_highpage(s)() zeroes the tags (and returns true): always
+    // before v7.0; v7.0's tag_clear_highpages() only with MTE.
+    template <class D>
+    static typename D::Bool tag_clear_highpages_clears(const KasanEnv<D>& e) { return D::boolean(true); }
+    // The tags (and the data too while initialising) are zeroed together, and
+    // the page is then not cleared again.
     template <class D>
     static void zero_tags_step(const KasanEnv<D>& e, typename D::Word gfp, typename D::Bool& init,
                                PostAllocPlan<D>& p) {
-        auto zero_tags = init && D::any(gfp, e.gfp.ZEROTAGS);  // tag_clear_highpage: data and tags
-        p.tag_clear = zero_tags;
-        p.tag_clear_data = zero_tags;
-        init = init && !zero_tags;
+        p.tag_clear = Self::zero_tags(e, gfp, init) && Self::tag_clear_highpages_clears(e);
+        p.tag_clear_data = p.tag_clear && init;
+        init = init && !p.tag_clear;
     }
     template <class D>
-    static typename D::Bool reset_tags_initially(typename D::Bool zero_tags) { return D::boolean(true); }
+    static typename D::Bool reset_tags_initially(const KasanEnv<D>& e, typename D::Bool zero_tags) { return D::boolean(true); }
     template <class D>
     static PostAllocPlan<D> post_alloc_hook(const KasanEnv<D>& e, typename D::Word gfp, typename D::Word order,
                                             typename D::Word skip) {
@@ -160,7 +177,7 @@ struct rules_6_1 {
         // "Take note that memory was initialized by KASAN"
         p.kernel_init = init && !(p.unpoison && e.kasan_has_integrated_init());
         // "ensure page_address() dereferencing does not fault"
-        p.reset_page_tag = Self::template reset_tags_initially<D>(zero_tags) && !p.unpoison;
+        p.reset_page_tag = Self::template reset_tags_initially<D>(e, zero_tags) && !p.unpoison;
         // sampled out -> skip poisoning too; __GFP_SKIP_KASAN_POISON -> the page flag
         p.set_skip_poison_flag = D::boolean(Self::has_pg_skip_kasan_poison) &&
                                  ((p.sampled_out && e.hw_tags) ||
@@ -204,29 +221,37 @@ struct rules_6_1 {
     // ---- mm/vmalloc.c __vmalloc_node_range ------------------------------------
     // With HW tags active a PAGE_KERNEL area is mapped Normal-Tagged and its
     // pages are allocated untagged and unzeroed (kasan_unpoison_vmalloc tags and
-    // zeroes them). Hooks for a caller-requested skip (the Anjum series):
-    //   vmalloc_skip                     when the caller's __GFP_SKIP_KASAN is honoured
-    //   vmalloc_skip_drops_prot_normal   v2: KASAN_VMALLOC_PROT_NORMAL not passed
-    //   vmalloc_skip_drops_call          v3+: kasan_unpoison_vmalloc() not called
-    //   vmalloc_meta_gfp                 v4: the vm_struct metadata without the flag
-    static constexpr bool vmalloc_skip_drops_prot_normal = false;
-    static constexpr bool vmalloc_skip_drops_call = false;
+    // zeroes them). The three conditions a PAGE_KERNEL area is decided on, as
+    // the kernel writes them (the Anjum series changes each):
+    //   vmalloc_tagged_prot(gfp)     `if (kasan_hw_tags_enabled())`: tagged prot, and
+    //                                the pages get vmalloc_page_skip_flags
+    //   vmalloc_prot_normal(gfp)     `kasan_flags |= KASAN_VMALLOC_PROT_NORMAL` done
+    //   vmalloc_calls_unpoison(gfp)  kasan_unpoison_vmalloc() called
+    //   vmalloc_skip(gfp)            the series' `skip_kasan` (none before it)
+    //   vmalloc_meta_gfp(gfp)        v4: the vm_struct metadata without the flag
     template <class D>
     static typename D::Bool vmalloc_skip(const KasanEnv<D>& e, typename D::Word gfp) { return D::boolean(false); }
+    template <class D>
+    static typename D::Bool vmalloc_tagged_prot(const KasanEnv<D>& e, typename D::Word gfp) {
+        return e.kasan_hw_tags_enabled() && !Self::vmalloc_skip(e, gfp);
+    }
+    template <class D>
+    static typename D::Bool vmalloc_prot_normal(const KasanEnv<D>& e, typename D::Word gfp) { return D::boolean(true); }
+    template <class D>
+    static typename D::Bool vmalloc_calls_unpoison(const KasanEnv<D>& e, typename D::Word gfp) { return D::boolean(true); }
     template <class D>
     static typename D::Word vmalloc_meta_gfp(const KasanEnv<D>& e, typename D::Word gfp) { return gfp; }
     template <class D>
     static VmallocPlan<D> vmalloc_node_range(const KasanEnv<D>& e, typename D::Word gfp,
                                              typename D::Bool prot_kernel) {
         VmallocPlan<D> v;
-        auto skip = Self::vmalloc_skip(e, gfp);
         v.meta_gfp = Self::vmalloc_meta_gfp(e, gfp);
-        v.tagged_mapping = prot_kernel && e.kasan_hw_tags_enabled() && !skip;
+        v.tagged_mapping = prot_kernel && Self::vmalloc_tagged_prot(e, gfp);
         v.page_gfp = gfp | D::ite(v.tagged_mapping, Self::vmalloc_page_skip_flags(e), D::lit(0));
-        v.flag_prot_normal = prot_kernel && !(skip && D::boolean(Self::vmalloc_skip_drops_prot_normal));
+        v.flag_prot_normal = prot_kernel && Self::vmalloc_prot_normal(e, gfp);
         v.flag_vm_alloc = D::boolean(true);
         v.flag_init = !e.init_on_free && Self::want_init_on_alloc(e, v.page_gfp) && D::any(v.page_gfp, e.gfp.SKIP_ZERO);
-        v.call_unpoison = !(skip && D::boolean(Self::vmalloc_skip_drops_call));
+        v.call_unpoison = Self::vmalloc_calls_unpoison(e, gfp);
         return v;
     }
     // kasan_unpoison_vmalloc(): a no-op unless kasan_enabled(), and only built

@@ -100,15 +100,9 @@ struct rules_7_0 : rules_6_4<Self> {
         return D::sub(order, D::lit(1));
     }
 
+    // tag_clear_highpages() returns false without MTE: the caller clears the pages.
     template <class D>
-    static void zero_tags_step(const KasanEnv<D>& e, typename D::Word gfp, typename D::Bool& init,
-                               PostAllocPlan<D>& p) {
-        // zero_tags = init && ZEROTAGS; init = !tag_clear_highpages(page, n)
-        auto zero_tags = init && D::any(gfp, e.gfp.ZEROTAGS);
-        p.tag_clear = zero_tags && e.mte;
-        p.tag_clear_data = p.tag_clear;
-        init = init && !p.tag_clear;
-    }
+    static typename D::Bool tag_clear_highpages_clears(const KasanEnv<D>& e) { return e.mte; }
 };
 
 }  // namespace tagproof::kernel

@@ -85,3 +85,55 @@ TEST(VariantFile, SameVerdictsAsItsBuiltInTwin) {
     EXPECT_EQ(file, builtin);
     EXPECT_EQ(file.at("zeroing/pgtable_kernel / all inputs"), "counterexample");
 }
+
+// Rule calls: another rule is the variant's own; the rule being defined names
+// the base's. Arity and the base chain are checked when read.
+TEST(VariantFile, RuleCallsAndBaseReferences) {
+    VariantFile f = parse_variant_file(
+        "name a\nbase linux-7.0\n"
+        "rule GFP_VMALLOC_SUPPORTED = GFP_VMALLOC_SUPPORTED | __GFP_SKIP_KASAN\n"
+        "rule GFP_PGTABLE_KERNEL = GFP_VMAP_STACK() & ~__GFP_ZERO\n"
+        "rule vmalloc_prot_normal(gfp) = !vmalloc_skip(gfp)\n",
+        "t.variant");
+    const Variant& v = register_variant_file(f);
+    const Variant& base = find_variant("linux-7.0");
+    CEnv e = env_for(v, Mode::hw_tags), be = env_for(base, Mode::hw_tags);
+    EXPECT_EQ(v.vmalloc_fix_flags(e, e.gfp.SKIP_KASAN).gfp, e.gfp.SKIP_KASAN);
+    EXPECT_EQ(base.vmalloc_fix_flags(be, be.gfp.SKIP_KASAN).gfp, 0u);
+    EXPECT_EQ(v.GFP_PGTABLE_KERNEL(e), e.gfp.GFP_KERNEL);
+    EXPECT_NE(error_of("name a\nbase linux-7.0\nrule vmalloc_skip(gfp) = vmalloc_meta_gfp()\n")
+                  .find("t.variant:3:26: vmalloc_meta_gfp takes 1 argument (gfp), not 0"),
+              std::string::npos);
+    EXPECT_NE(error_of("name a\nbase linux-6.1\nrule sample_eligible(order, gfp) = 1\n").find("no page_alloc sampling"),
+              std::string::npos);
+    EXPECT_NE(error_of("name a\nbase nowhere.variant\n").find("t.variant:2:6: cannot read the base variant file"),
+              std::string::npos);
+}
+
+// flag, __GFP_BITS_SHIFT and boot_param lines: what patch 1/2 of the sampling
+// series changes in gfp_types.h and the boot parameters.
+TEST(VariantFile, FlagsBitsAndBootParameters) {
+    VariantFile f = parse_variant_file(
+        "name b\nbase linux-6.3\nflag __GFP_KASAN_SAMPLE hw_tags_only\n"
+        "rule __GFP_BITS_SHIFT = 28 + IS_ENABLED(CONFIG_LOCKDEP)\n"
+        "boot_param kasan.page_alloc.sample.order unknown\n"
+        "rule sample_eligible(order, gfp) = gfp & __GFP_KASAN_SAMPLE\n",
+        "t.variant");
+    const Variant& v = register_variant_file(f);
+    BuildConfig hw, gen;
+    gen.mode = Mode::generic;
+    EXPECT_TRUE(v.gfp_layout(hw).defines("__GFP_KASAN_SAMPLE"));
+    EXPECT_NE(v.gfp_layout(hw).mask("__GFP_KASAN_SAMPLE"), 0u);
+    EXPECT_EQ(v.gfp_layout(gen).mask("__GFP_KASAN_SAMPLE"), 0u);
+    EXPECT_EQ(v.GFP_BITS_SHIFT(GfpBits{true, 0}), 29);
+    EXPECT_FALSE(v.boot_syntax().page_alloc_sample_order);
+    EXPECT_TRUE(v.boot_syntax().page_alloc_sample);
+    EXPECT_NE(error_of("name a\nbase linux-7.0\nflag __GFP_ZERO\n").find("linux-7.0 defines __GFP_ZERO already"),
+              std::string::npos);
+    EXPECT_NE(error_of("name a\nbase linux-7.0\nboot_param kasan.stacktrace unknown\n").find("kasan.page_alloc.sample"),
+              std::string::npos);
+    // the flag is unknown before its flag line
+    EXPECT_NE(error_of("name a\nbase linux-6.3\nrule sample_eligible(order, gfp) = gfp & __GFP_KASAN_SAMPLE\n")
+                  .find("unknown name '__GFP_KASAN_SAMPLE': linux-6.3 defines no such GFP flag"),
+              std::string::npos);
+}

@@ -1,14 +1,43 @@
 // file_rules.hpp — the rules of a variant file: a base era's rules, with the
-// leaf rules a file may override (rule_expr.cpp, overridable_rules()) looking
-// first in the environment's overrides. The base's composite rules call them
-// through Self::, so an override reaches every decision that uses the rule
-// (GFP_PGTABLE_USER is GFP_PGTABLE_KERNEL | __GFP_ACCOUNT in the base, and
-// stays so when only GFP_PGTABLE_KERNEL is overridden).
+// leaf rules a file may override (variant_file.cpp, overridable_rules())
+// looking first in the environment's overrides. The base's composite rules
+// call them through Self::, so an override reaches every decision that uses
+// the rule (GFP_PGTABLE_USER is GFP_PGTABLE_KERNEL | __GFP_ACCOUNT in the
+// base, and stays so when only GFP_PGTABLE_KERNEL is overridden).
+//
+// An expression may call a rule (call_rule): the variant's own, or, when the
+// rule being defined names itself, the base's, as in
+// `rule GFP_VMALLOC_SUPPORTED = GFP_VMALLOC_SUPPORTED | __GFP_SKIP_KASAN`.
 #pragma once
 #include "../variant_list.hpp"
 #include "rule_expr.hpp"
 
 namespace tagproof::kernel {
+
+// Every rule a variant file may override: X0(name, result) for a rule of the
+// environment alone, X1(name, result, param, its type), X2(...). A result or
+// parameter is a Word (a GFP mask, an order) or a Bool (a condition).
+#define TAGPROOF_FILE_RULES(X0, X1, X2)                   \
+    X0(THREADINFO_GFP, Word)                              \
+    X0(GFP_VMAP_STACK, Word)                              \
+    X0(GFP_PGTABLE_KERNEL, Word)                          \
+    X0(GFP_PGTABLE_USER, Word)                            \
+    X0(GFP_VMALLOC_SUPPORTED, Word)                       \
+    X0(skb_frag_gfp, Word)                                \
+    X0(skb_frag_fallback_gfp, Word)                       \
+    X0(vmalloc_page_skip_flags, Word)                     \
+    X0(cached_stack_unpoison, Bool)                       \
+    X0(kfence_enabled, Bool)                              \
+    X1(user_page_gfp, Word, vm_mte, Bool)                 \
+    X1(alloc_skb_frags_gfp, Word, gfp, Word)              \
+    X1(vmalloc_meta_gfp, Word, gfp, Word)                 \
+    X1(vmalloc_skip, Bool, gfp, Word)                     \
+    X1(vmalloc_tagged_prot, Bool, gfp, Word)              \
+    X1(vmalloc_prot_normal, Bool, gfp, Word)              \
+    X1(vmalloc_calls_unpoison, Bool, gfp, Word)           \
+    X1(reset_tags_initially, Bool, zero_tags, Bool)       \
+    X2(zero_tags, Bool, gfp, Word, init, Bool)            \
+    X2(sample_eligible, Bool, order, Word, gfp, Word)
 
 template <template <class> class Base>
 struct file_rules final : Base<file_rules<Base>> {
@@ -25,44 +54,71 @@ struct file_rules final : Base<file_rules<Base>> {
         return e.overrides ? e.overrides->find(rule) : nullptr;
     }
     template <class D>
-    static typename D::Word word0(const KasanEnv<D>& e, const RuleExpr& x) {
-        return as_word<D>(eval_rule_expr<D>(x, e, {}));
+    static RuleVal<D> val_Word(typename D::Word w) {
+        RuleVal<D> v;
+        v.w = w;
+        return v;
+    }
+    template <class D>
+    static RuleVal<D> val_Bool(typename D::Bool b) {
+        RuleVal<D> v;
+        v.is_bool = true;
+        v.b = b;
+        return v;
+    }
+    template <class D>
+    static typename D::Word result_Word(const RuleVal<D>& v) { return as_word<D>(v); }
+    template <class D>
+    static typename D::Bool result_Bool(const RuleVal<D>& v) { return as_bool<D>(v); }
+    template <class D>
+    static RuleVal<D> eval(const KasanEnv<D>& e, const RuleExpr& x, const std::map<std::string, RuleVal<D>>& args) {
+        return eval_rule_expr<D, file_rules>(x, e, args);
     }
 
-#define TAGPROOF_FILE_WORD_RULE(R)                                                          \
+#define TAGPROOF_FILE_RULE0(R, T)                                                  \
+    template <class D>                                                             \
+    static typename D::T R(const KasanEnv<D>& e) {                                 \
+        if (const RuleExpr* x = over(e, #R)) return result_##T<D>(eval<D>(e, *x, {})); \
+        return B::template R<D>(e);                                                \
+    }
+#define TAGPROOF_FILE_RULE1(R, T, P, PT)                                           \
+    template <class D>                                                             \
+    static typename D::T R(const KasanEnv<D>& e, typename D::PT P) {               \
+        if (const RuleExpr* x = over(e, #R))                                       \
+            return result_##T<D>(eval<D>(e, *x, {{#P, val_##PT<D>(P)}}));          \
+        return B::template R<D>(e, P);                                             \
+    }
+#define TAGPROOF_FILE_RULE2(R, T, P, PT, Q, QT)                                             \
     template <class D>                                                                      \
-    static typename D::Word R(const KasanEnv<D>& e) {                                       \
-        if (const RuleExpr* x = over(e, #R)) return word0<D>(e, *x);                        \
-        return B::template R<D>(e);                                                         \
+    static typename D::T R(const KasanEnv<D>& e, typename D::PT P, typename D::QT Q) {      \
+        if (const RuleExpr* x = over(e, #R))                                                \
+            return result_##T<D>(eval<D>(e, *x, {{#P, val_##PT<D>(P)}, {#Q, val_##QT<D>(Q)}})); \
+        return B::template R<D>(e, P, Q);                                                   \
     }
-    TAGPROOF_FILE_WORD_RULE(THREADINFO_GFP)
-    TAGPROOF_FILE_WORD_RULE(GFP_VMAP_STACK)
-    TAGPROOF_FILE_WORD_RULE(GFP_PGTABLE_KERNEL)
-    TAGPROOF_FILE_WORD_RULE(GFP_PGTABLE_USER)
-    TAGPROOF_FILE_WORD_RULE(GFP_VMALLOC_SUPPORTED)
-    TAGPROOF_FILE_WORD_RULE(skb_frag_gfp)
-    TAGPROOF_FILE_WORD_RULE(skb_frag_fallback_gfp)
-    TAGPROOF_FILE_WORD_RULE(vmalloc_page_skip_flags)
-#undef TAGPROOF_FILE_WORD_RULE
+    TAGPROOF_FILE_RULES(TAGPROOF_FILE_RULE0, TAGPROOF_FILE_RULE1, TAGPROOF_FILE_RULE2)
+#undef TAGPROOF_FILE_RULE0
+#undef TAGPROOF_FILE_RULE1
+#undef TAGPROOF_FILE_RULE2
 
+    // A rule named in an expression; the reader checked the name and arity.
     template <class D>
-    static typename D::Word user_page_gfp(const KasanEnv<D>& e, typename D::Bool vm_mte) {
-        if (const RuleExpr* x = over(e, "user_page_gfp")) {
-            RuleVal<D> m;
-            m.is_bool = true;
-            m.b = vm_mte;
-            return as_word<D>(eval_rule_expr<D>(*x, e, {{"vm_mte", m}}));
-        }
-        return B::template user_page_gfp<D>(e, vm_mte);
-    }
-    template <class D>
-    static typename D::Word alloc_skb_frags_gfp(const KasanEnv<D>& e, typename D::Word gfp) {
-        if (const RuleExpr* x = over(e, "alloc_skb_frags_gfp")) {
-            RuleVal<D> g;
-            g.w = gfp;
-            return as_word<D>(eval_rule_expr<D>(*x, e, {{"gfp", g}}));
-        }
-        return B::template alloc_skb_frags_gfp<D>(e, gfp);
+    static RuleVal<D> call_rule(const KasanEnv<D>& e, const std::string& n, bool base,
+                                const std::vector<RuleVal<D>>& a) {
+#define TAGPROOF_CALL0(R, T) \
+    if (n == #R) return val_##T<D>(base ? B::template R<D>(e) : file_rules::template R<D>(e));
+#define TAGPROOF_CALL1(R, T, P, PT)                                                          \
+    if (n == #R)                                                                             \
+        return val_##T<D>(base ? B::template R<D>(e, result_##PT<D>(a.at(0)))                \
+                               : file_rules::template R<D>(e, result_##PT<D>(a.at(0))));
+#define TAGPROOF_CALL2(R, T, P, PT, Q, QT)                                                           \
+    if (n == #R)                                                                                     \
+        return val_##T<D>(base ? B::template R<D>(e, result_##PT<D>(a.at(0)), result_##QT<D>(a.at(1))) \
+                               : file_rules::template R<D>(e, result_##PT<D>(a.at(0)), result_##QT<D>(a.at(1))));
+        TAGPROOF_FILE_RULES(TAGPROOF_CALL0, TAGPROOF_CALL1, TAGPROOF_CALL2)
+#undef TAGPROOF_CALL0
+#undef TAGPROOF_CALL1
+#undef TAGPROOF_CALL2
+        throw std::logic_error("no rule " + n);
     }
 };
 

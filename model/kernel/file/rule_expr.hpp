@@ -10,6 +10,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -18,10 +19,11 @@
 namespace tagproof::kernel {
 
 struct RuleExpr {
-    enum Kind { number, gfp, param, pred, unary, binary, cond } kind = number;
+    enum Kind { number, gfp, param, pred, unary, binary, cond, call } kind = number;
     std::uint64_t value = 0;          // number
     std::uint64_t hw = 0, other = 0;  // gfp: the mask in HW_TAGS builds and in the others
-    std::string name;                 // gfp / param / pred name, operator spelling
+    std::string name;                 // gfp / param / pred / rule name, operator spelling
+    bool base_ref = false;            // call: the rule being defined names itself, i.e. the base's
     std::vector<RuleExpr> kids;
     int line = 0, col = 0;
 };
@@ -45,6 +47,8 @@ struct OverridableRule {
     const char* what;  // where the kernel defines it
 };
 const std::vector<OverridableRule>& overridable_rules();
+// Whether a rule parameter is a condition (vm_mte, init, zero_tags) or a word (gfp, order).
+bool rule_param_is_bool(const std::string& param);
 // The predicates an expression may call, by name.
 const std::vector<const char*>& rule_predicates();
 
@@ -80,22 +84,38 @@ RuleVal<D> pred_value(const std::string& n, const KasanEnv<D>& e) {
     else if (n == "CONFIG_KASAN_SW_TAGS") r.b = e.sw_tags;
     else if (n == "CONFIG_KASAN_GENERIC") r.b = e.generic;
     else if (n == "CONFIG_KASAN_VMALLOC") r.b = e.config_kasan_vmalloc;
+    else if (n == "CONFIG_KFENCE") r.b = e.kfence;
     else r.b = D::boolean(false);  // the reader accepts only the names above
     return r;
 }
 
-// Evaluates `x` with the rule's parameters `args` (in OverridableRule order).
-template <class D>
+// An expression that calls no rule (the unit tests evaluate such).
+struct NoRuleCalls {
+    template <class D>
+    static RuleVal<D> call_rule(const KasanEnv<D>&, const std::string& rule, bool, const std::vector<RuleVal<D>>&) {
+        throw std::logic_error("rule call " + rule + " without rules");
+    }
+};
+
+// Evaluates `x` with the rule's parameters `args`. A call of another rule goes
+// to R::call_rule (file_rules: the variant's own rule, or the base's when the
+// rule being defined names itself).
+template <class D, class R = NoRuleCalls>
 RuleVal<D> eval_rule_expr(const RuleExpr& x, const KasanEnv<D>& e, const std::map<std::string, RuleVal<D>>& args) {
     using Word = typename D::Word;
     RuleVal<D> r;
     switch (x.kind) {
+        case RuleExpr::call: {
+            std::vector<RuleVal<D>> a;
+            for (const auto& k : x.kids) a.push_back(eval_rule_expr<D, R>(k, e, args));
+            return R::template call_rule<D>(e, x.name, x.base_ref, a);
+        }
         case RuleExpr::number: r.w = D::lit(x.value); return r;
         case RuleExpr::gfp: r.w = x.hw == x.other ? D::lit(x.hw) : D::ite(e.hw_tags, D::lit(x.hw), D::lit(x.other)); return r;
         case RuleExpr::param: return args.at(x.name);
         case RuleExpr::pred: return pred_value<D>(x.name, e);
         case RuleExpr::unary: {
-            RuleVal<D> a = eval_rule_expr<D>(x.kids[0], e, args);
+            RuleVal<D> a = eval_rule_expr<D, R>(x.kids[0], e, args);
             if (x.name == "!") {
                 r.is_bool = true;
                 r.b = !as_bool<D>(a);
@@ -105,8 +125,8 @@ RuleVal<D> eval_rule_expr(const RuleExpr& x, const KasanEnv<D>& e, const std::ma
             return r;
         }
         case RuleExpr::cond: {
-            RuleVal<D> c = eval_rule_expr<D>(x.kids[0], e, args), a = eval_rule_expr<D>(x.kids[1], e, args),
-                       b = eval_rule_expr<D>(x.kids[2], e, args);
+            RuleVal<D> c = eval_rule_expr<D, R>(x.kids[0], e, args), a = eval_rule_expr<D, R>(x.kids[1], e, args),
+                       b = eval_rule_expr<D, R>(x.kids[2], e, args);
             if (a.is_bool && b.is_bool) {
                 r.is_bool = true;
                 r.b = D::ite(as_bool<D>(c), a.b, b.b);
@@ -117,7 +137,7 @@ RuleVal<D> eval_rule_expr(const RuleExpr& x, const KasanEnv<D>& e, const std::ma
         }
         case RuleExpr::binary: break;
     }
-    RuleVal<D> a = eval_rule_expr<D>(x.kids[0], e, args), b = eval_rule_expr<D>(x.kids[1], e, args);
+    RuleVal<D> a = eval_rule_expr<D, R>(x.kids[0], e, args), b = eval_rule_expr<D, R>(x.kids[1], e, args);
     const std::string& op = x.name;
     if (op == "&&" || op == "||") {
         r.is_bool = true;

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <sstream>
@@ -15,20 +16,57 @@
 
 namespace tagproof::kernel {
 
-const std::vector<OverridableRule>& overridable_rules() {
-    static const std::vector<OverridableRule> r = {
-        {"THREADINFO_GFP", {}, false, "kernel/fork.c / include/linux/thread_info.h"},
-        {"GFP_VMAP_STACK", {}, false, "kernel/fork.c"},
-        {"GFP_PGTABLE_KERNEL", {}, false, "include/asm-generic/pgalloc.h"},
-        {"GFP_PGTABLE_USER", {}, false, "include/asm-generic/pgalloc.h (GFP_PGTABLE_KERNEL | __GFP_ACCOUNT)"},
-        {"GFP_VMALLOC_SUPPORTED", {}, false, "mm/vmalloc.c"},
-        {"user_page_gfp", {"vm_mte"}, false, "arch/arm64/mm/fault.c vma_alloc_zeroed_movable_folio"},
-        {"skb_frag_gfp", {}, false, "net/core/sock.c skb_page_frag_refill (the order-3 attempt)"},
-        {"skb_frag_fallback_gfp", {}, false, "net/core/sock.c skb_page_frag_refill (the order-0 fallback)"},
-        {"alloc_skb_frags_gfp", {"gfp"}, false, "net/core/skbuff.c alloc_skb_with_frags"},
-        {"vmalloc_page_skip_flags", {}, false, "mm/vmalloc.c __vmalloc_node_range (the backing pages' skip flags)"},
+namespace {
+// Where the kernel decides what each overridable rule stands for.
+const char* rule_site(const std::string& n) {
+    static const std::map<std::string, const char*> w = {
+        {"THREADINFO_GFP", "include/linux/thread_info.h"},
+        {"GFP_VMAP_STACK", "kernel/fork.c"},
+        {"GFP_PGTABLE_KERNEL", "include/asm-generic/pgalloc.h"},
+        {"GFP_PGTABLE_USER", "include/asm-generic/pgalloc.h (GFP_PGTABLE_KERNEL | __GFP_ACCOUNT)"},
+        {"GFP_VMALLOC_SUPPORTED", "mm/vmalloc.c"},
+        {"skb_frag_gfp", "net/core/sock.c skb_page_frag_refill (the order-3 attempt)"},
+        {"skb_frag_fallback_gfp", "net/core/sock.c skb_page_frag_refill (the order-0 fallback)"},
+        {"vmalloc_page_skip_flags", "mm/vmalloc.c __vmalloc_node_range (the backing pages' skip flags)"},
+        {"cached_stack_unpoison", "kernel/fork.c alloc_thread_stack_node: kasan_unpoison_range() on a cached stack"},
+        {"kfence_enabled", "mm/kfence/core.c: the KFENCE pool is kept at boot"},
+        {"user_page_gfp", "arch/arm64/mm/fault.c vma_alloc_zeroed_movable_folio"},
+        {"alloc_skb_frags_gfp", "net/core/skbuff.c alloc_skb_with_frags"},
+        {"vmalloc_meta_gfp", "mm/vmalloc.c: the vm_struct's gfp (__get_vm_area_node)"},
+        {"vmalloc_skip", "mm/vmalloc.c: the Anjum series' skip_kasan (0 before it)"},
+        {"vmalloc_tagged_prot", "mm/vmalloc.c __vmalloc_node_range: if (kasan_hw_tags_enabled()) in the PAGE_KERNEL branch"},
+        {"vmalloc_prot_normal", "mm/vmalloc.c __vmalloc_node_range: kasan_flags |= KASAN_VMALLOC_PROT_NORMAL"},
+        {"vmalloc_calls_unpoison", "mm/vmalloc.c __vmalloc_node_range: kasan_unpoison_vmalloc() called"},
+        {"reset_tags_initially", "mm/page_alloc.c post_alloc_hook: reset_tags' first value"},
+        {"zero_tags", "mm/page_alloc.c post_alloc_hook: zero_tags"},
+        {"sample_eligible", "mm/kasan/kasan.h kasan_sample_page_alloc: the allocation is counted (v6.3+)"},
     };
+    auto it = w.find(n);
+    return it == w.end() ? "" : it->second;
+}
+}  // namespace
+
+const std::vector<OverridableRule>& overridable_rules() {
+    static const std::vector<OverridableRule> r = [] {
+        std::vector<OverridableRule> v;
+#define TAGPROOF_TABLE0(R, T) v.push_back({#R, {}, std::string(#T) == "Bool", rule_site(#R)});
+#define TAGPROOF_TABLE1(R, T, P, PT) v.push_back({#R, {#P}, std::string(#T) == "Bool", rule_site(#R)});
+#define TAGPROOF_TABLE2(R, T, P, PT, Q, QT) v.push_back({#R, {#P, #Q}, std::string(#T) == "Bool", rule_site(#R)});
+        TAGPROOF_FILE_RULES(TAGPROOF_TABLE0, TAGPROOF_TABLE1, TAGPROOF_TABLE2)
+#undef TAGPROOF_TABLE0
+#undef TAGPROOF_TABLE1
+#undef TAGPROOF_TABLE2
+        return v;
+    }();
     return r;
+}
+
+bool rule_param_is_bool(const std::string& p) { return p == "vm_mte" || p == "init" || p == "zero_tags"; }
+
+const std::vector<const char*>& boot_param_names() {
+    static const std::vector<const char*> n = {"kasan.page_alloc.sample", "kasan.page_alloc.sample.order",
+                                               "kasan.write_only", "kasan.fault=panic_on_write"};
+    return n;
 }
 
 const std::vector<const char*>& rule_predicates() {
@@ -55,6 +93,8 @@ struct ExprParser {
     const GfpLayout& other;
     const std::vector<const char*>& params;
     const std::string& base_name;
+    std::string defining;        // the rule this expression defines: naming it means the base's
+    bool allow_lockdep = false;  // IS_ENABLED(CONFIG_LOCKDEP): __GFP_BITS_SHIFT only
 
     [[noreturn]] void fail(std::size_t at, const std::string& msg) const {
         throw InputError(path + ":" + std::to_string(line) + ":" + std::to_string(col0 + int(at) + 1), msg);
@@ -162,6 +202,31 @@ struct ExprParser {
         if (i >= s.size()) fail(i, "the expression ends too early");
         fail(at, std::string("unexpected '") + s[i] + "'");
     }
+    // A rule named in an expression: NAME, NAME() or NAME(ARG, ...), as many
+    // arguments as it has parameters.
+    RuleExpr call(const OverridableRule& r, std::size_t at) {
+        RuleExpr x = node(RuleExpr::call, at);
+        x.name = r.name;
+        x.base_ref = defining == r.name;
+        std::size_t save = i;
+        if (eat("(")) {
+            if (!eat(")")) {
+                do x.kids.push_back(cond());
+                while (eat(","));
+                if (!eat(")")) fail(i, "expected ')' or ',' in the call of " + x.name);
+            }
+        } else {
+            i = save;
+        }
+        if (x.kids.size() != r.params.size()) {
+            std::string want;
+            for (const char* p : r.params) want += std::string(want.empty() ? "" : ", ") + p;
+            fail(at, x.name + " takes " + std::to_string(r.params.size()) + " argument" +
+                         (r.params.size() == 1 ? "" : "s") + (want.empty() ? "" : " (" + want + ")") + ", not " +
+                         std::to_string(x.kids.size()));
+        }
+        return x;
+    }
     RuleExpr name(const std::string& id, std::size_t at) {
         if (id == "IS_ENABLED") {
             if (!eat("(")) fail(i, "expected '(' after IS_ENABLED");
@@ -170,8 +235,9 @@ struct ExprParser {
             while (i < s.size() && (std::isalnum((unsigned char)s[i]) || s[i] == '_')) ++i;
             std::string cfg = s.substr(b, i - b);
             if (!eat(")")) fail(i, "expected ')'");
-            static const std::vector<std::string> known = {"CONFIG_KASAN_HW_TAGS", "CONFIG_KASAN_SW_TAGS",
-                                                           "CONFIG_KASAN_GENERIC", "CONFIG_KASAN_VMALLOC"};
+            std::vector<std::string> known = {"CONFIG_KASAN_HW_TAGS", "CONFIG_KASAN_SW_TAGS",
+                                              "CONFIG_KASAN_GENERIC", "CONFIG_KASAN_VMALLOC", "CONFIG_KFENCE"};
+            if (allow_lockdep) known.push_back("CONFIG_LOCKDEP");
             for (const auto& k : known)
                 if (cfg == k) {
                     RuleExpr x = node(RuleExpr::pred, at);
@@ -180,6 +246,14 @@ struct ExprParser {
                 }
             fail(b, "IS_ENABLED(" + cfg + "): the configuration options known here are " + join(known));
         }
+        for (const char* p : params)
+            if (id == p) {
+                RuleExpr x = node(RuleExpr::param, at);
+                x.name = id;
+                return x;
+            }
+        for (const auto& r : overridable_rules())
+            if (id == r.name) return call(r, at);
         for (const char* p : rule_predicates())
             if (id == p) {
                 // a function (kasan_hw_tags_enabled()) or a variable (init_on_free) as the kernel spells it
@@ -190,12 +264,6 @@ struct ExprParser {
                     i = save;
                 }
                 RuleExpr x = node(RuleExpr::pred, at);
-                x.name = id;
-                return x;
-            }
-        for (const char* p : params)
-            if (id == p) {
-                RuleExpr x = node(RuleExpr::param, at);
                 x.name = id;
                 return x;
             }
@@ -210,6 +278,7 @@ struct ExprParser {
         for (const char* p : params) allowed.push_back(p);
         for (const char* p : rule_predicates()) allowed.push_back(std::string(p) + "()");
         allowed.push_back("IS_ENABLED(CONFIG_...)");
+        allowed.push_back("the overridable rules (tagproof review --explain rules)");
         const bool gfp_like = id.rfind("__GFP_", 0) == 0 || id.rfind("GFP_", 0) == 0;
         fail(at, "unknown name '" + id + "'" +
                      (gfp_like ? ": " + base_name + " defines no such GFP flag or constant" : std::string()) +
@@ -225,17 +294,86 @@ std::string trim(const std::string& s) {
 
 }  // namespace
 
-VariantFile parse_variant_file(const std::string& text, const std::string& path) {
+namespace {
+
+bool is_release(const std::string& b) {
+    bool ok = false;
+#define TAGPROOF_KNOWN_BASE(N, R) ok |= b == N;
+    TAGPROOF_FILE_BASES(TAGPROOF_KNOWN_BASE)
+#undef TAGPROOF_KNOWN_BASE
+    return ok;
+}
+
+// __GFP_BITS_SHIFT's expression for one CONFIG_LOCKDEP (numbers, + - | &, ?:).
+long eval_shift(const RuleExpr& x, bool lockdep) {
+    switch (x.kind) {
+        case RuleExpr::number: return long(x.value);
+        case RuleExpr::pred: return x.name == "CONFIG_LOCKDEP" ? lockdep : 0;
+        case RuleExpr::cond: return eval_shift(x.kids[0], lockdep) ? eval_shift(x.kids[1], lockdep) : eval_shift(x.kids[2], lockdep);
+        case RuleExpr::binary: {
+            long a = eval_shift(x.kids[0], lockdep), b = eval_shift(x.kids[1], lockdep);
+            if (x.name == "+") return a + b;
+            if (x.name == "-") return a - b;
+            if (x.name == "|") return a | b;
+            if (x.name == "&") return a & b;
+            break;
+        }
+        default: break;
+    }
+    throw InputError(":" + std::to_string(x.line) + ":" + std::to_string(x.col),
+                     "__GFP_BITS_SHIFT is a number: numbers, IS_ENABLED(CONFIG_LOCKDEP), + - | & and ?: only");
+}
+
+// A parent's override put where the child's names the base's rule.
+void inline_base(RuleExpr& x, const std::string& rule, const RuleExpr& parent) {
+    if (x.kind == RuleExpr::call && x.base_ref && x.name == rule && x.kids.empty()) {
+        x = parent;
+        return;
+    }
+    for (auto& k : x.kids) inline_base(k, rule, parent);
+}
+bool has_call_with_args(const RuleExpr& x, const std::string& rule) {
+    if (x.kind == RuleExpr::call && x.base_ref && x.name == rule && !x.kids.empty()) return true;
+    for (const auto& k : x.kids)
+        if (has_call_with_args(k, rule)) return true;
+    return false;
+}
+
+VariantFile parse_at_depth(const std::string& text, const std::string& path, int depth);
+
+VariantFile read_at_depth(const std::string& path, int depth, const std::string& where) {
+    std::ifstream in(path);
+    if (!in) throw InputError(where.empty() ? path : where, where.empty() ? "cannot read the variant file" : "cannot read the base variant file " + path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return parse_at_depth(ss.str(), path, depth);
+}
+
+VariantFile parse_at_depth(const std::string& text, const std::string& path, int depth) {
     VariantFile f;
     f.path = path;
     std::istringstream in(text);
     std::string raw;
     int line = 0;
-    const Variant* base = nullptr;
+    std::optional<VariantFile> parent;
+    const Variant* release = nullptr;
     std::unique_ptr<GfpLayout> hw, other;
     auto at = [&](int col) { return path + ":" + std::to_string(line) + ":" + std::to_string(col); };
+    // The GFP names an expression may use: the release's, and the flags the file adds.
+    auto rebind = [&] {
+        std::vector<GfpExtraFlag> extra = release->extra_gfp_flags();
+        for (const auto& x : f.extra_flags) extra.push_back(x);
+        BuildConfig b, o;
+        o.mode = Mode::generic;
+        hw = std::make_unique<GfpLayout>(release->gfp_era(), b, extra, [&](const GfpBits& g) { return release->GFP_BITS_SHIFT(g); });
+        other = std::make_unique<GfpLayout>(release->gfp_era(), o, extra, [&](const GfpBits& g) { return release->GFP_BITS_SHIFT(g); });
+    };
+    auto need_base = [&](int col, const char* what) {
+        if (!release) throw InputError(at(col), std::string("'base' must come before the first ") + what);
+    };
     while (std::getline(in, raw)) {
         ++line;
+        if (raw.find('\0') != std::string::npos) throw InputError(at(1), "a NUL byte: a variant file is text");
         std::string l = raw.substr(0, raw.find('#'));
         if (trim(l).empty()) continue;
         const std::size_t ks = l.find_first_not_of(" \t");
@@ -248,19 +386,30 @@ VariantFile parse_variant_file(const std::string& text, const std::string& path)
                 throw InputError(at(rest_col), "name takes one word, e.g. 'name my-pgtable-change'");
             f.name = rest;
         } else if (key == "base") {
-            bool ok = false;
-#define TAGPROOF_KNOWN_BASE(N, R) ok |= rest == N;
-            TAGPROOF_FILE_BASES(TAGPROOF_KNOWN_BASE)
-#undef TAGPROOF_KNOWN_BASE
-            if (!ok) throw InputError(at(rest_col), "unknown base '" + rest + "'; a variant file may build on linux-6.1, linux-6.3, linux-6.4 or linux-7.0");
+            if (!f.base.empty()) throw InputError(at(ks + 1), "a second 'base' line");
+            if (is_release(rest)) {
+                f.release = rest;
+            } else if (rest.size() > 8 && rest.compare(rest.size() - 8, 8, ".variant") == 0) {
+                if (depth >= 8) throw InputError(at(rest_col), "variant files based on each other more than 8 deep (a loop?)");
+                std::filesystem::path bp(rest);
+                if (bp.is_relative()) bp = std::filesystem::path(path).parent_path() / bp;
+                parent = read_at_depth(bp.lexically_normal().string(), depth + 1, at(rest_col));
+                f.release = parent->release;
+                f.extra_flags = parent->extra_flags;
+                f.bits_shift = parent->bits_shift;
+                f.boot = parent->boot;
+            } else {
+                throw InputError(at(rest_col), "unknown base '" + rest +
+                                                   "'; a variant file builds on linux-6.1, linux-6.3, linux-6.4 or "
+                                                   "linux-7.0, or on another variant file (a path ending .variant)");
+            }
             f.base = rest;
-            base = &find_variant(rest);
-            BuildConfig b, o;
-            o.mode = Mode::generic;
-            hw = std::make_unique<GfpLayout>(base->gfp_layout(b));
-            other = std::make_unique<GfpLayout>(base->gfp_layout(o));
+            release = &find_variant(f.release);
+            rebind();
         } else if (key == "baseline") {
             f.baseline = rest;
+        } else if (key == "next_version") {
+            f.next_version = rest;
         } else if (key == "summary") {
             f.summary = rest;
         } else if (key == "claims") {
@@ -274,6 +423,7 @@ VariantFile parse_variant_file(const std::string& text, const std::string& path)
             std::string words;
             std::getline(w, words);
             f.claims.text = trim(words);
+            f.claims_given = true;
         } else if (key == "untag") {
             // untag CALLER [when GFP_FLAG] [when sampled] -- why
             std::string spec = rest, why;
@@ -298,36 +448,110 @@ VariantFile parse_variant_file(const std::string& text, const std::string& path)
             }
             u.why = why;
             f.claims.untags.push_back(u);
+        } else if (key == "flag") {
+            // flag __GFP_NAME [hw_tags_only|every_build]: a bit the patch adds to gfp_types.h
+            need_base(ks + 1, "flag");
+            std::istringstream w(rest);
+            GfpExtraFlag x;
+            std::string where;
+            w >> x.name >> where;
+            if (x.name.rfind("__GFP_", 0) != 0 || x.name.size() < 7)
+                throw InputError(at(rest_col), "flag __GFP_NAME [hw_tags_only|every_build]");
+            if (hw->defines(x.name)) throw InputError(at(rest_col), f.release + " defines " + x.name + " already");
+            if (where.empty() || where == "hw_tags_only") x.hw_tags_only = true;
+            else if (where == "every_build") x.hw_tags_only = false;
+            else throw InputError(at(rest_col), "flag " + x.name + ": '" + where + "', expected hw_tags_only or every_build");
+            f.extra_flags.push_back(x);
+            rebind();
+        } else if (key == "boot_param") {
+            // boot_param NAME known|unknown: whether the patched kernel parses it
+            need_base(ks + 1, "boot_param");
+            std::istringstream w(rest);
+            std::string n, k;
+            w >> n >> k;
+            if (k != "known" && k != "unknown") throw InputError(at(rest_col), "boot_param NAME known|unknown");
+            BootParamSyntax b = f.boot ? *f.boot : release->boot_syntax();
+            const bool on = k == "known";
+            if (n == "kasan.page_alloc.sample") b.page_alloc_sample = on;
+            else if (n == "kasan.page_alloc.sample.order") b.page_alloc_sample_order = on;
+            else if (n == "kasan.write_only") b.write_only = on;
+            else if (n == "kasan.fault=panic_on_write") b.fault_panic_on_write = on;
+            else {
+                std::vector<std::string> names(boot_param_names().begin(), boot_param_names().end());
+                throw InputError(at(rest_col), "boot_param '" + n + "': the parameters a variant file may change are " + join(names));
+            }
+            f.boot = b;
         } else if (key == "rule") {
-            if (!base) throw InputError(at(ks + 1), "'base' must come before the first rule");
+            need_base(ks + 1, "rule");
             const std::size_t eq = l.find('=', ke);
             if (eq == std::string::npos) throw InputError(at(rest_col), "rule NAME = EXPRESSION");
             std::string lhs = trim(l.substr(ke, eq - ke));
             if (auto p = lhs.find('('); p != std::string::npos) lhs = trim(lhs.substr(0, p));  // rule f(x) = ...
+            const std::string expr = l.substr(eq + 1);
+            if (lhs == "__GFP_BITS_SHIFT") {
+                static const std::vector<const char*> none;
+                ExprParser p{expr, 0, path, line, int(eq) + 1, *hw, *other, none, f.release, lhs, true};
+                RuleExpr x = p.parse();
+                try {
+                    (void)eval_shift(x, false);
+                } catch (const InputError& e) {
+                    throw InputError(at(int(eq) + 2), e.what());
+                }
+                f.bits_shift = x;
+                continue;
+            }
             const OverridableRule* r = nullptr;
             for (const auto& o : overridable_rules())
                 if (lhs == o.name) r = &o;
             if (!r) {
                 std::vector<std::string> names;
                 for (const auto& o : overridable_rules()) names.push_back(o.name);
+                names.push_back("__GFP_BITS_SHIFT");
                 throw InputError(at(rest_col), "'" + lhs + "' is no rule a variant file may override; those are " + join(names));
             }
+            if (lhs == "sample_eligible" && f.release == "linux-6.1")
+                throw InputError(at(rest_col), "linux-6.1 has no page_alloc sampling: sample_eligible is a rule from linux-6.3 on");
             if (f.overrides.rules.count(lhs)) throw InputError(at(rest_col), "rule " + lhs + " is overridden twice");
-            const std::string expr = l.substr(eq + 1);
-            ExprParser p{expr, 0, path, line, int(eq) + 1, *hw, *other, r->params, f.base};
-            f.overrides.rules[lhs] = p.parse();
+            ExprParser p{expr, 0, path, line, int(eq) + 1, *hw, *other, r->params, f.release, lhs, false};
+            RuleExpr x = p.parse();
+            if (parent)
+                if (const RuleExpr* px = parent->overrides.find(lhs.c_str())) {
+                    if (has_call_with_args(x, lhs))
+                        throw InputError(at(rest_col), lhs + " names itself with arguments, and the base file overrides it: write the base's expression out");
+                    inline_base(x, lhs, *px);
+                }
+            f.overrides.rules[lhs] = x;
         } else {
-            throw InputError(at(ks + 1), "unknown keyword '" + key + "'; a variant file has name, base, baseline, summary, claims, untag and rule lines");
+            throw InputError(at(ks + 1), "unknown keyword '" + key +
+                                             "'; a variant file has name, base, baseline, next_version, summary, claims, "
+                                             "untag, flag, boot_param and rule lines");
         }
     }
     if (f.name.empty()) throw InputError(path, "no 'name' line");
     if (f.base.empty()) throw InputError(path, "no 'base' line");
-    if (f.baseline.empty()) f.baseline = f.base;
+    if (parent) {
+        for (auto& [n, x] : parent->overrides.rules) f.overrides.rules.emplace(n, x);  // the file's own win
+        if (!f.claims_given) {
+            f.claims.changes = parent->claims.changes;
+            f.claims.text = parent->claims.text;
+        }
+        std::vector<UntagClaim> u = parent->claims.untags;
+        u.insert(u.end(), f.claims.untags.begin(), f.claims.untags.end());
+        f.claims.untags = u;
+        f.claims_given |= parent->claims_given;
+        if (f.baseline.empty()) f.baseline = parent->baseline;
+    }
+    if (f.baseline.empty()) f.baseline = f.release;
     for (const Variant* v : all_variants())
         if (v->name() == f.name) throw InputError(path, "name '" + f.name + "' is a built-in variant's; choose another");
     if (f.summary.empty()) f.summary = "variant file " + path + " on " + f.base;
     return f;
 }
+
+}  // namespace
+
+VariantFile parse_variant_file(const std::string& text, const std::string& path) { return parse_at_depth(text, path, 0); }
+VariantFile read_variant_file(const std::string& path) { return read_at_depth(path, 0, ""); }
 
 namespace {
 
@@ -340,8 +564,20 @@ public:
     std::string summary() const override { return f_.summary; }
     Claims claims() const override { return f_.claims; }
     bool is_mutant() const override { return false; }
-    std::string next_version() const override { return ""; }
+    std::string next_version() const override { return f_.next_version; }
     const RuleOverrides* overrides() const override { return &f_.overrides; }
+    std::vector<GfpExtraFlag> extra_gfp_flags() const override {
+        std::vector<GfpExtraFlag> x = VariantOf<file_rules<Base>>::extra_gfp_flags();
+        x.insert(x.end(), f_.extra_flags.begin(), f_.extra_flags.end());
+        return x;
+    }
+    int GFP_BITS_SHIFT(const GfpBits& b) const override {
+        if (f_.bits_shift) return int(eval_shift(*f_.bits_shift, b.lockdep));
+        return VariantOf<file_rules<Base>>::GFP_BITS_SHIFT(b);
+    }
+    BootParamSyntax boot_syntax() const override {
+        return f_.boot ? *f_.boot : VariantOf<file_rules<Base>>::boot_syntax();
+    }
     const VariantFile& file() const { return f_; }
 
 private:
@@ -364,25 +600,32 @@ std::mutex& loaded_lock() {
 
 }  // namespace
 
+namespace {
+// Called with loaded_lock() held.
+const Variant& register_locked(VariantFile f) {
+    for (const auto& l : loaded())
+        if (l.v->name() == f.name) throw InputError(f.path, "a variant file named '" + f.name + "' is loaded already (" + l.path + ")");
+    std::unique_ptr<Variant> v;
+    const std::string path = f.path, release = f.release;
+#define TAGPROOF_MAKE(N, R) \
+    if (!v && release == N) v = std::make_unique<FileVariantOf<R>>(std::move(f));
+    TAGPROOF_FILE_BASES(TAGPROOF_MAKE)
+#undef TAGPROOF_MAKE
+    loaded().push_back({path, release, std::move(v)});
+    return *loaded().back().v;
+}
+}  // namespace
+
 const Variant& load_variant_file(const std::string& path) {
     std::lock_guard<std::mutex> g(loaded_lock());
     for (const auto& l : loaded())
         if (l.path == path) return *l.v;
-    std::ifstream in(path);
-    if (!in) throw InputError(path, "cannot read the variant file");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    VariantFile f = parse_variant_file(ss.str(), path);
-    for (const auto& l : loaded())
-        if (l.v->name() == f.name) throw InputError(path, "a variant file named '" + f.name + "' is loaded already (" + l.path + ")");
-    std::unique_ptr<Variant> v;
-    const std::string base = f.base;
-#define TAGPROOF_MAKE(N, R) \
-    if (!v && base == N) v = std::make_unique<FileVariantOf<R>>(std::move(f));
-    TAGPROOF_FILE_BASES(TAGPROOF_MAKE)
-#undef TAGPROOF_MAKE
-    loaded().push_back({path, base, std::move(v)});
-    return *loaded().back().v;
+    return register_locked(read_variant_file(path));
+}
+
+const Variant& register_variant_file(VariantFile f) {
+    std::lock_guard<std::mutex> g(loaded_lock());
+    return register_locked(std::move(f));
 }
 
 std::string file_variant_base(const std::string& name) {

@@ -1,8 +1,10 @@
 // variant_file.hpp — variants read at run time (scenario/variant-files.md): a
-// base era, the patch's claims, and rule overrides written as C expressions
-// over the kernel's names.
+// base (a release, or another variant file), the patch's claims, GFP flags it
+// adds, and rule overrides written as C expressions over the kernel's names.
 #pragma once
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "../variant.hpp"
 #include "rule_expr.hpp"
@@ -11,25 +13,41 @@ namespace tagproof::kernel {
 
 struct VariantFile {
     std::string path;
-    std::string name, base, baseline, summary;
+    std::string name;
+    std::string base;      // as written: a release or a variant file's path
+    std::string release;   // the release at the bottom of the chain (linux-7.0, ...)
+    std::string baseline, summary;
+    std::string next_version;  // the series' next revision, a variant's name ("" for none)
     Claims claims;
+    bool claims_given = false;
     RuleOverrides overrides;
+    std::vector<GfpExtraFlag> extra_flags;  // `flag` lines (include/linux/gfp_types.h)
+    std::optional<RuleExpr> bits_shift;     // `rule __GFP_BITS_SHIFT = ...`
+    std::optional<BootParamSyntax> boot;    // `boot_param` lines, over the release's syntax
 };
 
-// Reads a variant file's text; errors name path:line:column (InputError).
+// Reads a variant file's text; errors name path:line:column (InputError). A
+// `base FILE` is read relative to path's directory.
 VariantFile parse_variant_file(const std::string& text, const std::string& path);
+// The same, from a file.
+VariantFile read_variant_file(const std::string& path);
 
 // Reads, checks and registers a variant file: afterwards find_variant() (and
 // the solver's find_sym_variant()) know its name. Loading the same path twice
 // returns the same variant.
 const Variant& load_variant_file(const std::string& path);
+// Registers a variant file already read (the patch reader's, written out too).
+const Variant& register_variant_file(VariantFile f);
 
-// The base a loaded variant file names ("" for any other variant).
+// The release a loaded variant file builds on ("" for any other variant).
 std::string file_variant_base(const std::string& name);
 // Loaded variant files (find_variant looks here after the built-ins).
 const Variant* find_file_variant(const std::string& name);
 // The absolute path a loaded variant file was read from ("" for any other
 // variant): what a Reproduce command passes as --variant-file.
 std::string variant_file_path(const std::string& name);
+
+// The boot parameters a `boot_param` line may name.
+const std::vector<const char*>& boot_param_names();
 
 }  // namespace tagproof::kernel

@@ -48,7 +48,10 @@ struct anjum_v2_rules : rules_7_0<Self> {
     static typename D::Bool vmalloc_skip(const KasanEnv<D>& e, typename D::Word gfp) {
         return D::any(gfp, e.gfp.SKIP_KASAN);
     }
-    static constexpr bool vmalloc_skip_drops_prot_normal = true;
+    template <class D>
+    static typename D::Bool vmalloc_prot_normal(const KasanEnv<D>& e, typename D::Word gfp) {
+        return !Self::vmalloc_skip(e, gfp);  // if (!skip_kasan) kasan_flags |= KASAN_VMALLOC_PROT_NORMAL;
+    }
     // 1/3 (v1 -> v2): "Add __GFP_SKIP_KASAN to GFP_VMALLOC_SUPPORTED list of flags",
     // so a __vmalloc() caller's flag is not stripped (kept by v3 and v4).
     template <class D>
@@ -61,8 +64,12 @@ struct anjum_v2_rules : rules_7_0<Self> {
 // GFP_SKIP_KASAN in patch 1" — PROT_NORMAL is noted as before, the call is skipped.
 template <class Self>
 struct anjum_v3_rules : anjum_v2_rules<Self> {
-    static constexpr bool vmalloc_skip_drops_prot_normal = false;
-    static constexpr bool vmalloc_skip_drops_call = true;
+    template <class D>
+    static typename D::Bool vmalloc_prot_normal(const KasanEnv<D>& e, typename D::Word gfp) { return D::boolean(true); }
+    template <class D>
+    static typename D::Bool vmalloc_calls_unpoison(const KasanEnv<D>& e, typename D::Word gfp) {
+        return !Self::vmalloc_skip(e, gfp);
+    }
 };
 
 // v4 (seed 001): the skip is honoured only when HW tags are active, and the
@@ -112,15 +119,11 @@ struct mm_2026_rules : anjum_v4_rules<Self> {
         c.text = "the Anjum series, and huge zero folio tags zeroed even with init_on_free (every MTE system)";
         return c;
     }
+    // post_alloc_hook: `zero_tags = gfp_flags & __GFP_ZEROTAGS`, no longer gated
+    // on init; tag_clear_highpages(page, n, init) zeroes the data only if init.
     template <class D>
-    static void zero_tags_step(const KasanEnv<D>& e, typename D::Word gfp, typename D::Bool& init,
-                               PostAllocPlan<D>& p) {
-        auto zero_tags = D::any(gfp, e.gfp.ZEROTAGS);
-        // arm64: without MTE return clear_pages (the caller clears); with MTE zero
-        // the tags, the data too iff clear_pages, and return false.
-        p.tag_clear = zero_tags && e.mte;
-        p.tag_clear_data = p.tag_clear && init;
-        init = init && !p.tag_clear;
+    static typename D::Bool zero_tags(const KasanEnv<D>& e, typename D::Word gfp, typename D::Bool init) {
+        return D::any(gfp, e.gfp.ZEROTAGS);
     }
     // "mm/kfence: disable KFENCE upon KASAN HW tags enablement" (Potapenko,
     // mm-hotfixes 2026-02-24, Cc stable): kfence_alloc_pool_and_metadata()

@@ -17,7 +17,7 @@ struct sample_v3_rules : rules_6_3<Self> {
     }
     // The fix "reset page tags properly with sampling" starts from true.
     template <class D>
-    static typename D::Bool reset_tags_initially(typename D::Bool zero_tags) { return !zero_tags; }
+    static typename D::Bool reset_tags_initially(const KasanEnv<D>& e, typename D::Bool zero_tags) { return !zero_tags; }
 };
 
 // sample-v2 (seed 003): sampling applies only to allocations that carry the
