@@ -5,6 +5,8 @@
 // mail; a summary table; exit status 0 when every variant gets exactly its
 // recorded verdicts.
 #include <atomic>
+#include <chrono>
+#include <mutex>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +17,7 @@
 #include "report.hpp"
 #include "review.hpp"
 #include "variant.hpp"
+#include "review_patch.hpp"
 #include "verbs.hpp"
 
 #ifndef TAGPROOF_SOURCE_DIR
@@ -27,6 +30,23 @@ static const char* kHelp =
     "usage: tagproof review [--variant NAME] [--baseline NAME] [--mode MODE]... [--format text|md|html|json]\n"
     "                       [--out DIR] [--corpus DIR]... [--jobs N] [--explore-depth N] [--rapidcheck N]\n"
     "                       [--no-solver] [--no-explorer] [--no-rapidcheck] [--quiet]\n"
+    "       tagproof review PATCH... [--base RELEASE|FILE.variant] [--map-only] [options as above]\n"
+    "       tagproof review --explain [TERM]\n"
+    "\n"
+    "With PATCH files (git format-patch output, an mbox saved from the list, a list archive's page\n"
+    "with the patch in it, or git diff output; - for standard input): each hunk that changes a place\n"
+    "the model has a rule for (a GFP constant's #define, the GFP mask of a modelled allocation call,\n"
+    "a condition a modelled function decides on; scenario/variant-files.md lists them) becomes a rule\n"
+    "of a variant file, written to --out as NAME.variant for you to read and edit; every other hunk\n"
+    "is listed with why. The base is --base, else what the series says (\"Applies on v7.0-rc1\",\n"
+    "\"based on v6.3\"), else linux-7.0. The variant is reviewed as below, and the reply for the\n"
+    "list is printed and written to --out as NAME.reply.txt (and .md/.json/.html with --format): the\n"
+    "hunks quoted with \"> \", each finding under the hunk it is about. --map-only stops after the\n"
+    "mapping. Progress goes to stderr.\n"
+    "  Exit status: 0 no finding the series introduces and every hunk mapped; 1 a finding the series\n"
+    "  introduces; 2 bad input (file:line:column); 3 undecided or a modelling gap; 4 no hunk is code\n"
+    "  the model has a rule for (nothing was checked: never \"holds\"); 5 no finding in the mapped\n"
+    "  hunks, but some hunks are not modelled (the reply lists them).\n"
     "\n"
     "Reviews a variant (a patch) against its baseline: per invariant and KASAN mode, the verdict of\n"
     "the scenario corpus (default tests/scenarios/{kunit,seeds,eras}), the solver's obligations\n"
@@ -58,13 +78,18 @@ std::string safe(std::string s) {
 
 int verb_review(const Args& args) {
     Options o = parse_options(args, {"--variant", "--baseline", "--mode", "--format", "--out", "--corpus", "--jobs",
-                                     "--explore-depth", "--rapidcheck"},
-                              {"--help", "--quiet", "--no-solver", "--no-explorer", "--no-rapidcheck"});
+                                     "--explore-depth", "--rapidcheck", "--base"},
+                              {"--help", "--quiet", "--no-solver", "--no-explorer", "--no-rapidcheck", "--map-only", "--explain"});
     if (o.has("--help")) {
         std::cout << kHelp;
         return 0;
     }
-    if (!o.positional.empty()) throw InputError("command line", "unexpected argument '" + o.positional[0] + "'");
+    if (o.has("--explain")) return explain_terms(o.positional);
+    const bool patch_mode = !o.positional.empty();
+    if (!patch_mode && (o.has("--base") || o.has("--map-only")))
+        throw InputError(o.has("--base") ? "--base" : "--map-only", "only with PATCH files (tagproof review PATCH...)");
+    if (patch_mode && !o.get("--variant").empty())
+        throw InputError("--variant", "not with PATCH files: the patch is the variant (--base names what it applies on)");
     review::ReviewOptions ro;
     ro.baseline = o.get("--baseline");
     std::vector<Mode> modes;
@@ -87,6 +112,16 @@ int verb_review(const Args& args) {
     ro.explorer = !o.has("--no-explorer");
     ro.rapidcheck = !o.has("--no-rapidcheck") && ro.rapidcheck_cases > 0;
     const unsigned jobs = std::max<unsigned>(1, unsigned(parse_u64(o.get("--jobs", "2"), "--jobs")));
+    if (patch_mode) return review_patch(o.positional, o.get("--base"), ro, format, out, o.has("--map-only"), o.has("--quiet"));
+    const auto t0 = std::chrono::steady_clock::now();
+    std::mutex progress_lock;
+    if (!o.has("--quiet"))
+        ro.progress = [&](const std::string& variant, const std::string& engine) {
+            std::lock_guard<std::mutex> g(progress_lock);
+            std::fprintf(stderr, "tagproof: [%6.1fs] %s: %s\n",
+                         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), variant.c_str(),
+                         engine.c_str());
+        };
 
     std::vector<std::string> targets;
     if (o.get("--variant").empty())

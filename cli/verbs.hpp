@@ -32,6 +32,10 @@ inline constexpr int EXIT_HOLDS = 0;
 inline constexpr int EXIT_COUNTEREXAMPLE = 1;
 inline constexpr int EXIT_BAD_INPUT = 2;
 inline constexpr int EXIT_UNKNOWN = 3;
+// `tagproof review PATCH`: no hunk of the series is code the model has a rule
+// for (nothing was checked); and: no finding, but some hunks were not modelled.
+inline constexpr int EXIT_NOT_MODELLED = 4;
+inline constexpr int EXIT_PARTLY_MODELLED = 5;
 
 // "--variant X" style option parsing shared by the verbs.
 struct Options {

@@ -34,6 +34,10 @@ std::string finding_html(const Finding& f);
 std::string tag_picture_dot(const Finding& f);
 std::string review_json(const std::vector<VariantReview>& rs);
 
+// A JSON string literal; text made safe inside HTML.
+std::string json_string(const std::string& s);
+std::string html_escape(const std::string& s);
+
 // Wraps text at `width` columns, continuation lines indented by `indent`.
 std::vector<std::string> wrap(const std::string& text, std::size_t width, const std::string& first_indent,
                               const std::string& indent);

@@ -17,9 +17,7 @@
 
 namespace tagproof::review {
 
-namespace {
-
-std::string esc(const std::string& s) {
+std::string html_escape(const std::string& s) {
     std::string o;
     for (char c : s) {
         switch (c) {
@@ -32,6 +30,10 @@ std::string esc(const std::string& s) {
     }
     return o;
 }
+
+namespace {
+
+std::string esc(const std::string& s) { return html_escape(s); }
 
 // One pointer's state after an event, read back from the trace's state lines
 // ("      p0: pointer tag ff, memory tag fe, page tag ff, data zero").

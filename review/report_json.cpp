@@ -6,8 +6,7 @@
 
 namespace tagproof::review {
 
-namespace {
-std::string q(const std::string& s) {
+std::string json_string(const std::string& s) {
     std::string o = "\"";
     for (char c : s) {
         switch (c) {
@@ -27,6 +26,9 @@ std::string q(const std::string& s) {
     }
     return o + "\"";
 }
+
+namespace {
+std::string q(const std::string& s) { return json_string(s); }
 std::string list(const std::vector<std::string>& xs) {
     std::string o = "[";
     for (std::size_t i = 0; i < xs.size(); ++i) o += (i ? ", " : "") + q(xs[i]);

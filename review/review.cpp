@@ -252,6 +252,7 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
 
     // 1. the scenario corpus
     if (opt.corpus) {
+        if (opt.progress) opt.progress(variant, "corpus");
         auto files = scenario::corpus_files(opt.corpus_dirs);
         if (files.empty()) throw InputError("--corpus", "no scenario files found");
         scenario::CorpusResult cr = scenario::run_corpus(files, r.variant);
@@ -322,6 +323,7 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
 
     // 2. the solver's obligations (within caller contracts)
     if (opt.solver) {
+        if (opt.progress) opt.progress(variant, "solver");
         solver::ProveOptions po;
         po.variant = r.variant;
         po.baseline = opt.baseline;
@@ -409,6 +411,7 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
 
     // 3. the explorer (HW_TAGS, the small instance)
     if (opt.explorer && wanted(Mode::hw_tags)) {
+        if (opt.progress) opt.progress(variant, "explorer");
         explore::ExploreOptions eo;
         eo.variant = r.variant;
         eo.depth = opt.explore_depth;
@@ -474,6 +477,7 @@ void add_burst_failure(VariantReview& r, Grid& g, const properties::PropertyResu
 
 void add_rapidcheck(VariantReview& r, const ReviewOptions& opt) {
     if (!opt.rapidcheck) return;
+    if (opt.progress) opt.progress(r.variant, "rapidcheck");
     const kernel::Variant& v = kernel::find_variant(r.variant);
     Grid g{r, opt};
     // what a check can claim: it stops at its first counterexample

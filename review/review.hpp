@@ -5,6 +5,7 @@
 // replayable scenario and the trace that shows it. Formatting is
 // report_*.cpp's job.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,8 @@ struct ReviewOptions {
     unsigned explore_depth = 4;
     int rapidcheck_cases = 100;
     bool solver = true, explorer = true, rapidcheck = true, corpus = true;
+    // Called as each engine starts on a variant (progress lines on stderr).
+    std::function<void(const std::string& variant, const std::string& engine)> progress;
 };
 
 // Corpus, solver and explorer (thread-safe: one variant a thread).

@@ -393,7 +393,8 @@ VariantFile parse_at_depth(const std::string& text, const std::string& path, int
                 if (depth >= 8) throw InputError(at(rest_col), "variant files based on each other more than 8 deep (a loop?)");
                 std::filesystem::path bp(rest);
                 if (bp.is_relative()) bp = std::filesystem::path(path).parent_path() / bp;
-                parent = read_at_depth(bp.lexically_normal().string(), depth + 1, at(rest_col));
+                f.base_path = bp.lexically_normal().string();
+                parent = read_at_depth(f.base_path, depth + 1, at(rest_col));
                 f.release = parent->release;
                 f.extra_flags = parent->extra_flags;
                 f.bits_shift = parent->bits_shift;
@@ -539,7 +540,8 @@ VariantFile parse_at_depth(const std::string& text, const std::string& path, int
         u.insert(u.end(), f.claims.untags.begin(), f.claims.untags.end());
         f.claims.untags = u;
         f.claims_given |= parent->claims_given;
-        if (f.baseline.empty()) f.baseline = parent->baseline;
+        // a patch on a file is compared with that file's kernel (load_variant_file loads it too)
+        if (f.baseline.empty()) f.baseline = parent->name;
     }
     if (f.baseline.empty()) f.baseline = f.release;
     for (const Variant* v : all_variants())
@@ -551,6 +553,7 @@ VariantFile parse_at_depth(const std::string& text, const std::string& path, int
 }  // namespace
 
 VariantFile parse_variant_file(const std::string& text, const std::string& path) { return parse_at_depth(text, path, 0); }
+bool is_file_base_release(const std::string& release) { return is_release(release); }
 VariantFile read_variant_file(const std::string& path) { return read_at_depth(path, 0, ""); }
 
 namespace {
@@ -617,13 +620,22 @@ const Variant& register_locked(VariantFile f) {
 }  // namespace
 
 const Variant& load_variant_file(const std::string& path) {
+    {
+        std::lock_guard<std::mutex> g(loaded_lock());
+        for (const auto& l : loaded())
+            if (l.path == path) return *l.v;
+    }
+    VariantFile f = read_variant_file(path);
+    // the base file is a variant too: the baseline, unless the file names another
+    if (!f.base_path.empty()) (void)load_variant_file(f.base_path);
     std::lock_guard<std::mutex> g(loaded_lock());
     for (const auto& l : loaded())
         if (l.path == path) return *l.v;
-    return register_locked(read_variant_file(path));
+    return register_locked(std::move(f));
 }
 
 const Variant& register_variant_file(VariantFile f) {
+    if (!f.base_path.empty()) (void)load_variant_file(f.base_path);
     std::lock_guard<std::mutex> g(loaded_lock());
     return register_locked(std::move(f));
 }

@@ -15,6 +15,7 @@ struct VariantFile {
     std::string path;
     std::string name;
     std::string base;      // as written: a release or a variant file's path
+    std::string base_path; // that file's path, resolved ("" when the base is a release)
     std::string release;   // the release at the bottom of the chain (linux-7.0, ...)
     std::string baseline, summary;
     std::string next_version;  // the series' next revision, a variant's name ("" for none)
@@ -46,6 +47,9 @@ const Variant* find_file_variant(const std::string& name);
 // The absolute path a loaded variant file was read from ("" for any other
 // variant): what a Reproduce command passes as --variant-file.
 std::string variant_file_path(const std::string& name);
+
+// Whether a release is one a variant file (and a patch) may build on.
+bool is_file_base_release(const std::string& release);
 
 // The boot parameters a `boot_param` line may name.
 const std::vector<const char*>& boot_param_names();

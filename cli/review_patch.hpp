@@ -1,0 +1,18 @@
+// review_patch.hpp — `tagproof review PATCH...` (verb_review_patch.cpp).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "review.hpp"
+
+namespace tagproof::cli {
+
+// Reads the series, writes its variant file and reply to `out`, prints the
+// reply; `map_only` stops after the mapping. Returns the exit status.
+int review_patch(const std::vector<std::string>& paths, const std::string& base, review::ReviewOptions ro,
+                 const std::string& format, const std::string& out, bool map_only, bool quiet);
+
+// `tagproof review --explain [TERM]`: the terms of tagproof's output.
+int explain_terms(const std::vector<std::string>& terms);
+
+}  // namespace tagproof::cli

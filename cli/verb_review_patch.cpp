@@ -1,0 +1,103 @@
+// verb_review_patch.cpp — `tagproof review PATCH...`: a series as mailed
+// (git format-patch files, an mbox, a list archive's page, git diff output)
+// read into a variant file (patch/), reviewed like any variant against its
+// base, and answered with a reply for the list (review/reply.cpp).
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+
+#include "error.hpp"
+#include "file/variant_file.hpp"
+#include "patch_variant.hpp"
+#include "reply.hpp"
+#include "report.hpp"
+#include "review_patch.hpp"
+#include "verbs.hpp"
+
+namespace tagproof::cli {
+
+namespace {
+std::string safe_name(std::string s) {
+    for (char& c : s)
+        if (!std::isalnum((unsigned char)c) && c != '-' && c != '.' && c != '_') c = '_';
+    return s;
+}
+}  // namespace
+
+int review_patch(const std::vector<std::string>& paths, const std::string& base, review::ReviewOptions ro,
+                 const std::string& format, const std::string& out, bool map_only, bool quiet) {
+    const auto t0 = std::chrono::steady_clock::now();
+    auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+    std::mutex lock;
+    auto progress = [&](const std::string& what) {
+        if (quiet) return;
+        std::lock_guard<std::mutex> g(lock);
+        std::fprintf(stderr, "tagproof: [%6.1fs] %s\n", elapsed(), what.c_str());
+    };
+    patch::PatchReading p = patch::read_patch_series(paths, base);
+    progress("read " + std::to_string(p.series.patches.size()) + " patch(es), " + std::to_string(p.hunks.size()) +
+             " hunk(s): " + std::to_string(p.hunks_mapped()) + " mapped, " + std::to_string(p.hunks_unmapped()) +
+             " not modelled; base " + p.base);
+
+    std::filesystem::create_directories(out);
+    const std::string vfile = out + "/" + safe_name(p.name) + ".variant";
+    std::ofstream(vfile) << p.file_text;
+    const std::string vabs = std::filesystem::absolute(vfile).lexically_normal().string();
+    review::Reply reply;
+    reply.reading = &p;
+    reply.variant_file = vabs;
+
+    auto write_reply = [&](const std::string& ext, const std::string& text) {
+        const std::string f = out + "/" + safe_name(p.name) + ".reply." + ext;
+        std::ofstream(f) << text;
+        return f;
+    };
+    auto reply_in = [&](const std::string& fmt) {
+        return fmt == "md" ? review::reply_markdown(reply) : fmt == "json" ? review::reply_json(reply)
+               : fmt == "html"                             ? review::reply_html(reply)
+                                                           : review::reply_text(reply);
+    };
+    auto ext_of = [](const std::string& fmt) { return fmt == "text" ? std::string("txt") : fmt; };
+
+    if (p.rules == 0 || map_only) {
+        // nothing to check (or only the mapping asked for): the reply says so
+        const std::string text = reply_in(format);
+        const std::string f = write_reply(ext_of(format), text);
+        std::fputs(text.c_str(), stdout);
+        progress("variant file " + vabs + "; reply " + f);
+        if (p.rules == 0) return EXIT_NOT_MODELLED;
+        return p.hunks_unmapped() ? EXIT_PARTLY_MODELLED : EXIT_HOLDS;
+    }
+
+    const kernel::Variant& v = kernel::load_variant_file(vabs);
+    ro.progress = [&](const std::string& variant, const std::string& engine) { progress(variant + ": " + engine); };
+    review::VariantReview r = review::review_variant(v.name(), ro);
+    review::add_rapidcheck(r, ro);
+    progress(v.name() + ": replaying " + std::to_string(r.findings.size()) + " finding(s)");
+    review::explain_findings(r);
+    for (auto& f : r.findings) {
+        const std::string stem = out + "/" + safe_name(f.variant + "." + f.property + "." + mode_name(f.mode));
+        f.scenario_file = stem + ".litmus";
+        std::ofstream(f.scenario_file) << f.scenario;
+        const std::string file = stem + "." + ext_of(format);
+        std::ofstream(file) << (format == "text"   ? review::finding_text(f)
+                                : format == "md"   ? review::finding_markdown(f)
+                                : format == "html" ? review::finding_html(f)
+                                                   : review::finding_json(f) + "\n");
+        reply.report_files.push_back(file);
+    }
+    reply.review = &r;
+    const std::string text = reply_in(format);
+    const std::string f = write_reply(ext_of(format), text);
+    if (format != "text") write_reply("txt", review::reply_text(reply));
+    std::fputs(text.c_str(), stdout);
+    progress("done; variant file " + vabs + "; reply " + f);
+    if (!review::introduced(r).empty()) return EXIT_COUNTEREXAMPLE;
+    if (r.unknown) return EXIT_UNKNOWN;
+    return p.hunks_unmapped() ? EXIT_PARTLY_MODELLED : EXIT_HOLDS;
+}
+
+}  // namespace tagproof::cli

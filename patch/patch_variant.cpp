@@ -1,0 +1,269 @@
+// patch_variant.cpp — from a read series to a variant file (patch_variant.hpp).
+//
+// Claims are read from the series' own words and hunks, and written into the
+// file with where they came from, for the reviewer to correct:
+//   - where behaviour may change: "no functional change" -> none; a subject
+//     naming HW_TAGS / HW tags -> hw_tags_active; otherwise any;
+//   - which callers it leaves untagged: a hunk that gives a modelled caller's
+//     GFP constant, call or condition __GFP_SKIP_KASAN (untagged) or
+//     __GFP_KASAN_SAMPLE (untagged when sampled).
+// The claims are data to check, not verdicts: the review still holds every
+// caller to what it requires (docs/requirements.md).
+#include "patch_variant.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "error.hpp"
+#include "file/variant_file.hpp"
+#include "variant.hpp"
+
+namespace tagproof::patch {
+
+std::size_t PatchReading::hunks_mapped() const {
+    std::size_t n = 0;
+    for (const auto& h : hunks) n += h.mapped();
+    return n;
+}
+std::size_t PatchReading::hunks_unmapped() const { return hunks.size() - hunks_mapped(); }
+
+namespace {
+
+std::string lower(std::string s) {
+    for (char& c : s) c = char(std::tolower((unsigned char)c));
+    return s;
+}
+// "[PATCH v2 0/3] KASAN: HW_TAGS: Disable ..." -> "KASAN: HW_TAGS: Disable ..."
+std::string bare_subject(const std::string& s) {
+    std::string t = s;
+    while (!t.empty() && t[0] == '[') {
+        std::size_t e = t.find(']');
+        if (e == std::string::npos) break;
+        t = t.substr(e + 1);
+        while (!t.empty() && t[0] == ' ') t.erase(0, 1);
+    }
+    return t;
+}
+std::string no_hash(std::string s) {  // a variant file's '#' starts a comment
+    for (char& c : s)
+        if (c == '#' || c == '\n') c = ' ';
+    return s;
+}
+std::string slug(const std::string& s) {
+    std::string o;
+    for (char c : lower(s)) {
+        if (std::isalnum((unsigned char)c)) o += c;
+        else if (!o.empty() && o.back() != '-') o += '-';
+        if (o.size() >= 48) break;
+    }
+    while (!o.empty() && o.back() == '-') o.pop_back();
+    return o;
+}
+
+std::string release_for(int major, int minor, std::string* note) {
+    auto v = major * 100 + minor;
+    const std::string ver = "v" + std::to_string(major) + "." + std::to_string(minor);
+    std::string r;
+    if (v >= 700) r = "linux-7.0";
+    else if (v >= 604) r = "linux-6.4";
+    else if (v >= 603) r = "linux-6.3";
+    else if (v >= 601) r = "linux-6.1";
+    else return "";
+    const bool exact = (v == 700 || v == 604 || v == 603 || v == 601);
+    if (note && !exact) *note = " (the nearest modelled release at or below " + ver + ")";
+    return r;
+}
+
+// Callers a rule's place serves, for untag claims.
+std::vector<std::string> callers_of(const std::string& rule) {
+    static const std::map<std::string, std::vector<std::string>> c = {
+        {"THREADINFO_GFP", {"thread_stack"}},
+        {"GFP_VMAP_STACK", {"thread_stack"}},
+        {"GFP_PGTABLE_KERNEL", {"pgtable_kernel", "pgtable_user"}},
+        {"GFP_PGTABLE_USER", {"pgtable_user"}},
+        {"skb_frag_gfp", {"skb_frag"}},
+        {"skb_frag_fallback_gfp", {"skb_frag"}},
+        {"alloc_skb_frags_gfp", {"skb_frag"}},
+        {"user_page_gfp", {"user_page"}},
+        {"vmalloc_tagged_prot", {"vmalloc"}},
+        {"vmalloc_prot_normal", {"vmalloc"}},
+        {"vmalloc_calls_unpoison", {"vmalloc"}},
+    };
+    auto it = c.find(rule);
+    return it == c.end() ? std::vector<std::string>{} : it->second;
+}
+
+// The reader's message for a rule line, without the check file's place.
+std::string reader_message(const std::string& what) {
+    std::string m = what;
+    if (auto p = m.find(": "); p != std::string::npos && m.compare(0, 7, "(check)") == 0) m = m.substr(p + 2);
+    if (auto p = m.find("; names allowed here"); p != std::string::npos) m = m.substr(0, p);
+    return m;
+}
+
+}  // namespace
+
+std::string base_from_text(const std::string& text, std::string* how) {
+    static const std::regex applies(
+        R"((applies|applied|based|rebased|apply)\s+(cleanly\s+)?(on|onto|to|against)\s+(top\s+of\s+)?(the\s+)?(linux\s+|kernel\s+|mainline\s+)?v?(\d+)[.-](\d+)([.-]rc\d+)?)",
+        std::regex::icase);
+    std::smatch m;
+    if (std::regex_search(text, m, applies)) {
+        std::string note;
+        std::string r = release_for(std::stoi(m[7]), std::stoi(m[8]), &note);
+        if (!r.empty()) {
+            if (how) *how = "the series says \"" + m[0].str() + "\"" + note;
+            return r;
+        }
+    }
+    return "";
+}
+
+PatchReading read_patch_series(const std::vector<std::string>& paths, const std::string& base_opt) {
+    PatchReading r;
+    r.series = read_series(paths);
+    r.hunks = map_series(r.series);
+
+    // ---- the base
+    std::string release;
+    if (!base_opt.empty()) {
+        if (base_opt.size() > 8 && base_opt.compare(base_opt.size() - 8, 8, ".variant") == 0) {
+            r.base = std::filesystem::absolute(base_opt).lexically_normal().string();
+            kernel::VariantFile bf = kernel::read_variant_file(r.base);  // throws with its place
+            release = bf.release;
+            r.base_how = "--base " + base_opt + " (" + bf.name + ", on " + bf.release + ")";
+        } else {
+            if (!kernel::is_file_base_release(base_opt))
+                throw InputError("--base", "'" + base_opt + "': a patch applies on linux-6.1, linux-6.3, linux-6.4 or "
+                                           "linux-7.0, or on a variant file (a path ending .variant)");
+            r.base = release = base_opt;
+            r.base_how = "--base " + base_opt;
+        }
+    } else if (std::string how, b = base_from_text(r.series.all_text, &how); !b.empty()) {
+        r.base = release = b;
+        r.base_how = how;
+    } else {
+        r.base = release = "linux-7.0";
+        r.base_how = "the series names no base (no \"Applies on ...\" or \"based on v...\"); taking linux-7.0, the newest "
+                     "modelled release (--base to change)";
+        if (r.series.all_text.find("base-commit:") != std::string::npos)
+            r.base_how = "its base-commit: is not a commit the tool knows; taking linux-7.0, the newest modelled release "
+                         "(--base to change)";
+    }
+
+    // ---- every rule checked against the base; one rule per name
+    auto check = [&](const std::string& line) {
+        std::string text = "name patch-check\nbase " + r.base + "\n" + line + "\n";
+        (void)kernel::parse_variant_file(text, "(check)");
+    };
+    std::map<std::string, std::pair<std::string, int>> seen;  // rule -> line, its hunk's @@ line
+    for (auto& hm : r.hunks) {
+        const Hunk* hk = r.series.patches[hm.patch].files[hm.file].binary ? nullptr
+                                                                          : &r.series.patches[hm.patch].files[hm.file].hunks[hm.hunk];
+        std::vector<MappedRule> keep;
+        for (auto& m : hm.rules) {
+            try {
+                check(m.line);
+            } catch (const InputError& e) {
+                std::string msg = reader_message(e.what());
+                if (msg.find("defines no such GFP flag") != std::string::npos)
+                    msg += " (is it added by an earlier patch of the series? Review on a base that defines it: --base "
+                           "FILE.variant with a `flag` line; variants/sample-v2-1.variant is one)";
+                hm.unmapped.push_back({m.at.empty() ? (hk ? hk->at : 0) : m.at.front(), m.rule + " on " + release + ": " + msg});
+                continue;
+            }
+            if (auto it = seen.find(m.rule); it != seen.end()) {
+                if (it->second.first != m.line)
+                    hm.unmapped.push_back({m.at.empty() ? 0 : m.at.front(),
+                                           m.rule + " is set already by the hunk at line " + std::to_string(it->second.second) +
+                                               " of the series, differently; the model has one " + m.rule});
+                continue;
+            }
+            seen[m.rule] = {m.line, hk ? hk->at : 0};
+            keep.push_back(m);
+        }
+        hm.rules = keep;
+    }
+
+    // ---- name, summary, claims
+    const Series& s = r.series;
+    std::string subject = !s.cover_subject.empty() ? s.cover_subject : s.patches.empty() ? "" : s.patches[0].subject;
+    subject = bare_subject(subject);
+    r.name = "patch-" + (subject.empty() ? slug(std::filesystem::path(paths.front()).stem().string()) : slug(subject));
+    if (r.name == "patch-") r.name = "patch-series";
+    std::string scope = "any", claim_text;
+    const std::string all = lower(s.all_text);
+    std::string subjects = lower(s.cover_subject);
+    for (const auto& p : s.patches) subjects += "\n" + lower(p.subject);
+    if (all.find("no functional change") != std::string::npos) {
+        scope = "none";
+        claim_text = "no functional change";
+        r.claims_how = "the series says \"no functional change\"";
+    } else if (subjects.find("hw_tags") != std::string::npos || subjects.find("hw tags") != std::string::npos ||
+               subjects.find("hw-tags") != std::string::npos || subjects.find("hw tag") != std::string::npos ||
+               subjects.find("hw-tag") != std::string::npos) {
+        scope = "hw_tags_active";
+        claim_text = subject;
+        r.claims_how = "a subject names HW_TAGS: the change is taken to be for HW tags only";
+    } else {
+        claim_text = subject.empty() ? "the series does not say where its behaviour changes" : subject;
+        r.claims_how = "the series does not say that its change is for HW tags only or functionally nothing";
+    }
+
+    // untag claims from the hunks
+    std::vector<std::string> untags;
+    std::set<std::string> have;
+    for (const auto& hm : r.hunks)
+        for (const auto& m : hm.rules)
+            for (const std::string& flag : {std::string("__GFP_SKIP_KASAN"), std::string("__GFP_KASAN_SAMPLE")}) {
+                if (std::find(m.added.begin(), m.added.end(), flag) == m.added.end()) continue;
+                const bool cond = m.rule.rfind("vmalloc_", 0) == 0;
+                for (const auto& c : callers_of(m.rule)) {
+                    std::string u = c + (cond ? " when " + flag : "") + (flag == "__GFP_KASAN_SAMPLE" ? " when sampled" : "");
+                    if (!have.insert(u).second) continue;
+                    untags.push_back("untag " + u + " -- " + no_hash(bare_subject(s.patches[hm.patch].subject)) +
+                                     (s.patches[hm.patch].subject.empty() ? "" : ": ") + no_hash(m.what));
+                }
+            }
+
+    // ---- the file
+    std::ostringstream f;
+    std::string sources;
+    for (const auto& p : paths) sources += (sources.empty() ? "" : ", ") + std::filesystem::path(p).filename().string();
+    f << "# Written by `tagproof review` from " << sources << ": " << s.patches.size() << " patch"
+      << (s.patches.size() == 1 ? "" : "es") << ", " << r.hunks.size() << " hunk" << (r.hunks.size() == 1 ? "" : "s")
+      << ", " << r.hunks_mapped() << " mapped to the model's rules.\n"
+      << "# Edit it and run: tagproof review --variant-file THIS-FILE\n"
+      << "name " << r.name << "\n"
+      << "base " << r.base << "\n"
+      << "# base: " << no_hash(r.base_how) << "\n"
+      << "summary " << no_hash(subject.empty() ? "the patch in " + sources : subject) << "\n"
+      << "claims " << scope << " " << no_hash(claim_text) << "\n"
+      << "# claims: " << no_hash(r.claims_how) << "\n";
+    for (const auto& u : untags) f << u << "\n";
+    std::size_t last_patch = std::size_t(-1);
+    for (const auto& hm : r.hunks) {
+        if (hm.patch != last_patch) {
+            last_patch = hm.patch;
+            const std::string& subj = s.patches[hm.patch].subject;
+            f << "\n# " << no_hash(subj.empty() ? "the diff" : subj) << "\n";
+        }
+        const auto& fd = s.patches[hm.patch].files[hm.file];
+        std::string where = hm.path + (hm.function.empty() ? "" : " " + hm.function + "()");
+        if (!fd.binary && hm.hunk < fd.hunks.size()) where += ", the hunk at line " + std::to_string(fd.hunks[hm.hunk].at) + " of the series";
+        f << "# " << no_hash(where) << (hm.comments_only ? ": comments only" : "") << "\n";
+        for (const auto& m : hm.rules) {
+            f << "# " << no_hash(m.what) << "\n" << m.line << "\n";
+            ++r.rules;
+        }
+        for (const auto& u : hm.unmapped) f << "# NOT MAPPED (line " << u.at << "): " << no_hash(u.why) << "\n";
+    }
+    r.file_text = f.str();
+    return r;
+}
+
+}  // namespace tagproof::patch

@@ -1,0 +1,35 @@
+// patch_variant.hpp — a series read into a variant file: the base it applies
+// on, the claims its own words make, and a rule line per mapped hunk (the
+// file is written out so the reviewer can read and edit it).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "sites.hpp"
+
+namespace tagproof::patch {
+
+struct PatchReading {
+    Series series;
+    std::vector<HunkMap> hunks;
+    std::string base;       // a release (linux-7.0) or a variant file's absolute path
+    std::string base_how;   // where the base came from, for the reader
+    std::string claims_how; // where the claims came from
+    std::string name;       // the variant's name
+    std::string file_text;  // the variant file
+    std::size_t rules = 0;  // rule lines in it
+    std::size_t hunks_mapped() const;
+    std::size_t hunks_unmapped() const;
+};
+
+// Reads the series, maps its hunks, checks each rule against the base (a rule
+// the base cannot read, such as a flag it does not define, is moved to the
+// hunk's unmapped lines with the reader's message) and writes the file's text.
+// `base` is --base: a release, a built-in variant file's path, or "".
+PatchReading read_patch_series(const std::vector<std::string>& paths, const std::string& base);
+
+// The base a series names ("Applies on 7-0-rc1.", "based on v6.3"), as a
+// release, with the words it came from; "" when it names none.
+std::string base_from_text(const std::string& text, std::string* how);
+
+}  // namespace tagproof::patch

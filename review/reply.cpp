@@ -1,0 +1,279 @@
+// reply.cpp — the review of a mailed series, as a reply to the list
+// (reply.hpp), and the same in Markdown, JSON and HTML.
+#include "reply.hpp"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+#include "report.hpp"
+
+namespace tagproof::review {
+
+namespace {
+
+constexpr std::size_t W = 72;
+
+void add(std::string& s, const std::vector<std::string>& lines) {
+    for (const auto& l : lines) s += l + "\n";
+}
+std::string para(const std::string& t) {
+    std::string s;
+    add(s, wrap(t, W, "", ""));
+    return s;
+}
+
+// What a finding's text must name for it to be about a rule's hunk.
+std::vector<std::string> keywords(const std::string& rule) {
+    static const std::map<std::string, std::vector<std::string>> k = {
+        {"THREADINFO_GFP", {"thread_info", "thread_stack", "stack_alloc", "THREADINFO_GFP"}},
+        {"GFP_VMAP_STACK", {"vmap_stack", "stack_alloc", "GFP_VMAP_STACK"}},
+        {"cached_stack_unpoison", {"cached_stack", "stack_alloc"}},
+        {"GFP_PGTABLE_KERNEL", {"pgtable"}},
+        {"GFP_PGTABLE_USER", {"pgtable_user"}},
+        {"GFP_VMALLOC_SUPPORTED", {"vmalloc", "__vmalloc"}},
+        {"vmalloc_tagged_prot", {"vmalloc"}},
+        {"vmalloc_prot_normal", {"vmalloc"}},
+        {"vmalloc_calls_unpoison", {"vmalloc"}},
+        {"vmalloc_meta_gfp", {"vmalloc"}},
+        {"skb_frag_gfp", {"skb"}},
+        {"skb_frag_fallback_gfp", {"skb"}},
+        {"alloc_skb_frags_gfp", {"skb"}},
+        {"user_page_gfp", {"user_page"}},
+        {"zero_tags", {"huge_zero", "ZEROTAGS", "user_page"}},
+        {"reset_tags_initially", {"alloc_pages", "page-tag"}},
+        {"sample_eligible", {"sample", "alloc_pages"}},
+    };
+    auto it = k.find(rule);
+    return it == k.end() ? std::vector<std::string>{rule} : it->second;
+}
+
+std::string finding_words(const Finding& f) {
+    std::string t = f.origin + "\n" + f.scenario + "\n" + f.property + "\n" + f.happened;
+    for (const auto& x : f.functions) t += "\n" + x;
+    return t;
+}
+
+const patch::Hunk* hunk_ptr(const patch::PatchReading& p, const patch::HunkMap& hm) {
+    const auto& fd = p.series.patches[hm.patch].files[hm.file];
+    return fd.binary || hm.hunk >= fd.hunks.size() ? nullptr : &fd.hunks[hm.hunk];
+}
+
+// The hunk quoted: its @@ line and its changes with a line of context around.
+std::string quoted(const patch::PatchReading& p, const patch::HunkMap& hm) {
+    std::string s = "> diff --git a/" + hm.path + " b/" + hm.path + "\n";
+    const patch::Hunk* h = hunk_ptr(p, hm);
+    if (!h) return s + "> (binary)\n";
+    s += "> @@ -" + std::to_string(h->old_start) + "," + std::to_string(h->old_count) + " +" +
+         std::to_string(h->new_start) + "," + std::to_string(h->new_count) + " @@" + (h->function.empty() ? "" : " " + h->function) +
+         "\n";
+    const int n = int(h->lines.size());
+    std::vector<bool> keep(n, false);
+    for (int i = 0; i < n; ++i)
+        if (h->lines[i].kind != ' ')
+            for (int j = std::max(0, i - 1); j <= std::min(n - 1, i + 1); ++j) keep[j] = true;
+    bool gap = false;
+    for (int i = 0; i < n; ++i) {
+        if (!keep[i]) {
+            gap = true;
+            continue;
+        }
+        if (gap && s.back() == '\n' && s.find("@@") != std::string::npos && s.rfind("@@") < s.size() - 1 &&
+            s.substr(s.rfind('\n', s.size() - 2) + 1).rfind("> @@", 0) != 0)
+            s += "> [ ... ]\n";
+        gap = false;
+        s += "> " + std::string(1, h->lines[i].kind) + h->lines[i].text + "\n";
+    }
+    return s;
+}
+
+std::string scope_words(const VariantReview& v) {
+    std::string s;
+    for (const auto& n : v.notes) s += (s.empty() ? "" : "; ") + n;
+    return s;
+}
+
+std::string verdict_line(const Reply& r, std::size_t introduced_n) {
+    const auto& p = *r.reading;
+    const std::size_t un = p.hunks_unmapped(), all = p.hunks.size();
+    if (!r.review && p.rules > 0)
+        return "Verdict: not reviewed (--map-only): the mapping above is what a review would check.";
+    if (!r.review)
+        return "Verdict: not reviewed. None of the series' " + std::to_string(all) +
+               " hunks changes code the model has a rule for, so nothing was checked; this is no verdict that it holds.";
+    auto hunks = [](std::size_t n) { return std::to_string(n) + (n == 1 ? " hunk" : " hunks"); };
+    std::string cover = un == 0 ? (all == 1 ? "the one hunk" : "all " + hunks(all))
+                                : "the " + hunks(all - un) + " mapped of " + std::to_string(all) + " only (" + hunks(un) +
+                                      (un == 1 ? " is" : " are") + " not modelled: listed above, unchecked)";
+    if (introduced_n)
+        return "Verdict: " + std::to_string(introduced_n) + " finding" + (introduced_n == 1 ? "" : "s") +
+               " the series introduces, in " + cover + ".";
+    if (r.review->unknown) return "Verdict: undecided: some engine could not decide, or a modelling gap (above); covers " + cover + ".";
+    return "Verdict: no finding the series introduces, within the engines' bounds above; covers " + cover + ".";
+}
+
+}  // namespace
+
+std::vector<const Finding*> introduced(const VariantReview& r) {
+    std::vector<const Finding*> v;
+    for (const auto& f : r.findings)
+        if (!f.recorded && !f.in_baseline) v.push_back(&f);
+    return v;
+}
+
+int hunk_of(const patch::PatchReading& p, const Finding& f) {
+    const std::string t = finding_words(f);
+    for (std::size_t i = 0; i < p.hunks.size(); ++i)
+        for (const auto& m : p.hunks[i].rules)
+            for (const auto& k : keywords(m.rule))
+                if (t.find(k) != std::string::npos) return int(i);
+    return -1;
+}
+
+std::string reply_text(const Reply& r) {
+    const auto& p = *r.reading;
+    std::string s;
+    const std::string subj = !p.series.cover_subject.empty() ? p.series.cover_subject
+                             : p.series.patches.empty()      ? ""
+                                                             : p.series.patches[0].subject;
+    if (!subj.empty()) s += para("Re: " + subj) + "\n";
+    std::string intro = std::string(r.review ? "tagproof reviewed " : "tagproof read ") + std::to_string(p.series.patches.size()) + " patch" +
+                        (p.series.patches.size() == 1 ? "" : "es") + " on " + p.base + " (" + p.base_how + "). ";
+    std::size_t ruled = 0, comments = 0;
+    for (const auto& h : p.hunks) ruled += !h.rules.empty(), comments += h.comments_only;
+    intro += "Of its " + std::to_string(p.hunks.size()) + " hunk" + (p.hunks.size() == 1 ? "" : "s") + ", " +
+             std::to_string(ruled) + " change" + (ruled == 1 ? "s" : "") + " code the model has rules for, " +
+             std::to_string(comments) + " only comments, and " + std::to_string(p.hunks_unmapped()) +
+             " nothing the model has (not checked). The variant file made of them is " + r.variant_file + ".";
+    s += para(intro);
+    if (r.review) {
+        s += "\n" + para("What ran: " + scope_words(*r.review) + ".");
+        std::string claims;
+        for (const auto& c : r.review->claims) claims += (claims.empty() ? "" : "; ") + c;
+        if (!claims.empty()) s += "\n" + para("What the series is taken to claim (" + p.claims_how + "): " + claims + ".");
+    }
+    std::vector<const Finding*> intro_f = r.review ? introduced(*r.review) : std::vector<const Finding*>{};
+    std::map<int, std::vector<std::size_t>> under;  // hunk -> finding indices (into review->findings)
+    if (r.review)
+        for (std::size_t i = 0; i < r.review->findings.size(); ++i) {
+            const Finding& f = r.review->findings[i];
+            if (f.recorded || f.in_baseline) continue;
+            under[hunk_of(p, f)].push_back(i);
+        }
+    std::size_t last_patch = std::size_t(-1);
+    for (std::size_t hi = 0; hi < p.hunks.size(); ++hi) {
+        const auto& hm = p.hunks[hi];
+        if (hm.comments_only && !under.count(int(hi))) continue;
+        if (hm.patch != last_patch) {
+            last_patch = hm.patch;
+            const std::string& ps = p.series.patches[hm.patch].subject;
+            s += "\n" + para(ps.empty() ? "The diff" : ps);
+        }
+        s += "\n" + quoted(p, hm) + "\n";
+        for (const auto& m : hm.rules) add(s, wrap("Read as: " + m.what + " (" + m.line + ").", W, "", "  "));
+        for (const auto& u : hm.unmapped)
+            add(s, wrap("Not modelled, not checked (line " + std::to_string(u.at) + "): " + u.why, W, "", "  "));
+        if (auto it = under.find(int(hi)); it != under.end())
+            for (std::size_t i : it->second) s += "\n" + finding_text(r.review->findings[i]);
+        else if (!hm.rules.empty() && r.review)
+            s += para("No finding about this hunk.");
+    }
+    if (auto it = under.find(-1); it != under.end()) {
+        s += "\n" + para("Findings not tied to one hunk:");
+        for (std::size_t i : it->second) s += "\n" + finding_text(r.review->findings[i]);
+    }
+    if (r.review) {
+        std::string base_only;
+        for (const auto& f : r.review->findings)
+            if (f.in_baseline || f.recorded)
+                base_only += (base_only.empty() ? "" : ", ") + f.property + " [" + mode_name(f.mode) + "]";
+        if (!base_only.empty())
+            s += "\n" + para("Also in " + r.review->baseline + ", so not this series' doing: " + base_only + ".");
+    }
+    s += "\n" + para(verdict_line(r, intro_f.size()));
+    return s;
+}
+
+std::string reply_markdown(const Reply& r) {
+    const auto& p = *r.reading;
+    std::string s = "# tagproof review\n\n";
+    s += "Base: `" + p.base + "` (" + p.base_how + ")  \nVariant file: `" + r.variant_file + "`\n\n";
+    if (r.review) s += "What ran: " + scope_words(*r.review) + "\n\n";
+    std::map<int, std::vector<std::size_t>> under;
+    if (r.review)
+        for (std::size_t i = 0; i < r.review->findings.size(); ++i)
+            if (!r.review->findings[i].recorded && !r.review->findings[i].in_baseline)
+                under[hunk_of(p, r.review->findings[i])].push_back(i);
+    for (std::size_t hi = 0; hi < p.hunks.size(); ++hi) {
+        const auto& hm = p.hunks[hi];
+        s += "## " + hm.path + (hm.function.empty() ? "" : " `" + hm.function + "()`") + "\n\n```diff\n";
+        std::string q = quoted(p, hm);
+        for (std::size_t b = 0; b < q.size();) {
+            std::size_t e = q.find('\n', b);
+            s += q.substr(b + 2, e - b - 2) + "\n";
+            b = e + 1;
+        }
+        s += "```\n\n";
+        for (const auto& m : hm.rules) s += "- read as: " + m.what + " (`" + m.line + "`)\n";
+        for (const auto& u : hm.unmapped) s += "- **not modelled** (line " + std::to_string(u.at) + "): " + u.why + "\n";
+        if (auto it = under.find(int(hi)); it != under.end())
+            for (std::size_t i : it->second) s += "\n" + finding_markdown(r.review->findings[i]) + "\n";
+        s += "\n";
+    }
+    if (auto it = under.find(-1); it != under.end()) {
+        s += "## Findings not tied to one hunk\n\n";
+        for (std::size_t i : it->second) s += finding_markdown(r.review->findings[i]) + "\n";
+    }
+    s += "**" + verdict_line(r, r.review ? introduced(*r.review).size() : 0) + "**\n";
+    return s;
+}
+
+std::string reply_json(const Reply& r) {
+    const auto& p = *r.reading;
+    std::ostringstream o;
+    o << "{\n  \"base\": " << json_string(p.base) << ",\n  \"base_how\": " << json_string(p.base_how)
+      << ",\n  \"variant_file\": " << json_string(r.variant_file) << ",\n  \"claims_how\": " << json_string(p.claims_how)
+      << ",\n  \"reviewed\": " << (r.review ? "true" : "false") << ",\n  \"hunks\": [";
+    for (std::size_t hi = 0; hi < p.hunks.size(); ++hi) {
+        const auto& hm = p.hunks[hi];
+        const patch::Hunk* h = hunk_ptr(p, hm);
+        o << (hi ? "," : "") << "\n    {\"patch\": " << json_string(p.series.patches[hm.patch].subject)
+          << ", \"path\": " << json_string(hm.path) << ", \"function\": " << json_string(hm.function)
+          << ", \"line\": " << (h ? h->at : 0) << ", \"mapped\": " << (hm.mapped() ? "true" : "false")
+          << ", \"comments_only\": " << (hm.comments_only ? "true" : "false") << ", \"rules\": [";
+        for (std::size_t i = 0; i < hm.rules.size(); ++i)
+            o << (i ? ", " : "") << "{\"rule\": " << json_string(hm.rules[i].rule) << ", \"line\": " << json_string(hm.rules[i].line)
+              << ", \"what\": " << json_string(hm.rules[i].what) << "}";
+        o << "], \"unmapped\": [";
+        for (std::size_t i = 0; i < hm.unmapped.size(); ++i)
+            o << (i ? ", " : "") << "{\"line\": " << hm.unmapped[i].at << ", \"why\": " << json_string(hm.unmapped[i].why) << "}";
+        o << "], \"findings\": [";
+        bool first = true;
+        if (r.review)
+            for (std::size_t i = 0; i < r.review->findings.size(); ++i) {
+                const Finding& f = r.review->findings[i];
+                if (f.recorded || f.in_baseline || hunk_of(p, f) != int(hi)) continue;
+                o << (first ? "" : ", ") << i;
+                first = false;
+            }
+        o << "]}";
+    }
+    o << "\n  ],\n  \"findings\": [";
+    if (r.review)
+        for (std::size_t i = 0; i < r.review->findings.size(); ++i)
+            o << (i ? "," : "") << "\n    " << finding_json(r.review->findings[i]);
+    o << "\n  ],\n  \"verdict\": " << json_string(verdict_line(r, r.review ? introduced(*r.review).size() : 0)) << "\n}\n";
+    return o.str();
+}
+
+std::string reply_html(const Reply& r) {
+    std::string s = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>tagproof review</title></head><body>\n";
+    s += "<pre>" + html_escape(reply_text(r)) + "</pre>\n";
+    if (r.review)
+        for (std::size_t i = 0; i < r.report_files.size(); ++i)
+            s += "<p><a href=\"" + html_escape(r.report_files[i].substr(r.report_files[i].rfind('/') + 1)) + "\">" +
+                 html_escape(r.review->findings[i].property + " [" + mode_name(r.review->findings[i].mode) + "]") + "</a></p>\n";
+    return s + "</body></html>\n";
+}
+
+}  // namespace tagproof::review

@@ -1,0 +1,33 @@
+// reply.hpp — the review of a mailed series, laid out as kernel reviewers
+// receive automated reviews: what was checked and on what base, each hunk
+// quoted with "> " and the findings about it underneath ([Severity: ...], the
+// trace, the Reproduce command, the question to the author), the hunks the
+// model does not cover, and the verdict saying what the review covers.
+// Prose is wrapped at 72 columns; quoted code stays as the patch has it.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "patch_variant.hpp"
+#include "review.hpp"
+
+namespace tagproof::review {
+
+struct Reply {
+    const patch::PatchReading* reading = nullptr;
+    const VariantReview* review = nullptr;  // nullptr: nothing was mapped, so nothing was run
+    std::string variant_file;               // where the generated file was written
+    std::vector<std::string> report_files;  // per finding, in review->findings order
+};
+
+// Which hunk (index into reading->hunks) a finding is about; -1 for none.
+int hunk_of(const patch::PatchReading& p, const Finding& f);
+// The findings the series introduces (not recorded, not in the baseline).
+std::vector<const Finding*> introduced(const VariantReview& r);
+
+std::string reply_text(const Reply& r);
+std::string reply_markdown(const Reply& r);
+std::string reply_json(const Reply& r);
+std::string reply_html(const Reply& r);
+
+}  // namespace tagproof::review
