@@ -7,11 +7,12 @@
 
 #include <map>
 
-#include "corpus.hpp"
 #include "file/variant_file.hpp"
-#include "prove.hpp"
+#include "verdicts.hpp"
 
 using namespace tagproof;
+using tagproof::test::corpus_outcomes;
+using tagproof::test::obligation_verdicts;
 
 namespace {
 
@@ -23,36 +24,6 @@ const Twin kTwins[] = {{"anjum-v2", "anjum-v2"}, {"anjum-v3", "anjum-v3"}, {"anj
                        {"mm-2026", "mm-2026"},   {"sample-v2", "sample-v2"}, {"sample-v3", "sample-v3"}};
 
 std::string file_of(const Twin& t) { return std::string(TAGPROOF_SOURCE_DIR) + "/variants/" + t.file + ".variant"; }
-
-std::map<std::string, std::string> obligation_verdicts(const std::string& variant, const std::string& baseline) {
-    solver::ProveOptions po;
-    po.variant = variant;
-    po.baseline = baseline;
-    std::map<std::string, std::string> out;
-    for (const auto& vd : solver::prove(po))
-        for (const auto& sv : vd.scopes) out[vd.id + " / " + sv.scope] = sv.verdict;
-    return out;
-}
-
-// The variant's name, where a message names it, as "V".
-std::string unnamed(std::string s, const std::string& variant) {
-    for (std::size_t p; (p = s.find(variant)) != std::string::npos;) s.replace(p, variant.size(), "V");
-    return s;
-}
-
-std::map<std::string, std::string> corpus_outcomes(const std::string& variant) {
-    std::vector<std::string> dirs;
-    for (const char* d : {"kunit", "seeds", "eras"}) dirs.push_back(std::string(TAGPROOF_SOURCE_DIR) + "/tests/scenarios/" + d);
-    scenario::CorpusResult r = scenario::run_corpus(scenario::corpus_files(dirs), variant);
-    std::map<std::string, std::string> out;
-    for (const auto& e : r.entries) {
-        std::string v = e.outcome;
-        for (const auto& x : e.violations) v += " | " + x;
-        out[e.file + " [" + mode_name(e.mode) + "]"] = unnamed(v, variant);
-    }
-    for (const auto& n : r.not_applicable) out[unnamed(n, variant)] = "not applicable";
-    return out;
-}
 
 class VariantFileTwins : public ::testing::TestWithParam<Twin> {};
 
