@@ -1,6 +1,8 @@
 // verb_run.cpp — `tagproof run FILE...`: one greppable verdict line per file
 // and mode; on an unexpected verdict, what was expected, what happened
 // instead, and the trace of the first run that shows it.
+#include <algorithm>
+#include <filesystem>
 #include <iostream>
 
 #include "error.hpp"
@@ -10,7 +12,11 @@
 namespace tagproof::cli {
 
 static const char* kHelp =
-    "usage: tagproof run [--variant NAME] [--max-runs N] [--verbose] FILE...\n"
+    "usage: tagproof run [--variant NAME] [--max-runs N] [--verbose] FILE|DIR...\n"
+    "\n"
+    "A DIR is every *.litmus below it, except in directories named bad, wrong or\n"
+    "negative (scenarios that must not parse, must fail, or are negative controls\n"
+    "for one variant): name such a directory to run it.\n"
     "\n"
     "Runs each scenario file (see scenario/format.md) under every build mode it\n"
     "names, over every choice of random tags (or a seeded sample past --max-runs,\n"
@@ -44,7 +50,34 @@ int verb_run(const Args& args) {
     }
     int status = EXIT_HOLDS;
     int bad_input = 0;
-    for (const auto& file : o.positional) {
+    // directories: their scenario files, the ones meant to fail left out unless named
+    std::vector<std::string> files, left_out;
+    for (const auto& arg : o.positional) {
+        namespace fs = std::filesystem;
+        if (!fs::is_directory(arg)) {
+            files.push_back(arg);
+            continue;
+        }
+        std::vector<std::string> found;
+        for (auto it = fs::recursive_directory_iterator(arg); it != fs::recursive_directory_iterator(); ++it) {
+            const std::string n = it->path().filename().string();
+            if (it->is_directory() && (n == "bad" || n == "wrong" || n == "negative")) {
+                left_out.push_back(it->path().string());
+                it.disable_recursion_pending();
+                continue;
+            }
+            if (it->is_regular_file() && it->path().extension() == ".litmus") found.push_back(it->path().string());
+        }
+        std::sort(found.begin(), found.end());
+        if (found.empty()) throw InputError(arg, "no *.litmus scenario file below this directory");
+        files.insert(files.end(), found.begin(), found.end());
+    }
+    if (!left_out.empty()) {
+        std::string l;
+        for (const auto& x : left_out) l += (l.empty() ? "" : ", ") + x;
+        std::cerr << "tagproof: left out " << l << " (scenarios meant to fail or not to parse; name them to run them)\n";
+    }
+    for (const auto& file : files) {
         try {
             scenario::Scenario sc = scenario::load_scenario(file);
             for (const auto& r : scenario::run_scenario(sc, ro)) {

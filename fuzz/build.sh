@@ -14,7 +14,7 @@ JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 mkdir -p "$OUT" "$WORK/obj"
 
 # the libraries the targets use: core, kernel, spec, reference, differential, scenario
-DIRS="model/core model/kernel model/kernel/checks model/kernel/file model/spec model/reference differential scenario"
+DIRS="model/core model/kernel model/kernel/checks model/kernel/file model/spec model/reference differential scenario patch"
 INC=""
 for d in $DIRS; do INC="$INC -I$ROOT/$d"; done
 OBJS=()
@@ -40,14 +40,16 @@ with zipfile.ZipFile(sys.argv[1], "w") as z:
 }
 
 # target: max_len, seed files
-declare -A MAXLEN=([differential]=258 [invariants]=258 [boot]=256 [gfp]=256 [scenario]=4096 [ftrace]=4096)
-for t in differential invariants boot gfp scenario ftrace; do
+declare -A MAXLEN=([differential]=258 [invariants]=258 [boot]=256 [gfp]=256 [scenario]=4096 [ftrace]=4096 [variant_file]=4096 [patch]=16384)
+for t in differential invariants boot gfp scenario ftrace variant_file patch; do
     $CXX $CXXFLAGS -std=c++20 $INC "$ROOT/fuzz/${t}_fuzz.cpp" "$WORK/libtagproof_fuzz.a" $LIB_FUZZING_ENGINE \
         -o "$OUT/${t}_fuzz"
     case $t in
         differential|invariants) seeds=("$ROOT"/fuzz/corpus/differential/* "$ROOT"/fuzz/corpus/events/*) ;;
         scenario) seeds=("$ROOT"/tests/scenarios/*/*.litmus) ;;
         ftrace) seeds=("$ROOT"/tests/traces/*.trace) ;;
+        variant_file) seeds=("$ROOT"/variants/*.variant "$ROOT"/tests/variants/*.variant "$ROOT"/tests/variants/bad/*.variant) ;;
+        patch) seeds=("$ROOT"/tests/patches/*.diff "$ROOT"/tests/patches/*.patch "$ROOT"/tests/patches/seeds/* "$ROOT"/tests/patches/bad/*) ;;
         *) seeds=("$ROOT"/fuzz/corpus/$t/*) ;;
     esac
     rm -f "$OUT/${t}_fuzz_seed_corpus.zip"

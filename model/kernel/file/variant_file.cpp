@@ -554,6 +554,27 @@ VariantFile parse_at_depth(const std::string& text, const std::string& path, int
 
 VariantFile parse_variant_file(const std::string& text, const std::string& path) { return parse_at_depth(text, path, 0); }
 bool is_file_base_release(const std::string& release) { return is_release(release); }
+
+std::string print_rule_expr(const RuleExpr& x) {
+    switch (x.kind) {
+        case RuleExpr::number: return std::to_string(x.value);
+        case RuleExpr::gfp:
+        case RuleExpr::param: return x.name;
+        case RuleExpr::pred:
+            return x.name.rfind("CONFIG_", 0) == 0 ? "IS_ENABLED(" + x.name + ")" : x.name + "()";
+        case RuleExpr::unary: return "(" + x.name + print_rule_expr(x.kids[0]) + ")";
+        case RuleExpr::binary:
+            return "(" + print_rule_expr(x.kids[0]) + " " + x.name + " " + print_rule_expr(x.kids[1]) + ")";
+        case RuleExpr::cond:
+            return "(" + print_rule_expr(x.kids[0]) + " ? " + print_rule_expr(x.kids[1]) + " : " + print_rule_expr(x.kids[2]) + ")";
+        case RuleExpr::call: {
+            std::string a;
+            for (const auto& k : x.kids) a += (a.empty() ? "" : ", ") + print_rule_expr(k);
+            return x.name + "(" + a + ")";
+        }
+    }
+    return "?";
+}
 VariantFile read_variant_file(const std::string& path) { return read_at_depth(path, 0, ""); }
 
 namespace {

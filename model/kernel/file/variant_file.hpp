@@ -48,6 +48,10 @@ const Variant* find_file_variant(const std::string& name);
 // variant): what a Reproduce command passes as --variant-file.
 std::string variant_file_path(const std::string& name);
 
+// An expression as C, every operation in parentheses: it reads back as the
+// same expression (the fuzz target's round trip), and names rules as written.
+std::string print_rule_expr(const RuleExpr& x);
+
 // Whether a release is one a variant file (and a patch) may build on.
 bool is_file_base_release(const std::string& release);
 
