@@ -156,6 +156,15 @@ int verb_review(const Args& args) {
     }
 
     std::filesystem::create_directories(out);
+    // the terms a newcomer meets first, where they first appear
+    if (!o.has("--quiet"))
+        for (const auto& l : review::wrap("Each variant is checked per invariant and KASAN mode by the scenario corpus, "
+                                          "the solver, the explorer and RapidCheck; \"holds\" names the engines that "
+                                          "finished. \"claims\" is what the patch says of itself, checked; \"a recorded "
+                                          "defect\" is one that kernel version really has; \"also in <baseline>\" is not "
+                                          "the patch's doing. Every term: tagproof review --explain.",
+                                          72, "", ""))
+            std::printf("%s\n", l.c_str());
     int status = EXIT_HOLDS;
     bool unknown = false;
     for (auto& r : reviews) {

@@ -77,6 +77,9 @@ int verb_run(const Args& args) {
         for (const auto& x : left_out) l += (l.empty() ? "" : ", ") + x;
         std::cerr << "tagproof: left out " << l << " (scenarios meant to fail or not to parse; name them to run them)\n";
     }
+    if (files.size() > 1 || o.has("--verbose"))
+        std::cerr << "tagproof: Always / Sometimes / Never: whether a file's expectations held in every run, some, or "
+                     "none; runs=N: one run per relevant random choice (tagproof review --explain)\n";
     for (const auto& file : files) {
         try {
             scenario::Scenario sc = scenario::load_scenario(file);
