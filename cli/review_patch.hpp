@@ -12,6 +12,11 @@ namespace tagproof::cli {
 int review_patch(const std::vector<std::string>& paths, const std::string& base, review::ReviewOptions ro,
                  const std::string& format, const std::string& out, bool map_only, bool quiet);
 
+// A name safe as a file name; each finding's scenario and report in `out`
+// (verb_review.cpp), the report files returned in finding order.
+std::string safe_file_name(std::string s);
+std::vector<std::string> write_finding_reports(review::VariantReview& r, const std::string& out, const std::string& format);
+
 // `tagproof review --explain [TERM]`: the terms of tagproof's output.
 int explain_terms(const std::vector<std::string>& terms);
 

@@ -68,13 +68,27 @@ static const char* kHelp =
     "2 bad input; 3 a source could not decide, or a solver counterexample the model does not\n"
     "reproduce (a modelling gap).\n";
 
-namespace {
-std::string safe(std::string s) {
+std::string safe_file_name(std::string s) {
     for (char& c : s)
         if (!std::isalnum((unsigned char)c) && c != '-' && c != '.' && c != '_') c = '_';
     return s;
 }
-}  // namespace
+
+std::vector<std::string> write_finding_reports(review::VariantReview& r, const std::string& out, const std::string& format) {
+    std::vector<std::string> files;
+    for (auto& f : r.findings) {
+        const std::string stem = out + "/" + safe_file_name(f.variant + "." + f.property + "." + mode_name(f.mode));
+        f.scenario_file = stem + ".litmus";
+        std::ofstream(f.scenario_file) << f.scenario;
+        std::string file = stem + "." + (format == "text" ? std::string("txt") : format);
+        std::ofstream(file) << (format == "text"   ? review::finding_text(f)
+                                : format == "md"   ? review::finding_markdown(f)
+                                : format == "html" ? review::finding_html(f)
+                                                   : review::finding_json(f) + "\n");
+        files.push_back(file);
+    }
+    return files;
+}
 
 int verb_review(const Args& args) {
     Options o = parse_options(args, {"--variant", "--baseline", "--mode", "--format", "--out", "--corpus", "--jobs",
@@ -168,18 +182,7 @@ int verb_review(const Args& args) {
     int status = EXIT_HOLDS;
     bool unknown = false;
     for (auto& r : reviews) {
-        std::vector<std::string> files;
-        for (auto& f : r.findings) {
-            const std::string stem = out + "/" + safe(f.variant + "." + f.property + "." + mode_name(f.mode));
-            f.scenario_file = stem + ".litmus";
-            std::ofstream(f.scenario_file) << f.scenario;
-            std::string file = stem + "." + (format == "text" ? std::string("txt") : format);
-            std::ofstream(file) << (format == "text"   ? review::finding_text(f)
-                                    : format == "md"   ? review::finding_markdown(f)
-                                    : format == "html" ? review::finding_html(f)
-                                                       : review::finding_json(f) + "\n");
-            files.push_back(file);
-        }
+        const std::vector<std::string> files = write_finding_reports(r, out, format);
         if (!o.has("--quiet")) std::fputs(review::review_text(r, files).c_str(), stdout);
         if (!r.as_recorded()) status = EXIT_COUNTEREXAMPLE;
         unknown |= r.unknown;

@@ -19,14 +19,6 @@
 
 namespace tagproof::cli {
 
-namespace {
-std::string safe_name(std::string s) {
-    for (char& c : s)
-        if (!std::isalnum((unsigned char)c) && c != '-' && c != '.' && c != '_') c = '_';
-    return s;
-}
-}  // namespace
-
 int review_patch(const std::vector<std::string>& paths, const std::string& base, review::ReviewOptions ro,
                  const std::string& format, const std::string& out, bool map_only, bool quiet) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -43,7 +35,7 @@ int review_patch(const std::vector<std::string>& paths, const std::string& base,
              " not modelled; base " + p.base);
 
     std::filesystem::create_directories(out);
-    const std::string vfile = out + "/" + safe_name(p.name) + ".variant";
+    const std::string vfile = out + "/" + safe_file_name(p.name) + ".variant";
     std::ofstream(vfile) << p.file_text;
     const std::string vabs = std::filesystem::absolute(vfile).lexically_normal().string();
     review::Reply reply;
@@ -51,7 +43,7 @@ int review_patch(const std::vector<std::string>& paths, const std::string& base,
     reply.variant_file = vabs;
 
     auto write_reply = [&](const std::string& ext, const std::string& text) {
-        const std::string f = out + "/" + safe_name(p.name) + ".reply." + ext;
+        const std::string f = out + "/" + safe_file_name(p.name) + ".reply." + ext;
         std::ofstream(f) << text;
         return f;
     };
@@ -78,17 +70,7 @@ int review_patch(const std::vector<std::string>& paths, const std::string& base,
     review::add_rapidcheck(r, ro);
     progress(v.name() + ": replaying " + std::to_string(r.findings.size()) + " finding(s)");
     review::explain_findings(r);
-    for (auto& f : r.findings) {
-        const std::string stem = out + "/" + safe_name(f.variant + "." + f.property + "." + mode_name(f.mode));
-        f.scenario_file = stem + ".litmus";
-        std::ofstream(f.scenario_file) << f.scenario;
-        const std::string file = stem + "." + ext_of(format);
-        std::ofstream(file) << (format == "text"   ? review::finding_text(f)
-                                : format == "md"   ? review::finding_markdown(f)
-                                : format == "html" ? review::finding_html(f)
-                                                   : review::finding_json(f) + "\n");
-        reply.report_files.push_back(file);
-    }
+    reply.report_files = write_finding_reports(r, out, format);
     reply.review = &r;
     const std::string text = reply_in(format);
     const std::string f = write_reply(ext_of(format), text);
