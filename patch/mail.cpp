@@ -214,6 +214,14 @@ void read_patches(const std::string& raw_text, const std::string& path, Series& 
                     ++i;
                 }
                 while (i < L.size() && starts(L[i], "\\")) ++i;
+                // what follows a hunk: the next hunk or file, the mail's signature, a blank
+                // line, or the end; a line that reads as more of the hunk means the counts are wrong
+                if (i < L.size() && !L[i].empty() && !starts(L[i], "@@") && !starts(L[i], "diff ") &&
+                    !(starts(L[i], "--- ") && i + 1 < L.size() && starts(L[i + 1], "+++ ")) && L[i] != "--" &&
+                    !starts(L[i], "-- ") && (L[i][0] == ' ' || L[i][0] == '+' || L[i][0] == '-'))
+                    throw InputError(at(i) + ":1", "this line reads as more of the hunk at " + at(h.at - 1) +
+                                                       ", which its @@ header says has ended (" + std::to_string(h.old_count) +
+                                                       " old, " + std::to_string(h.new_count) + " new lines): are the counts right?");
                 fd.hunks.push_back(std::move(h));
             }
             if (fd.hunks.empty() && !fd.binary && git) {
@@ -223,6 +231,9 @@ void read_patches(const std::string& raw_text, const std::string& path, Series& 
             in_diff = true;
             continue;
         }
+        if (starts(l, "@@ -"))
+            throw InputError(at(i) + ":1", "a hunk with no file before it (a 'diff --git a/... b/...' line, or "
+                                           "'--- a/...' then '+++ b/...')");
         if (in_diff && (starts(l, "-- ") || l == "--")) {  // the signature after the diff
             in_diff = false;
         }

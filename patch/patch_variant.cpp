@@ -58,7 +58,7 @@ std::string slug(const std::string& s) {
     for (char c : lower(s)) {
         if (std::isalnum((unsigned char)c)) o += c;
         else if (!o.empty() && o.back() != '-') o += '-';
-        if (o.size() >= 48) break;
+        if (o.size() >= 40) break;
     }
     while (!o.empty() && o.back() == '-') o.pop_back();
     return o;
@@ -236,7 +236,12 @@ PatchReading read_patch_series(const std::vector<std::string>& paths, const std:
     for (const auto& p : paths) sources += (sources.empty() ? "" : ", ") + std::filesystem::path(p).filename().string();
     f << "# Written by `tagproof review` from " << sources << ": " << s.patches.size() << " patch"
       << (s.patches.size() == 1 ? "" : "es") << ", " << r.hunks.size() << " hunk" << (r.hunks.size() == 1 ? "" : "s")
-      << ", " << r.hunks_mapped() << " mapped to the model's rules.\n"
+      << ": " << [&] {
+             std::size_t ruled = 0, comments = 0;
+             for (const auto& h : r.hunks) ruled += !h.rules.empty(), comments += h.comments_only;
+             return std::to_string(ruled) + " change code the model has rules for, " + std::to_string(comments) +
+                    " only comments, " + std::to_string(r.hunks_unmapped()) + " nothing it has.\n";
+         }()
       << "# Edit it and run: tagproof review --variant-file THIS-FILE\n"
       << "name " << r.name << "\n"
       << "base " << r.base << "\n"
@@ -253,7 +258,9 @@ PatchReading read_patch_series(const std::vector<std::string>& paths, const std:
             f << "\n# " << no_hash(subj.empty() ? "the diff" : subj) << "\n";
         }
         const auto& fd = s.patches[hm.patch].files[hm.file];
-        std::string where = hm.path + (hm.function.empty() ? "" : " " + hm.function + "()");
+        bool defines_only = !hm.rules.empty();
+        for (const auto& m : hm.rules) defines_only &= m.line.find('(') == std::string::npos || m.line.find("(") > m.line.find('=');
+        std::string where = hm.path + (hm.function.empty() || defines_only ? "" : " " + hm.function + "()");
         if (!fd.binary && hm.hunk < fd.hunks.size()) where += ", the hunk at line " + std::to_string(fd.hunks[hm.hunk].at) + " of the series";
         f << "# " << no_hash(where) << (hm.comments_only ? ": comments only" : "") << "\n";
         for (const auto& m : hm.rules) {

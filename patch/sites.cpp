@@ -67,14 +67,18 @@ struct CondSite {
     const char* rule;
     std::vector<std::string> params;
     const char* doing;  // what the condition decides, for the reader
+    // After the tagged-prot block, the kernel's gfp_mask holds the pages' skip
+    // flags too: `gfp_mask` there is the rule's gfp_mask, and a local
+    // computed before the block saw the caller's mask (gfp).
+    bool mask_after_block = false;
 };
 const std::vector<CondSite>& cond_sites() {
     static const std::vector<CondSite> c = {
         {"mm/vmalloc.c", "__vmalloc_node_range", {"Modify protection bits to allow tagging", "arch_vmap_pgprot_tagged"}, "",
          CondKind::enclosing_if, "vmalloc_tagged_prot", {"gfp"}, "the mapping is made tagged (arch_vmap_pgprot_tagged())"},
         {"mm/vmalloc.c", "__vmalloc_node_range", {"KASAN_VMALLOC_PROT_NORMAL"}, "kasan_flags |=", CondKind::guard,
-         "vmalloc_prot_normal", {"gfp"}, "KASAN_VMALLOC_PROT_NORMAL is set"},
-        {"mm/vmalloc.c", "__vmalloc_node_range", {"kasan_unpoison_vmalloc("}, "", CondKind::guard, "vmalloc_calls_unpoison", {"gfp"}, "kasan_unpoison_vmalloc() is called"},
+         "vmalloc_prot_normal", {"gfp", "gfp_mask"}, "KASAN_VMALLOC_PROT_NORMAL is set", true},
+        {"mm/vmalloc.c", "__vmalloc_node_range", {"kasan_unpoison_vmalloc("}, "", CondKind::guard, "vmalloc_calls_unpoison", {"gfp", "gfp_mask"}, "kasan_unpoison_vmalloc() is called", true},
         {"kernel/fork.c", "alloc_thread_stack_node", {"kasan_unpoison_range("}, "", CondKind::guard, "cached_stack_unpoison", {}, "a cached stack gets kasan_unpoison_range()"},
         {"mm/page_alloc.c", "post_alloc_hook", {"zero_tags"}, "", CondKind::local, "zero_tags", {"gfp", "init"}, "zero_tags is"},
         {"mm/page_alloc.c", "post_alloc_hook", {"reset_tags"}, "", CondKind::local, "reset_tags_initially", {"zero_tags"}, "reset_tags starts as"},
@@ -83,6 +87,7 @@ const std::vector<CondSite>& cond_sites() {
 }
 // The kernel's names for a rule's parameters.
 std::string param_for(const std::string& kernel_name, const std::vector<std::string>& params) {
+    if (std::find(params.begin(), params.end(), kernel_name) != params.end()) return kernel_name;
     static const std::map<std::string, std::string> alias = {{"gfp_mask", "gfp"}, {"gfp_flags", "gfp"}, {"gfp", "gfp"},
                                                              {"init", "init"}, {"zero_tags", "zero_tags"}, {"order", "order"}};
     auto it = alias.find(kernel_name);
@@ -249,6 +254,8 @@ std::string function_of_line(const std::string& t) {
 struct Side {
     const Hunk* h;
     std::vector<int> idx;
+    int start = 0;  // the file's line number of position 0
+    int line(int k) const { return start + k; }
     const std::string& text(int k) const { return h->lines[idx[k]].text; }
     bool changed(int k) const { return h->lines[idx[k]].kind != ' '; }
     int size() const { return int(idx.size()); }
@@ -289,9 +296,14 @@ std::string joined(const Side& s, const std::vector<int>& pos) {
 
 // Locals an earlier hunk of the same function declares (a condition in one
 // hunk may use a local the hunk before declares), by side ('-' old, '+' new).
-using Locals = std::map<std::string, std::string>;
+struct Local {
+    std::string expr;
+    int line = 0;  // the file's line
+};
+using Locals = std::map<std::string, Local>;
 struct FunctionLocals {
     std::map<std::string, Locals> old_side, new_side;  // function -> locals
+    std::map<std::string, int> old_block, new_block;   // function -> the tagged-prot `if` line
 };
 
 // The hunk's locals on a side: `bool skip_kasan = gfp_mask & __GFP_SKIP_KASAN;`
@@ -307,26 +319,40 @@ std::map<std::string, std::pair<std::string, int>> locals(const Side& s) {
 
 // The condition as the rule's expression: locals put in (in parentheses),
 // the kernel's parameter names made the rule's.
-std::string as_rule_expr(std::string c, const Side& s, const std::vector<std::string>& params, std::vector<int>* used,
-                         const Locals& earlier) {
-    auto L = locals(s);
+// `block` is the file's line of the tagged-prot `if` on this side (0: not
+// seen); `why` is set when a local's place against it cannot be told.
+std::string as_rule_expr(std::string c, const Side& s, const CondSite& site, std::vector<int>* used, const Locals& earlier,
+                         int block, std::string* why) {
+    auto here = locals(s);
+    // a local's initialiser, with gfp_mask made the caller's mask if it was computed before the block
+    auto init_of = [&](const std::string& name, std::string e, int line) {
+        if (!site.mask_after_block) return e;
+        bool names_mask = false;
+        for (const auto& id : identifiers(e)) names_mask |= id == "gfp_mask";
+        if (!names_mask) return e;
+        if (block == 0) {
+            if (why) *why = "cannot tell whether " + name + " is computed before or after the block that adds the pages' skip flags to gfp_mask (the hunks do not show its `if`)";
+            return e;
+        }
+        return line < block ? replace_ident(e, "gfp_mask", "gfp") : e;
+    };
     for (int round = 0; round < 4; ++round) {
         bool any = false;
         for (const auto& id : identifiers(c)) {
-            if (!param_for(id, params).empty()) continue;
-            if (auto it = L.find(id); it != L.end()) {
-                c = replace_ident(c, id, "(" + it->second.first + ")");
+            if (!param_for(id, site.params).empty()) continue;
+            if (auto it = here.find(id); it != here.end()) {
+                c = replace_ident(c, id, "(" + init_of(id, it->second.first, s.line(it->second.second)) + ")");
                 if (used) used->push_back(it->second.second);
                 any = true;
             } else if (auto e = earlier.find(id); e != earlier.end()) {
-                c = replace_ident(c, id, "(" + e->second + ")");
+                c = replace_ident(c, id, "(" + init_of(id, e->second.expr, e->second.line) + ")");
                 any = true;
             }
         }
         if (!any) break;
     }
     for (const auto& id : identifiers(c))
-        if (std::string p = param_for(id, params); !p.empty() && p != id) c = replace_ident(c, id, p);
+        if (std::string p = param_for(id, site.params); !p.empty() && p != id) c = replace_ident(c, id, p);
     return squash(c);
 }
 
@@ -487,7 +513,7 @@ bool flag_delta_expr(const std::string& rule, const std::vector<std::string>& pa
 }
 
 void map_hunk(const FileDiff& f, const Hunk& h, HunkMap& hm, FunctionLocals& fl) {
-    Side o{&h, h.side('+')}, n{&h, h.side('-')};
+    Side o{&h, h.side('+'), h.old_start}, n{&h, h.side('-'), h.new_start};
     std::set<int> done;  // indices into h.lines accounted for
     auto take = [&](const Side& s, const std::vector<int>& pos) {
         for (int k : pos)
@@ -606,14 +632,24 @@ void map_hunk(const FileDiff& f, const Hunk& h, HunkMap& hm, FunctionLocals& fl)
         if (!oc.found && !nc.found) continue;
         bool touched = (oc.found && any_changed(o, oc.lines)) || (nc.found && any_changed(n, nc.lines));
         std::vector<int> o_used, n_used;
-        std::string oe = oc.found ? as_rule_expr(oc.cond, o, c.params, &o_used, fl.old_side[fn]) : "";
-        std::string ne = nc.found ? as_rule_expr(nc.cond, n, c.params, &n_used, fl.new_side[fn]) : "";
+        if (std::string(c.rule) == "vmalloc_tagged_prot") {  // where the later sites' gfp_mask changes
+            if (oc.found && oc.lines.size() > 1) fl.old_block[fn] = o.line(oc.lines[1]);
+            if (nc.found && nc.lines.size() > 1) fl.new_block[fn] = n.line(nc.lines[1]);
+        }
+        std::string o_why, n_why;
+        std::string oe = oc.found ? as_rule_expr(oc.cond, o, c, &o_used, fl.old_side[fn], fl.old_block[fn], &o_why) : "";
+        std::string ne = nc.found ? as_rule_expr(nc.cond, n, c, &n_used, fl.new_side[fn], fl.new_block[fn], &n_why) : "";
         touched |= (any_changed(o, o_used) || any_changed(n, n_used)) && oe != ne;
         if (!touched) continue;
         if (!oc.found || !nc.found) {
             fail(nc.found ? n : o, nc.found ? nc.lines : oc.lines,
                  std::string("the code rule ") + c.rule + " stands for (" + c.anchors[0] + ") is " +
                      (nc.found ? "added" : "removed") + " in " + fn + "()");
+            continue;
+        }
+        if (oe != ne && !(o_why + n_why).empty()) {
+            fail(n, nc.lines, std::string("in ") + fn + "(), " + c.rule + ": " + (n_why.empty() ? o_why : n_why));
+            take(o, oc.lines);
             continue;
         }
         if (oe != ne) {
@@ -646,8 +682,8 @@ void map_hunk(const FileDiff& f, const Hunk& h, HunkMap& hm, FunctionLocals& fl)
         }
     }
 
-    for (const auto& [k, v] : locals(o)) fl.old_side[fn][k] = v.first;
-    for (const auto& [k, v] : locals(n)) fl.new_side[fn][k] = v.first;
+    for (const auto& [k, v] : locals(o)) fl.old_side[fn][k] = {v.first, o.line(v.second)};
+    for (const auto& [k, v] : locals(n)) fl.new_side[fn][k] = {v.first, n.line(v.second)};
 
     // 4. comments and blank lines; the rest is not mapped
     bool only_comments = true;

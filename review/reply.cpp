@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "report.hpp"
+#include "variant.hpp"
 
 namespace tagproof::review {
 
@@ -59,7 +61,8 @@ const patch::Hunk* hunk_ptr(const patch::PatchReading& p, const patch::HunkMap& 
     return fd.binary || hm.hunk >= fd.hunks.size() ? nullptr : &fd.hunks[hm.hunk];
 }
 
-// The hunk quoted: its @@ line and its changes with a line of context around.
+// The hunk quoted whole: its @@ line and every line (a context line cut could
+// be the one that decides, as gfp_mask |= ... above a changed condition).
 std::string quoted(const patch::PatchReading& p, const patch::HunkMap& hm) {
     std::string s = "> diff --git a/" + hm.path + " b/" + hm.path + "\n";
     const patch::Hunk* h = hunk_ptr(p, hm);
@@ -67,22 +70,33 @@ std::string quoted(const patch::PatchReading& p, const patch::HunkMap& hm) {
     s += "> @@ -" + std::to_string(h->old_start) + "," + std::to_string(h->old_count) + " +" +
          std::to_string(h->new_start) + "," + std::to_string(h->new_count) + " @@" + (h->function.empty() ? "" : " " + h->function) +
          "\n";
-    const int n = int(h->lines.size());
-    std::vector<bool> keep(n, false);
-    for (int i = 0; i < n; ++i)
-        if (h->lines[i].kind != ' ')
-            for (int j = std::max(0, i - 1); j <= std::min(n - 1, i + 1); ++j) keep[j] = true;
-    bool gap = false;
-    for (int i = 0; i < n; ++i) {
-        if (!keep[i]) {
-            gap = true;
-            continue;
+    for (const auto& l : h->lines) s += "> " + std::string(1, l.kind) + l.text + "\n";
+    return s;
+}
+
+// A hunk's findings: the first of each (property, headline) in full, the same
+// finding in the other modes named after it; a question of the hunk's own
+// when it drops a flag the violated property rests on.
+std::string findings_under(const Reply& r, const patch::HunkMap* hm, const std::vector<std::size_t>& idx) {
+    std::string s;
+    std::vector<bool> shown(idx.size(), false);
+    for (std::size_t a = 0; a < idx.size(); ++a) {
+        if (shown[a]) continue;
+        const Finding& f = r.review->findings[idx[a]];
+        s += "\n" + finding_text(f);
+        std::string others;
+        for (std::size_t b = a + 1; b < idx.size(); ++b) {
+            const Finding& g = r.review->findings[idx[b]];
+            if (shown[b] || g.property != f.property || headline(g) != headline(f)) continue;
+            shown[b] = true;
+            others += (others.empty() ? "" : ", ") + std::string(mode_name(g.mode)) +
+                      (idx[b] < r.report_files.size() ? " (" + r.report_files[idx[b]] + ")" : "");
         }
-        if (gap && s.back() == '\n' && s.find("@@") != std::string::npos && s.rfind("@@") < s.size() - 1 &&
-            s.substr(s.rfind('\n', s.size() - 2) + 1).rfind("> @@", 0) != 0)
-            s += "> [ ... ]\n";
-        gap = false;
-        s += "> " + std::string(1, h->lines[i].kind) + h->lines[i].text + "\n";
+        if (!others.empty()) s += "\n" + para("The same finding in " + others + ".");
+        if (hm && f.property == "zeroing")
+            for (const auto& m : hm->rules)
+                if (std::find(m.removed.begin(), m.removed.end(), "__GFP_ZERO") != m.removed.end())
+                    s += "\n" + para("In this hunk " + m.rule + " loses __GFP_ZERO: what zeroes these pages for its callers now?");
     }
     return s;
 }
@@ -102,12 +116,18 @@ std::string verdict_line(const Reply& r, std::size_t introduced_n) {
         return "Verdict: not reviewed. None of the series' " + std::to_string(all) +
                " hunks changes code the model has a rule for, so nothing was checked; this is no verdict that it holds.";
     auto hunks = [](std::size_t n) { return std::to_string(n) + (n == 1 ? " hunk" : " hunks"); };
-    std::string cover = un == 0 ? (all == 1 ? "the one hunk" : "all " + hunks(all))
+    std::string cover = un == 0 ? (all == 1 ? "the one hunk" : all == 2 ? "both hunks" : "all " + hunks(all))
                                 : "the " + hunks(all - un) + " mapped of " + std::to_string(all) + " only (" + hunks(un) +
                                       (un == 1 ? " is" : " are") + " not modelled: listed above, unchecked)";
-    if (introduced_n)
-        return "Verdict: " + std::to_string(introduced_n) + " finding" + (introduced_n == 1 ? "" : "s") +
-               " the series introduces, in " + cover + ".";
+    if (introduced_n) {
+        // one finding in several modes counts once
+        std::set<std::string> distinct;
+        for (const Finding* f : introduced(*r.review)) distinct.insert(f->property + "\n" + headline(*f));
+        const std::size_t d = distinct.size();
+        return "Verdict: " + std::to_string(d) + " finding" + (d == 1 ? "" : "s") + " the series introduces" +
+               (d != introduced_n ? " (" + std::to_string(introduced_n) + " counting each KASAN mode)" : "") + ", in " +
+               cover + ".";
+    }
     if (r.review->unknown) return "Verdict: undecided: some engine could not decide, or a modelling gap (above); covers " + cover + ".";
     return "Verdict: no finding the series introduces, within the engines' bounds above; covers " + cover + ".";
 }
@@ -144,8 +164,8 @@ std::string reply_text(const Reply& r) {
     intro += "Of its " + std::to_string(p.hunks.size()) + " hunk" + (p.hunks.size() == 1 ? "" : "s") + ", " +
              std::to_string(ruled) + " change" + (ruled == 1 ? "s" : "") + " code the model has rules for, " +
              std::to_string(comments) + " only comments, and " + std::to_string(p.hunks_unmapped()) +
-             " nothing the model has (not checked). The variant file made of them is " + r.variant_file + ".";
-    s += para(intro);
+             " nothing the model has (not checked). The variant file made of them:";
+    s += para(intro) + "  " + r.variant_file + "\n";
     if (r.review) {
         s += "\n" + para("What ran: " + scope_words(*r.review) + ".");
         std::string claims;
@@ -174,13 +194,13 @@ std::string reply_text(const Reply& r) {
         for (const auto& u : hm.unmapped)
             add(s, wrap("Not modelled, not checked (line " + std::to_string(u.at) + "): " + u.why, W, "", "  "));
         if (auto it = under.find(int(hi)); it != under.end())
-            for (std::size_t i : it->second) s += "\n" + finding_text(r.review->findings[i]);
+            s += findings_under(r, &hm, it->second);
         else if (!hm.rules.empty() && r.review)
             s += para("No finding about this hunk.");
     }
     if (auto it = under.find(-1); it != under.end()) {
         s += "\n" + para("Findings not tied to one hunk:");
-        for (std::size_t i : it->second) s += "\n" + finding_text(r.review->findings[i]);
+        s += findings_under(r, nullptr, it->second);
     }
     if (r.review) {
         std::string base_only;
@@ -189,6 +209,18 @@ std::string reply_text(const Reply& r) {
                 base_only += (base_only.empty() ? "" : ", ") + f.property + " [" + mode_name(f.mode) + "]";
         if (!base_only.empty())
             s += "\n" + para("Also in " + r.review->baseline + ", so not this series' doing: " + base_only + ".");
+        // the baseline's recorded defects the series no longer shows
+        for (const auto& d : kernel::recorded_defects_of(r.review->baseline)) {
+            bool seen = false, checked = false;
+            for (const auto& pv : r.review->verdicts)
+                if (pv.property == d.property) {
+                    seen |= pv.violated;
+                    for (const auto& sv : pv.sources) checked |= sv.status != SourceVerdict::not_covered;
+                }
+            if (checked && !seen)
+                s += "\n" + para("Fixed by the series: " + r.review->baseline + "'s recorded " + d.property + " defect (" + d.why +
+                                  ") is not found in it.");
+        }
     }
     s += "\n" + para(verdict_line(r, intro_f.size()));
     return s;

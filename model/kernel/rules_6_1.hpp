@@ -225,8 +225,11 @@ struct rules_6_1 {
     // the kernel writes them (the Anjum series changes each):
     //   vmalloc_tagged_prot(gfp)     `if (kasan_hw_tags_enabled())`: tagged prot, and
     //                                the pages get vmalloc_page_skip_flags
-    //   vmalloc_prot_normal(gfp)     `kasan_flags |= KASAN_VMALLOC_PROT_NORMAL` done
-    //   vmalloc_calls_unpoison(gfp)  kasan_unpoison_vmalloc() called
+    //   vmalloc_prot_normal(gfp, gfp_mask)     `kasan_flags |= KASAN_VMALLOC_PROT_NORMAL` done
+    //   vmalloc_calls_unpoison(gfp, gfp_mask)  kasan_unpoison_vmalloc() called
+    // (gfp is the caller's mask; gfp_mask the function's variable at that
+    // point: the caller's, with the pages' skip flags added if the area got
+    // the tagged prot. A condition written on gfp_mask there sees them.)
     //   vmalloc_skip(gfp)            the series' `skip_kasan` (none before it)
     //   vmalloc_meta_gfp(gfp)        v4: the vm_struct metadata without the flag
     template <class D>
@@ -236,9 +239,13 @@ struct rules_6_1 {
         return e.kasan_hw_tags_enabled() && !Self::vmalloc_skip(e, gfp);
     }
     template <class D>
-    static typename D::Bool vmalloc_prot_normal(const KasanEnv<D>& e, typename D::Word gfp) { return D::boolean(true); }
+    static typename D::Bool vmalloc_prot_normal(const KasanEnv<D>& e, typename D::Word gfp, typename D::Word gfp_mask) {
+        return D::boolean(true);
+    }
     template <class D>
-    static typename D::Bool vmalloc_calls_unpoison(const KasanEnv<D>& e, typename D::Word gfp) { return D::boolean(true); }
+    static typename D::Bool vmalloc_calls_unpoison(const KasanEnv<D>& e, typename D::Word gfp, typename D::Word gfp_mask) {
+        return D::boolean(true);
+    }
     template <class D>
     static typename D::Word vmalloc_meta_gfp(const KasanEnv<D>& e, typename D::Word gfp) { return gfp; }
     template <class D>
@@ -248,10 +255,10 @@ struct rules_6_1 {
         v.meta_gfp = Self::vmalloc_meta_gfp(e, gfp);
         v.tagged_mapping = prot_kernel && Self::vmalloc_tagged_prot(e, gfp);
         v.page_gfp = gfp | D::ite(v.tagged_mapping, Self::vmalloc_page_skip_flags(e), D::lit(0));
-        v.flag_prot_normal = prot_kernel && Self::vmalloc_prot_normal(e, gfp);
+        v.flag_prot_normal = prot_kernel && Self::vmalloc_prot_normal(e, gfp, v.page_gfp);
         v.flag_vm_alloc = D::boolean(true);
         v.flag_init = !e.init_on_free && Self::want_init_on_alloc(e, v.page_gfp) && D::any(v.page_gfp, e.gfp.SKIP_ZERO);
-        v.call_unpoison = Self::vmalloc_calls_unpoison(e, gfp);
+        v.call_unpoison = Self::vmalloc_calls_unpoison(e, gfp, v.page_gfp);
         return v;
     }
     // kasan_unpoison_vmalloc(): a no-op unless kasan_enabled(), and only built

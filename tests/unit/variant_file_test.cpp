@@ -93,7 +93,7 @@ TEST(VariantFile, RuleCallsAndBaseReferences) {
         "name a\nbase linux-7.0\n"
         "rule GFP_VMALLOC_SUPPORTED = GFP_VMALLOC_SUPPORTED | __GFP_SKIP_KASAN\n"
         "rule GFP_PGTABLE_KERNEL = GFP_VMAP_STACK() & ~__GFP_ZERO\n"
-        "rule vmalloc_prot_normal(gfp) = !vmalloc_skip(gfp)\n",
+        "rule vmalloc_prot_normal(gfp, gfp_mask) = !vmalloc_skip(gfp)\n",
         "t.variant");
     const Variant& v = register_variant_file(f);
     const Variant& base = find_variant("linux-7.0");

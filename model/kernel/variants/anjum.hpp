@@ -49,7 +49,7 @@ struct anjum_v2_rules : rules_7_0<Self> {
         return D::any(gfp, e.gfp.SKIP_KASAN);
     }
     template <class D>
-    static typename D::Bool vmalloc_prot_normal(const KasanEnv<D>& e, typename D::Word gfp) {
+    static typename D::Bool vmalloc_prot_normal(const KasanEnv<D>& e, typename D::Word gfp, typename D::Word gfp_mask) {
         return !Self::vmalloc_skip(e, gfp);  // if (!skip_kasan) kasan_flags |= KASAN_VMALLOC_PROT_NORMAL;
     }
     // 1/3 (v1 -> v2): "Add __GFP_SKIP_KASAN to GFP_VMALLOC_SUPPORTED list of flags",
@@ -65,9 +65,11 @@ struct anjum_v2_rules : rules_7_0<Self> {
 template <class Self>
 struct anjum_v3_rules : anjum_v2_rules<Self> {
     template <class D>
-    static typename D::Bool vmalloc_prot_normal(const KasanEnv<D>& e, typename D::Word gfp) { return D::boolean(true); }
+    static typename D::Bool vmalloc_prot_normal(const KasanEnv<D>& e, typename D::Word gfp, typename D::Word gfp_mask) {
+        return D::boolean(true);
+    }
     template <class D>
-    static typename D::Bool vmalloc_calls_unpoison(const KasanEnv<D>& e, typename D::Word gfp) {
+    static typename D::Bool vmalloc_calls_unpoison(const KasanEnv<D>& e, typename D::Word gfp, typename D::Word gfp_mask) {
         return !Self::vmalloc_skip(e, gfp);
     }
 };
