@@ -56,6 +56,11 @@ const std::vector<Term>& terms() {
         {"unmapped hunk",
          "A hunk of your patch that changes code the model has no rule for. It is listed with why, and the "
          "verdict says it covers the mapped hunks only (exit status 5; 4 when nothing maps)."},
+        {"trace state",
+         "After each event of a trace, each pointer it used: pointer tag (the pointer's top byte), memory tag "
+         "(the MTE allocation tag under it, or the SW_TAGS / Generic shadow byte), page tag (page->flags' KASAN "
+         "tag; - where the memory is not a page's own), data (zero or not). Outside HW_TAGS an MTE CPU keeps MTE "
+         "tags of its own: \"MTE tag\" beside the shadow."},
         {"properties", "The invariants, each checked per KASAN mode: see the list below."},
         {"rules", "The rules a variant file may override, and so the places `tagproof review PATCH` maps: see the list below."},
     };

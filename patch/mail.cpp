@@ -92,7 +92,12 @@ void parse_hunk_header(const std::string& l, const std::string& where, Hunk& h) 
 
 }  // namespace
 
-void read_patches(const std::string& raw_text, const std::string& path, Series& s) {
+[[noreturn]] void no_patch(const std::string& where) {
+    throw InputError(where, "no patch in it: expected `git format-patch` output, an mbox or `git diff` output "
+                            "(a 'diff --git a/... b/...' line, or '--- a/...' then '+++ b/...', then '@@' hunks)");
+}
+
+void read_patches(const std::string& raw_text, const std::string& path, Series& s, bool require_diff) {
     std::string text = raw_text;
     if (text.find('\0') != std::string::npos) throw InputError(path, "a NUL byte: a patch is text");
     // CRLF mail, and quoted-printable bodies
@@ -248,11 +253,7 @@ void read_patches(const std::string& raw_text, const std::string& path, Series& 
         ++i;
     }
     flush();
-    bool any = false;
-    for (const auto& p : s.patches) any |= !p.files.empty();
-    if (!any)
-        throw InputError(path, "no patch in it: expected `git format-patch` output, an mbox or `git diff` output "
-                               "(a 'diff --git a/... b/...' line, or '--- a/...' then '+++ b/...', then '@@' hunks)");
+    if (require_diff && s.patches.empty()) no_patch(path);
 }
 
 Series read_series(const std::vector<std::string>& paths) {
@@ -268,10 +269,9 @@ Series read_series(const std::vector<std::string>& paths) {
             ss << in.rdbuf();
             text = ss.str();
         }
-        const std::size_t before = s.patches.size();
-        read_patches(text, p, s);
-        (void)before;
+        read_patches(text, p, s, false);  // a cover letter alone has none
     }
+    if (s.patches.empty()) no_patch(paths.size() == 1 ? paths[0] : "the " + std::to_string(paths.size()) + " files given");
     return s;
 }
 

@@ -46,8 +46,10 @@ struct Series {
 };
 
 // Reads one input's text into `s` (appending its patches). Throws InputError
-// with path:line:column for a malformed diff, and when the text holds no diff.
-void read_patches(const std::string& text, const std::string& path, Series& s);
+// with path:line:column for a malformed diff, and (require_diff) when the
+// text holds no diff.
+void read_patches(const std::string& text, const std::string& path, Series& s, bool require_diff = true);
+[[noreturn]] void no_patch(const std::string& where);
 // Reads files; "-" is standard input.
 Series read_series(const std::vector<std::string>& paths);
 

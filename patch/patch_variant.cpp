@@ -193,6 +193,8 @@ PatchReading read_patch_series(const std::vector<std::string>& paths, const std:
     const Series& s = r.series;
     std::string subject = !s.cover_subject.empty() ? s.cover_subject : s.patches.empty() ? "" : s.patches[0].subject;
     subject = bare_subject(subject);
+    if (subject.find("*** SUBJECT HERE ***") != std::string::npos && !s.patches.empty())  // format-patch's unfilled cover
+        subject = bare_subject(s.patches[0].subject);
     r.name = "patch-" + (subject.empty() ? slug(std::filesystem::path(paths.front()).stem().string()) : slug(subject));
     if (r.name == "patch-") r.name = "patch-series";
     std::string scope = "any", claim_text;
