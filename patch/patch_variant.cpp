@@ -156,8 +156,13 @@ PatchReading read_patch_series(const std::vector<std::string>& paths, const std:
     }
 
     // ---- every rule checked against the base; one rule per name
+    // the series' own new GFP bits come first: its rules may use them
+    std::string flags;
+    for (const auto& hm : r.hunks)
+        for (const auto& m : hm.rules)
+            if (m.line.rfind("flag ", 0) == 0) flags += m.line + "\n";
     auto check = [&](const std::string& line) {
-        std::string text = "name patch-check\nbase " + r.base + "\n" + line + "\n";
+        std::string text = "name patch-check\nbase " + r.base + "\n" + (line.rfind("flag ", 0) == 0 ? "" : flags) + line + "\n";
         (void)kernel::parse_variant_file(text, "(check)");
     };
     std::map<std::string, std::pair<std::string, int>> seen;  // rule -> line, its hunk's @@ line
@@ -240,7 +245,7 @@ PatchReading read_patch_series(const std::vector<std::string>& paths, const std:
       << (s.patches.size() == 1 ? "" : "es") << ", " << r.hunks.size() << " hunk" << (r.hunks.size() == 1 ? "" : "s")
       << ": " << [&] {
              std::size_t ruled = 0, comments = 0;
-             for (const auto& h : r.hunks) ruled += !h.rules.empty(), comments += h.comments_only;
+             for (const auto& h : r.hunks) ruled += !h.rules.empty() || !h.notes.empty(), comments += h.comments_only;
              return std::to_string(ruled) + " change code the model has rules for, " + std::to_string(comments) +
                     " only comments, " + std::to_string(r.hunks_unmapped()) + " nothing it has.\n";
          }()
@@ -252,6 +257,13 @@ PatchReading read_patch_series(const std::vector<std::string>& paths, const std:
       << "claims " << scope << " " << no_hash(claim_text) << "\n"
       << "# claims: " << no_hash(r.claims_how) << "\n";
     for (const auto& u : untags) f << u << "\n";
+    // new GFP bits before any rule (a rule may name them)
+    for (const auto& hm : r.hunks)
+        for (const auto& m : hm.rules)
+            if (m.line.rfind("flag ", 0) == 0) {
+                f << "# " << no_hash(m.what) << "\n" << m.line << "\n";
+                ++r.rules;
+            }
     std::size_t last_patch = std::size_t(-1);
     for (const auto& hm : r.hunks) {
         if (hm.patch != last_patch) {
@@ -266,9 +278,14 @@ PatchReading read_patch_series(const std::vector<std::string>& paths, const std:
         if (!fd.binary && hm.hunk < fd.hunks.size()) where += ", the hunk at line " + std::to_string(fd.hunks[hm.hunk].at) + " of the series";
         f << "# " << no_hash(where) << (hm.comments_only ? ": comments only" : "") << "\n";
         for (const auto& m : hm.rules) {
+            if (m.line.rfind("flag ", 0) == 0) {
+                f << "# " << no_hash(m.what) << " (its flag line is above)\n";
+                continue;
+            }
             f << "# " << no_hash(m.what) << "\n" << m.line << "\n";
             ++r.rules;
         }
+        for (const auto& x : hm.notes) f << "# " << no_hash(x) << "\n";
         for (const auto& u : hm.unmapped) f << "# NOT MAPPED (line " << u.at << "): " << no_hash(u.why) << "\n";
     }
     r.file_text = f.str();

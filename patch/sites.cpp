@@ -512,6 +512,95 @@ bool flag_delta_expr(const std::string& rule, const std::vector<std::string>& pa
     return true;
 }
 
+// A GFP bit the patch adds, `flag __GFP_NAME [every_build]`: its
+// `#define __GFP_NAME ((__force gfp_t)___GFP_NAME)`, with the ___GFP_NAME
+// lines (a hex #define or an enum entry ___GFP_NAME_BIT) and the #ifdef
+// around them taken with it. HW_TAGS-only when any of its lines sits under
+// `#ifdef CONFIG_KASAN_HW_TAGS`. The model numbers the bits itself (enum
+// eras: ___GFP_LAST_BIT follows); a pre-enum era's __GFP_BITS_SHIFT is a rule.
+void map_gfp_bits(const FileDiff& f, const Hunk& h, const Side& o, const Side& n, HunkMap& hm, std::set<int>& done) {
+    static const std::regex user(R"(^\s*#\s*define\s+__GFP_(\w+)\s+\(\(__force\s+gfp_t\)\s*___GFP_(\w+)\)\s*$)");
+    static const std::regex shift(R"(^\s*#\s*define\s+__GFP_BITS_SHIFT\s+(.+?)\s*$)");
+    auto under_hw_tags = [&](const std::string& name) {
+        for (const auto& hk : f.hunks) {
+            const std::vector<int> side = hk.side('-');
+            for (std::size_t k = 0; k < side.size(); ++k) {
+                const std::string& t = hk.lines[side[k]].text;
+                if (t.find("___GFP_" + name) == std::string::npos || t.find("__force") != std::string::npos) continue;
+                for (std::size_t p = k; p-- > 0;) {
+                    const std::string q = trim(hk.lines[side[p]].text);
+                    if (q.rfind("#endif", 0) == 0) break;
+                    if (q.rfind("#if", 0) == 0 || q.rfind("#else", 0) == 0) {
+                        if (q.find("CONFIG_KASAN_HW_TAGS") != std::string::npos) return true;
+                        if (q.rfind("#else", 0) == 0) continue;  // the #else of an #ifdef above
+                        break;
+                    }
+                }
+            }
+        }
+        return false;
+    };
+    // the bits the file adds (their ___GFP_ lines may sit in another hunk)
+    std::set<std::string> added;
+    for (const auto& hk : f.hunks)
+        for (const auto& l : hk.lines)
+            if (std::smatch m; l.kind == '+' && std::regex_match(l.text, m, user) && m[1] == m[2]) added.insert(m[1]);
+    for (int k = 0; k < n.size(); ++k) {
+        if (!n.changed(k)) continue;
+        const std::string q = trim(n.text(k));
+        bool conditional = q.rfind("#if", 0) == 0 || q.rfind("#else", 0) == 0 || q.rfind("#endif", 0) == 0;
+        for (const auto& a : added)
+            if (q.find("___GFP_" + a) != std::string::npos && q.find("__force") == std::string::npos) {
+                done.insert(n.idx[k]);
+                const std::string note = "___GFP_" + a + "'s value, for the new bit __GFP_" + a +
+                                         " (the model numbers the bits itself)";
+                if (std::find(hm.notes.begin(), hm.notes.end(), note) == hm.notes.end()) hm.notes.push_back(note);
+            }
+        if (conditional && !added.empty()) done.insert(n.idx[k]);
+    }
+    for (int k = 0; k < n.size(); ++k) {
+        if (!n.changed(k)) continue;
+        std::smatch m;
+        const std::string& t = n.text(k);
+        if (std::regex_match(t, m, user) && m[1] == m[2]) {
+            bool old_has = false;
+            for (int j = 0; j < o.size(); ++j) old_has |= o.text(j).find("__GFP_" + m[1].str() + " ") != std::string::npos &&
+                                                         o.text(j).find("#define") != std::string::npos;
+            if (old_has) continue;
+            MappedRule r;
+            r.rule = "__GFP_" + m[1].str();
+            const bool hw = under_hw_tags(m[1]);
+            r.line = "flag " + r.rule + (hw ? " hw_tags_only" : " every_build");
+            r.what = r.rule + " is a new GFP bit" + (hw ? ", defined only with CONFIG_KASAN_HW_TAGS" : "");
+            r.added = {r.rule};
+            r.at.push_back(h.lines[n.idx[k]].at);
+            done.insert(n.idx[k]);
+            // its ___GFP_ lines and the conditionals around them
+            for (int j = 0; j < n.size(); ++j) {
+                const std::string q = trim(n.text(j));
+                if (n.changed(j) && (q.find("___GFP_" + m[1].str()) != std::string::npos || q.rfind("#if", 0) == 0 ||
+                                     q.rfind("#else", 0) == 0 || q.rfind("#endif", 0) == 0))
+                    done.insert(n.idx[j]);
+            }
+            hm.rules.push_back(r);
+        } else if (std::regex_match(t, m, shift)) {
+            std::string old;
+            for (int j = 0; j < o.size(); ++j)
+                if (std::smatch x; std::regex_match(o.text(j), x, shift)) old = x[1];
+            if (squash(old) == squash(m[1])) continue;
+            MappedRule r;
+            r.rule = "__GFP_BITS_SHIFT";
+            r.line = "rule __GFP_BITS_SHIFT = " + squash(m[1]);
+            r.what = "__GFP_BITS_SHIFT becomes " + squash(m[1]) + (old.empty() ? "" : " (it was " + squash(old) + ")");
+            r.at.push_back(h.lines[n.idx[k]].at);
+            done.insert(n.idx[k]);
+            for (int j = 0; j < o.size(); ++j)
+                if (o.changed(j) && std::regex_match(o.text(j), shift)) done.insert(o.idx[j]);
+            hm.rules.push_back(r);
+        }
+    }
+}
+
 void map_hunk(const FileDiff& f, const Hunk& h, HunkMap& hm, FunctionLocals& fl) {
     Side o{&h, h.side('+'), h.old_start}, n{&h, h.side('-'), h.new_start};
     std::set<int> done;  // indices into h.lines accounted for
@@ -539,13 +628,22 @@ void map_hunk(const FileDiff& f, const Hunk& h, HunkMap& hm, FunctionLocals& fl)
             if (s.changed(k)) m.at.push_back(h.lines[s.idx[k]].at);
     };
 
+    // 0. include/linux/gfp_types.h: a new GFP bit, and __GFP_BITS_SHIFT
+    if (f.path == "include/linux/gfp_types.h" || f.path == "include/linux/gfp.h") map_gfp_bits(f, h, o, n, hm, done);
+
     // 1. #define NAME
     std::vector<Define> od = defines(o, f.path), nd = defines(n, f.path);
+    auto all_done = [&](const Side& sd, const std::vector<int>& pos) {
+        for (int k : pos)
+            if (sd.changed(k) && !done.count(sd.idx[k])) return false;
+        return true;
+    };
     for (const Define& d : nd) {
         const Define* old = nullptr;
         for (const Define& x : od)
             if (x.name == d.name) old = &x;
         if (!any_changed(n, d.pos) && !(old && any_changed(o, old->pos))) continue;
+        if (all_done(n, d.pos) && (!old || all_done(o, old->pos))) continue;  // taken by step 0
         const bool modelled = std::find(define_rules().begin(), define_rules().end(), d.name) != define_rules().end();
         if (!modelled) {
             std::string why = d.name.empty()
@@ -589,7 +687,7 @@ void map_hunk(const FileDiff& f, const Hunk& h, HunkMap& hm, FunctionLocals& fl)
     for (const Define& d : od) {  // a definition the hunk removes
         bool kept = false;
         for (const Define& x : nd) kept |= x.name == d.name;
-        if (!kept && any_changed(o, d.pos)) fail(o, d.pos, "#define " + (d.name.empty() ? std::string("(above the hunk)") : d.name) + " is removed");
+        if (!kept && any_changed(o, d.pos) && !all_done(o, d.pos)) fail(o, d.pos, "#define " + (d.name.empty() ? std::string("(above the hunk)") : d.name) + " is removed");
     }
 
     const std::string fn = hunk_function(h);
@@ -694,7 +792,7 @@ void map_hunk(const FileDiff& f, const Hunk& h, HunkMap& hm, FunctionLocals& fl)
         only_comments = false;
         rest.push_back(i);
     }
-    hm.comments_only = only_comments && hm.rules.empty() && hm.unmapped.empty();
+    hm.comments_only = only_comments && hm.rules.empty() && hm.unmapped.empty() && hm.notes.empty();
     if (!rest.empty()) {
         std::vector<std::string> here = rules_in(f.path);
         std::string where = fn.empty() ? f.path : fn + "() in " + f.path;

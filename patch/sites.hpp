@@ -29,6 +29,7 @@ struct HunkMap {
     std::size_t patch = 0, file = 0, hunk = 0;  // indices into the Series
     std::string path, function;                 // where in the kernel
     std::vector<MappedRule> rules;
+    std::vector<std::string> notes;             // changes read as part of another hunk's rule
     bool comments_only = false;                 // only comments and blank lines change
     std::vector<Unmapped> unmapped;
     bool mapped() const { return unmapped.empty(); }

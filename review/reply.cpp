@@ -45,6 +45,8 @@ std::vector<std::string> keywords(const std::string& rule) {
         {"zero_tags", {"huge_zero", "ZEROTAGS", "user_page"}},
         {"reset_tags_initially", {"alloc_pages", "page-tag"}},
         {"sample_eligible", {"sample", "alloc_pages"}},
+        {"__GFP_KASAN_SAMPLE", {"sampling", "__GFP_KASAN_SAMPLE"}},
+        {"__GFP_BITS_SHIFT", {"gfp-encoding", "__GFP_BITS"}},
     };
     auto it = k.find(rule);
     return it == k.end() ? std::vector<std::string>{rule} : it->second;
@@ -160,7 +162,7 @@ std::string reply_text(const Reply& r) {
     std::string intro = std::string(r.review ? "tagproof reviewed " : "tagproof read ") + std::to_string(p.series.patches.size()) + " patch" +
                         (p.series.patches.size() == 1 ? "" : "es") + " on " + p.base + " (" + p.base_how + "). ";
     std::size_t ruled = 0, comments = 0;
-    for (const auto& h : p.hunks) ruled += !h.rules.empty(), comments += h.comments_only;
+    for (const auto& h : p.hunks) ruled += !h.rules.empty() || !h.notes.empty(), comments += h.comments_only;
     intro += "Of its " + std::to_string(p.hunks.size()) + " hunk" + (p.hunks.size() == 1 ? "" : "s") + ", " +
              std::to_string(ruled) + " change" + (ruled == 1 ? "s" : "") + " code the model has rules for, " +
              std::to_string(comments) + " only comments, and " + std::to_string(p.hunks_unmapped()) +
@@ -191,6 +193,7 @@ std::string reply_text(const Reply& r) {
         }
         s += "\n" + quoted(p, hm) + "\n";
         for (const auto& m : hm.rules) add(s, wrap("Read as: " + m.what + " (" + m.line + ").", W, "", "  "));
+        for (const auto& x : hm.notes) add(s, wrap("Read as: " + x + ".", W, "", "  "));
         for (const auto& u : hm.unmapped)
             add(s, wrap("Not modelled, not checked (line " + std::to_string(u.at) + "): " + u.why, W, "", "  "));
         if (auto it = under.find(int(hi)); it != under.end())

@@ -308,7 +308,8 @@ private:
     // any object on the page).
     bool via_page_address(const Ptr& p) const;
     void oracle_tag_chosen(Tag t);
-    void oracle_sampling(int cpu, bool eligible, bool tagged);
+    // flag_based: the build defines __GFP_KASAN_SAMPLE, so only marked allocations are eligible
+    void oracle_sampling(int cpu, bool eligible, bool tagged, bool flag_based);
     void oracle_boot();
     std::string ptr_str(const Ptr& p) const;
 };

@@ -54,10 +54,13 @@ void Model::oracle_tag_chosen(Tag t) {
 
 // 8 sampling-accounting: per CPU, of the eligible allocations exactly the 1st,
 // (N+1)th, ... are tagged (from the CPU's starting phase).
-void Model::oracle_sampling(int cpu, bool eligible, bool tagged) {
+void Model::oracle_sampling(int cpu, bool eligible, bool tagged, bool flag_based) {
     if (!eligible) {
         if (!tagged)
-            violation("sampling-accounting", "an allocation below kasan.page_alloc.sample.order was not tagged");
+            violation("sampling-accounting",
+                      flag_based ? "an allocation without __GFP_KASAN_SAMPLE was not tagged (with the flag, only the "
+                                   "allocations marked with it are sampled)"
+                                 : "an allocation below kasan.page_alloc.sample.order was not tagged");
         return;
     }
     CpuState& c = cpus_[cpu];

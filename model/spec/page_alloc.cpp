@@ -172,7 +172,7 @@ int Model::alloc_pages(unsigned order, gfp_t gfp, int cpu, ObjKind kind, const s
         bool flag_based = gfp_.defines("__GFP_KASAN_SAMPLE");
         bool eligible = flag_based ? (gfp & gfp_.mask("__GFP_KASAN_SAMPLE")) != 0
                                    : order >= cfg_.boot.page_alloc_sample_order;
-        oracle_sampling(cpu, eligible, plan.unpoison);
+        oracle_sampling(cpu, eligible, plan.unpoison, flag_based);
     }
     oracle_after_alloc(id);
     return id;
