@@ -2,7 +2,7 @@
 // patch/sites.cpp). Any input is either read or refused with an InputError
 // naming a line of the input; a series that reads has every hunk holding
 // exactly the lines its @@ header counts, and maps without throwing: each
-// hunk's rule lines are `rule NAME... = ...`, each unmapped place a line of
+// hunk's rule lines are `rule NAME... = ...` or `flag __GFP_NAME ...`, each unmapped place a line of
 // the input.
 #include <cstdint>
 #include <cstdio>
@@ -54,8 +54,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             }
     for (const auto& hm : patch::map_series(s)) {
         for (const auto& r : hm.rules)
-            if (r.line.rfind("rule " + r.rule, 0) != 0 || r.line.find(" = ") == std::string::npos)
-                fail("a rule line that is no rule line", 0);
+            if (!(r.line.rfind("rule " + r.rule, 0) == 0 && r.line.find(" = ") != std::string::npos) &&
+                r.line.rfind("flag " + r.rule + " ", 0) != 0)
+                fail("a rule line that is no rule or flag line", 0);
         for (const auto& u : hm.unmapped)
             if (u.at < 1 || u.at > n || u.why.empty()) fail("an unmapped place outside the input or without why", u.at);
     }
