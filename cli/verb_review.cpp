@@ -176,7 +176,8 @@ int verb_review(const Args& args) {
                                           "the solver, the explorer and RapidCheck; \"holds\" names the engines that "
                                           "finished. \"claims\" is what the patch says of itself, checked; \"a recorded "
                                           "defect\" is one that kernel version really has; \"also in <baseline>\" is not "
-                                          "the patch's doing. Every term: tagproof review --explain.",
+                                          "the patch's doing; mode-isolation: no outcome changes outside the modes a patch claims to change. "
+                                          "Every term: tagproof review --explain.",
                                           72, "", ""))
             std::printf("%s\n", l.c_str());
     int status = EXIT_HOLDS;
