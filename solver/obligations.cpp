@@ -4,6 +4,7 @@
 // stated here in its own words.
 #include <cstdio>
 
+#include "effects.hpp"
 #include "error.hpp"
 #include "layout.hpp"
 
@@ -12,6 +13,7 @@
 
 namespace tagproof::solver {
 
+using kernel::BlockState;
 using kernel::FreeInput;
 using kernel::PostAllocPlan;
 using kernel::TagCheckInput;
@@ -104,11 +106,17 @@ PageAlloc page_alloc(Builder& b, Query& q, const z3::expr& gfp) {
     q.assumptions.push_back(a.P_old == c.bv_val(0xFF, 64) ||
                             (z3::uge(a.P_old, b.v.random_tag_min(b.e)) && z3::ule(a.P_old, b.v.random_tag_max(b.e))));
     a.plan = b.v.post_alloc_hook(b.e, gfp, a.order, a.skip);
-    a.page_tag = z3::ite(a.plan.unpoison, a.T, z3::ite(a.plan.reset_page_tag, c.bv_val(0xFF, 64), a.P_old));
-    a.mem = z3::ite(a.plan.unpoison, a.T, z3::ite(a.plan.tag_clear && b.e.hw_tags, c.bv_val(0xF0, 64), a.M_old));
+    // the block after post_alloc_hook, from the one transition (effects.hpp)
+    BlockState<S> old;
+    old.page_tag = a.P_old;
+    old.mem_tag = a.M_old;
+    old.mte_tag = a.M_old;
+    old.data_zero = c.bool_val(false);
+    const BlockState<S> now = kernel::apply_effect<S>(kernel::post_alloc_effect<S>(b.e, a.plan, a.T), old);
+    a.page_tag = now.page_tag;
+    a.mem = now.mem_tag;
+    a.mte = now.mte_tag;
     a.ptr = z3::ite(b.e.kasan_enabled && b.e.tag_based(), a.page_tag, c.bv_val(0xFF, 64));
-    // Without HW_TAGS KASAN writes shadow, not MTE tags: only tag_clear_highpage(s) does.
-    a.mte = z3::ite(b.e.hw_tags, a.mem, z3::ite(a.plan.tag_clear && b.e.mte, c.bv_val(0xF0, 64), a.M_old));
     q.prefer.push_back(a.order == c.bv_val(0, 64));
     q.prefer.push_back(gfp == b.e.gfp.GFP_KERNEL);
     q.prefer.push_back(a.P_old == c.bv_val(0xFF, 64));
@@ -525,29 +533,40 @@ Query sampling_induction_query(Builder& b) {
 }
 
 // ---- 9 mode-isolation: equivalence against the baseline, entry by entry ----------------------------
-// What an allocation does that anyone could observe — not how: data zeroed
-// (by STZG, clearing, or tag_clear_highpage alike), the block given a fresh
-// tag, MTE tags zeroed (only where the CPU has MTE), what page_address() will
-// carry, the skip-poison page flag, the per-CPU sampling counter.
+// What an allocation does that anyone could observe — not how: the block
+// after post_alloc_hook from the one transition (effects.hpp), from the same
+// old state and the same random tag for both sides: data zeroed (by STZG,
+// clearing, or tag_clear_highpage alike), given a fresh tag, its MTE tags
+// (only where the CPU has MTE), what page_address() carries, the skip-poison
+// page flag, the per-CPU sampling counter.
 struct Effects {
-    z3::expr zeroed, retagged, tags_zeroed, page_tag_reset, skip_flag, counter;
+    z3::expr zeroed, retagged, mte_tag, page_tag, skip_flag, counter;
 };
-Effects effects(const SEnv& e, const PostAllocPlan<S>& p) {
+Effects effects(const SEnv& e, const PostAllocPlan<S>& p, const BlockState<S>& old, const z3::expr& random_tag) {
+    const BlockState<S> now = kernel::apply_effect<S>(kernel::post_alloc_effect<S>(e, p, random_tag), old);
     // page_kasan_tag() reads 0xFF whenever KASAN is off or not tag-based; the
     // counter is only ever read with HW tags active.
     z3::expr tags_visible = e.kasan_enabled && e.tag_based();
-    return {p.tag_clear_data || p.unpoison_init || p.kernel_init, p.unpoison, p.tag_clear && e.mte,
-            tags_visible && !p.unpoison && p.reset_page_tag, p.set_skip_poison_flag,
+    return {now.data_zero, p.unpoison, S::ite(e.mte, now.mte_tag, S::lit(0)),
+            S::ite(tags_visible, now.page_tag, S::lit(KASAN_TAG_KERNEL)), p.set_skip_poison_flag,
             S::ite(e.kasan_hw_tags_enabled(), p.sample_skip_next, S::lit(0))};
 }
 void plan_fields(Query& q, const std::string& what, const SEnv& ea, const PostAllocPlan<S>& a, const SEnv& eb,
                  const PostAllocPlan<S>& b) {
-    Effects x = effects(ea, a), y = effects(eb, b);
+    // one old block and one drawn tag for both sides
+    z3::context& c = a.unpoison.ctx();
+    BlockState<S> old;
+    old.page_tag = c.bv_const((what + ".old_page_tag").c_str(), 64);
+    old.mem_tag = old.mte_tag = c.bv_const((what + ".old_mte_tag").c_str(), 64);
+    old.data_zero = c.bool_val(false);
+    const z3::expr T = c.bv_const((what + ".random_tag").c_str(), 64);
+    q.assumptions.push_back(z3::uge(T, c.bv_val(0x01, 64)) && z3::ule(T, c.bv_val(0xFE, 64)));  // a tag KASAN draws
+    Effects x = effects(ea, a, old, T), y = effects(eb, b, old, T);
     auto f = [&](const char* n, const z3::expr& u, const z3::expr& v) { q.fields.push_back({what + "." + n, {u, v}}); };
     f("data zeroed", x.zeroed, y.zeroed);
     f("given a random tag", x.retagged, y.retagged);
-    f("MTE tags zeroed", x.tags_zeroed, y.tags_zeroed);
-    f("page tag reset to 0xff", x.page_tag_reset, y.page_tag_reset);
+    f("MTE tag after", x.mte_tag, y.mte_tag);
+    f("page_address() tag", x.page_tag, y.page_tag);
     f("PG_skip_kasan_poison set", x.skip_flag, y.skip_flag);
     f("sampling counter after", x.counter, y.counter);
 }

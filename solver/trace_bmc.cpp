@@ -6,6 +6,8 @@
 // default; a sync fault turns tag checking off on that CPU.
 #include "trace_bmc.hpp"
 
+#include "effects.hpp"
+
 #include <cstdio>
 
 namespace tagproof::solver {
@@ -89,7 +91,7 @@ Query trace_query(Builder& b, const std::string& invariant) {
         }
         z3::expr skip = sel(skips, st.cpu), tcf = sel(tcfs, st.cpu);
         auto plan = b.v.post_alloc_hook(e, st.gfp, bv(0), skip);
-        z3::expr zeroed = plan.tag_clear_data || plan.unpoison_init || plan.kernel_init;
+        const kernel::PostAllocEffect<S> fx = kernel::post_alloc_effect<S>(e, plan, st.tag);  // effects.hpp
         // what the caller requires (requirements.hpp), not what the variant asks for
         kernel::CallerInput<S> caller;
         caller.gfp = st.gfp;
@@ -103,9 +105,12 @@ Query trace_query(Builder& b, const std::string& invariant) {
             PageSt& np = next[i];
             // alloc
             z3::expr a = is_alloc && here;
-            z3::expr ptag_a = z3::ite(plan.unpoison, st.tag, z3::ite(plan.reset_page_tag, bv(0xFF), p.ptag));
-            z3::expr mem_a = z3::ite(plan.unpoison, st.tag, z3::ite(plan.tag_clear && e.hw_tags, bv(0xF0), p.mem));
-            z3::expr zero_a = zeroed || p.zero;
+            kernel::BlockState<S> old;
+            old.page_tag = p.ptag;
+            old.mem_tag = old.mte_tag = p.mem;
+            old.data_zero = p.zero;
+            const kernel::BlockState<S> now = kernel::apply_effect<S>(fx, old);
+            z3::expr ptag_a = now.page_tag, mem_a = now.mem_tag, zero_a = now.data_zero;
             // free
             z3::expr f = is_free && here;
             FreeInput<S> fin;

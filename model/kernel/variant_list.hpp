@@ -20,4 +20,5 @@
     X(control_unclaimed_untag) X(control_claimed_untag) X(control_copy_of_sample_v3)     \
     X(control_stack_zero_needs_tags) X(control_vmalloc_drops_zero) X(control_rcu_debug_not_deferred) \
     X(control_rcu_poisoned_at_free) X(control_mempool_whole_slot) X(control_sync_tags_hw_only) \
-    X(control_page_tag_plain) X(control_vmap_tags_pages)
+    X(control_page_tag_plain) X(control_vmap_tags_pages) \
+    X(control_reset_after_unpoison)

@@ -6,6 +6,7 @@
 // reads the allocation bitmap a word (64 pages) at a time from the lowest word
 // with a free page.
 #include "error.hpp"
+#include "effects.hpp"
 #include "ref_kernel.hpp"
 
 namespace tagproof::reference {
@@ -56,6 +57,9 @@ void RefKernel::post_alloc_hook(std::uint64_t pfn, unsigned order, gfp_t gfp, in
     Cpu& c = cpus_[cfg_.mutation == RefMutation::shared_sample_counter ? 0 : cpu];
     auto plan = v_.post_alloc_hook(env_, gfp, order, c.sample_skip);
     c.sample_skip = std::int64_t(plan.sample_skip_next);
+    // the page tag's last write comes from the one transition (model/kernel/effects.hpp)
+    const Tag drawn = plan.unpoison ? random_tag() : KASAN_TAG_KERNEL;
+    const auto fx = kernel::post_alloc_effect<kernel::Concrete>(env_, plan, drawn);
     if (plan.tag_clear) {
         // tag_clear_highpage(s): DC GZVA (tags and data) or DC GVA (tags) over each page
         tags_.set_range(pfn * kGranulesPerPage, n * kGranulesPerPage, 0);
@@ -66,14 +70,12 @@ void RefKernel::post_alloc_hook(std::uint64_t pfn, unsigned order, gfp_t gfp, in
     }
     if (plan.unpoison) {
         // kasan_unpoison_pages(): one random tag for the block, on memory and every page
-        Tag t = random_tag();
-        tag_range_linear(pfn, n * PAGE_SIZE, mte_nibble(t), plan.unpoison_init);
-        for (std::uint64_t i = 0; i < n; ++i) page_kasan_tag_set(pfn + i, t);
+        tag_range_linear(pfn, n * PAGE_SIZE, mte_nibble(drawn), plan.unpoison_init);
         ++cost_.unpoisoned_allocs;
     }
     if (plan.sampled_out) ++cost_.sampled_out;
-    if (plan.reset_page_tag)
-        for (std::uint64_t i = 0; i < n; ++i) page_kasan_tag_reset(pfn + i);
+    if (fx.page_tag_written)
+        for (std::uint64_t i = 0; i < n; ++i) page_kasan_tag_set(pfn + i, Tag(fx.page_tag));
     if (plan.kernel_init) {
         zero_granules(pfn * kGranulesPerPage, n * kGranulesPerPage, true);
         charge_clear_pages(n);

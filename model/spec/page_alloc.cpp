@@ -1,6 +1,10 @@
 // page_alloc.cpp — alloc_pages / free_pages through the variant's
 // post_alloc_hook and free_pages_prepare, and the event bracket.
+#include <cstdio>
+#include <stdexcept>
+
 #include "error.hpp"
+#include "effects.hpp"
 #include "model.hpp"
 
 namespace tagproof::spec {
@@ -131,24 +135,26 @@ int Model::alloc_pages(unsigned order, gfp_t gfp, int cpu, ObjKind kind, const s
     bool eligible_attempt = plan.unpoison || plan.sampled_out;
     cpus_[cpu].sample_skip = std::int64_t(plan.sample_skip_next);
 
-    // The plan, in post_alloc_hook's order.
+    // The plan, in post_alloc_hook's order (model/kernel/effects.hpp states it
+    // once: the page tag is taken from there; the granules' writes below must
+    // give its memory tag, MTE tag and data, which the check after them asks).
+    const Tag drawn = plan.unpoison ? random_tag("page_alloc tag") : KASAN_TAG_KERNEL;
+    const auto fx = kernel::post_alloc_effect<kernel::Concrete>(env_, plan, drawn);
     if (plan.tag_clear) {
         // tag_clear_highpage(s): MTE tags := 0 through page_address; PG_mte_tagged.
         set_mte_page_tags_pfn(pfn, n, 0xF0, TAG_BY_TAG_CLEAR);
         if (plan.tag_clear_data) set_page_data_pfn(pfn, n, DATA_ZERO);
         for (std::uint64_t i = 0; i < n; ++i) pages_[pfn + i].pg_mte_tagged = true;
     }
-    Tag t = KASAN_TAG_KERNEL;
+    const Tag t = drawn;
     if (plan.unpoison) {
-        t = random_tag("page_alloc tag");
         Ptr p{linear(pfn), cfg_.build.mode == Mode::generic ? KASAN_TAG_KERNEL : t, id};
         kasan_unpoison(p, n * PAGE_SIZE, plan.unpoison_init, id);
-        page_kasan_tag_set(pfn, n, t);
     }
     if (plan.sampled_out) pages_[pfn].sampled_out = true;
-    if (plan.reset_page_tag)
-        page_kasan_tag_reset(pfn, n);
+    if (fx.page_tag_written) page_kasan_tag_set(pfn, n, Tag(fx.page_tag));  // unpoison's tag, or the reset after it
     if (plan.kernel_init) set_page_data_pfn(pfn, n, DATA_ZERO);
+    check_block_effect(pfn, fx);
     if (plan.set_skip_poison_flag) pages_[pfn].pg_skip_kasan_poison = true;
 
     Object& o = objects_[id];
@@ -238,6 +244,24 @@ Ptr Model::page_address(int id) const {
 Tag Model::page_kasan_tag(std::uint64_t pfn) const {
     bool tags = rt_.kasan_enabled && (cfg_.build.mode == Mode::hw_tags || cfg_.build.mode == Mode::sw_tags);
     return tags ? v_.page_kasan_tag(env_, pages_[pfn].kasan_tag_field) : KASAN_TAG_KERNEL;
+}
+
+void Model::check_block_effect(std::uint64_t pfn, const kernel::PostAllocEffect<kernel::Concrete>& fx) const {
+    auto bad = [&](const std::string& what, unsigned got, unsigned want) {
+        char b[160];
+        std::snprintf(b, sizeof b, "%s of pfn %llu is 0x%02x, effects.hpp says 0x%02x", what.c_str(), (unsigned long long)pfn,
+                      got, want);
+        throw std::logic_error(std::string("the model's post_alloc_hook and effects.hpp disagree: ") + b);
+    };
+    const Mode m = cfg_.build.mode;
+    if (fx.page_tag_written && page_kasan_tag(pfn) != Tag(fx.page_tag) &&
+        rt_.kasan_enabled && (m == Mode::hw_tags || m == Mode::sw_tags))
+        bad("the page tag", page_kasan_tag(pfn), unsigned(fx.page_tag));
+    // Generic's shadow holds no tag: its memory tag is not compared
+    if (fx.mem_written && m != Mode::generic && tag_[gidx(pfn, 0)] != std::uint8_t(fx.mem_tag))
+        bad("the memory tag", tag_[gidx(pfn, 0)], unsigned(fx.mem_tag));
+    if (fx.mte_written && mte_tag_at(pfn, 0) != Tag(fx.mte_tag)) bad("the MTE tag", mte_tag_at(pfn, 0), unsigned(fx.mte_tag));
+    if (fx.data_zeroed && data_[gidx(pfn, 0)] != DATA_ZERO) bad("the data", data_[gidx(pfn, 0)], DATA_ZERO);
 }
 
 void Model::page_kasan_tag_set(std::uint64_t pfn, std::uint64_t npages, Tag t) {

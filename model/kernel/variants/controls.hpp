@@ -224,4 +224,26 @@ struct control_copy_of_sample_v3 final : sample_v3_rules<control_copy_of_sample_
     static Claims claims() { return {}; }
 };
 
+// "mm: page_alloc: always reset the page tag in post_alloc_hook" (made up):
+// the reset loses its `if (!unpoisoned)` guard and follows
+// kasan_unpoison_pages(), so page_address() hands out the match-all tag over
+// memory tagged T. The claim (HW_TAGS only) is wrong too: SW_TAGS stores page
+// tags as well. The issue-15 case: the solver's page tag once assumed no reset
+// follows unpoisoning and proved mode-isolation here; effects.hpp is now the
+// one transition model and solver take.
+struct control_reset_after_unpoison final : rules_7_0<control_reset_after_unpoison> {
+    static constexpr const char* name = "control-reset-after-unpoison";
+    static constexpr const char* baseline = "linux-7.0";
+    static constexpr const char* summary = "linux-7.0 whose post_alloc_hook resets the page tag after unpoisoning too";
+    static constexpr bool mutant = true;
+    static Claims claims() { return {ChangeScope::hw_tags_active, {}, "a page-tag clean-up for HW_TAGS"}; }
+    template <class D>
+    static PostAllocPlan<D> post_alloc_hook(const KasanEnv<D>& e, typename D::Word gfp, typename D::Word order,
+                                            typename D::Word skip) {
+        PostAllocPlan<D> p = rules_7_0<control_reset_after_unpoison>::post_alloc_hook(e, gfp, order, skip);
+        p.reset_page_tag = p.reset_page_tag || p.unpoison;
+        return p;
+    }
+};
+
 }  // namespace tagproof::kernel
