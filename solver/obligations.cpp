@@ -90,13 +90,14 @@ struct PageAlloc {
     z3::expr gfp, order, skip, T, P_old, M_old;
     PostAllocPlan<S> plan;
     z3::expr page_tag, mem, ptr;  // after the allocation; ptr = page_address()'s tag
+    z3::expr zeroed;              // the data reads zero (tag_clear_data, integrated init, or kernel_init)
     z3::expr mte;  // the MTE allocation tag after it (mem in HW_TAGS; user space's store otherwise)
 };
 
 PageAlloc page_alloc(Builder& b, Query& q, const z3::expr& gfp) {
     PageAlloc a{gfp, b.word("order"), b.word("kasan_page_alloc_skip"), b.tag("random_tag", q.assumptions),
                 b.tag("old_page_tag", q.assumptions), b.tag("old_mem_tag", q.assumptions), {}, b.c.bool_val(false),
-                b.c.bool_val(false), b.c.bool_val(false), b.c.bool_val(false)};
+                b.c.bool_val(false), b.c.bool_val(false), b.c.bool_val(false), b.c.bool_val(false)};
     auto& c = b.c;
     q.assumptions.push_back(z3::ule(a.order, c.bv_val(10, 64)));  // MAX_PAGE_ORDER
     // the counter is always in [0, N-1] (sampling-accounting/induction proves it)
@@ -116,6 +117,7 @@ PageAlloc page_alloc(Builder& b, Query& q, const z3::expr& gfp) {
     a.page_tag = now.page_tag;
     a.mem = now.mem_tag;
     a.mte = now.mte_tag;
+    a.zeroed = now.data_zero;
     a.ptr = z3::ite(b.e.kasan_enabled && b.e.tag_based(), a.page_tag, c.bv_val(0xFF, 64));
     q.prefer.push_back(a.order == c.bv_val(0, 64));
     q.prefer.push_back(gfp == b.e.gfp.GFP_KERNEL);
@@ -236,7 +238,12 @@ Query free_pages_query(Builder& b, bool consistency) {
         // Detection is about policy: after the free, the tags KASAN assigned
         // differ from the old pointer's (whether the check then fires is
         // mismatch-faults' business).
-        z3::expr mem_after = z3::ite(f.poison, b.c.bv_val(KASAN_TAG_INVALID, 64), a.mem);
+        BlockState<S> held;
+        held.page_tag = a.page_tag;
+        held.mem_tag = a.mem;
+        held.mte_tag = a.mte;
+        held.data_zero = a.zeroed;
+        const z3::expr mem_after = kernel::apply_effect<S>(kernel::free_pages_effect<S>(b.e, f), held).mem_tag;
         z3::expr detectable = z3::ite(b.e.generic, f.poison, oracle_mismatch(b.e, a.ptr, mem_after));
         q.violation = a.plan.unpoison && b.e.kasan_enabled && !detectable;
     }
@@ -282,7 +289,7 @@ Query zeroing_query(Builder& b) {
     PageAlloc a = page_alloc(b, q, gfp);
     q.contracts = page_alloc_contracts(b.e, gfp, b.bits_mask);
     z3::expr promised = need(b, kernel::Caller::alloc_pages, gfp, a.order).zero_data;
-    z3::expr zeroed = a.plan.tag_clear_data || a.plan.unpoison_init || a.plan.kernel_init;
+    const z3::expr zeroed = a.zeroed;
     q.witnesses.push_back({"zeroed", zeroed, Witness::boolean});
     // with init_on_free the memory was zeroed when freed
     q.violation = !b.e.init_on_free && promised && !zeroed;
@@ -407,7 +414,7 @@ Query zeroing_site_query(Builder& b, Site s) {
     Query q(b.c);
     const SiteCall sc = site_call(b, s);
     const PageAlloc a = site_alloc(b, q, sc);
-    z3::expr zeroed = a.plan.tag_clear_data || a.plan.unpoison_init || a.plan.kernel_init;
+    const z3::expr zeroed = a.zeroed;
     q.violation = !b.e.init_on_free && need(b, sc.caller, sc.gfp, a.order).zero_data && !zeroed;
     q.scenario = [&b, s, sc](const z3::model& m) { return site_scenario(b, m, s, sc, "zeroing"); };
     return q;

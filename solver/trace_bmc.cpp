@@ -43,7 +43,6 @@ Query trace_query(Builder& b, const std::string& invariant) {
     auto bv = [&](std::uint64_t v) { return c.bv_val(v, 64); };
     const SEnv& e = b.e;
     z3::expr tagged_build = e.tag_based() && e.kasan_enabled;
-    z3::expr poison_val = bv(KASAN_TAG_INVALID);
     std::vector<PageSt> pg;
     for (int i = 0; i < kPages; ++i)
         pg.push_back({c.bool_val(false), bv(0xFF), z3::ite(e.hw_tags, bv(0xFE), bv(0xFF)), c.bool_val(false), bv(0xFF),
@@ -118,6 +117,11 @@ Query trace_query(Builder& b, const std::string& invariant) {
             fin.pg_skip_kasan_poison = p.flag;
             fin.fpi_skip_kasan_poison = S::boolean(false);
             auto fp = b.v.free_pages_prepare(e, fin);
+            kernel::BlockState<S> held;  // the block as the free finds it
+            held.page_tag = p.ptag;
+            held.mem_tag = held.mte_tag = p.mem;
+            held.data_zero = p.zero;
+            const kernel::BlockState<S> freed = kernel::apply_effect<S>(kernel::free_pages_effect<S>(e, fp), held);
             // access
             z3::expr x = is_access && here;
             TagCheckInput<S> in;
@@ -149,13 +153,12 @@ Query trace_query(Builder& b, const std::string& invariant) {
 
             np.alloc = z3::ite(a, c.bool_val(true), z3::ite(f, c.bool_val(false), p.alloc));
             np.ptag = z3::ite(a, ptag_a, p.ptag);
-            np.mem = z3::ite(a, mem_a, z3::ite(f && fp.poison, poison_val, p.mem));
+            np.mem = z3::ite(a, mem_a, z3::ite(f, freed.mem_tag, p.mem));
             np.flag = z3::ite(a, plan.set_skip_poison_flag, z3::ite(f, c.bool_val(false), p.flag));
             np.ptr = z3::ite(a, z3::ite(tagged_build, ptag_a, bv(0xFF)), p.ptr);
             np.has_ptr = p.has_ptr || a;
             np.own = z3::ite(a, c.bool_val(true), z3::ite(f, c.bool_val(false), p.own));
-            np.zero = z3::ite(a, zero_a, z3::ite(f, p.zero || fp.poison_init || fp.kernel_init,
-                                                 z3::ite(x && st.wr && p.own, c.bool_val(false), p.zero)));
+            np.zero = z3::ite(a, zero_a, z3::ite(f, freed.data_zero, z3::ite(x && st.wr && p.own, c.bool_val(false), p.zero)));
             np.promised = z3::ite(a, promised, p.promised);
             np.skipreq = z3::ite(a, (e.kasan_hw_tags_enabled() && S::any(st.gfp, e.gfp.SKIP_KASAN_POISON | e.gfp.SKIP_KASAN)) ||
                                         plan.sampled_out,

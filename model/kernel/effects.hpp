@@ -1,4 +1,5 @@
-// effects.hpp — what post_alloc_hook's plan does to the block it hands out,
+// effects.hpp — what post_alloc_hook's plan does to the block it hands out
+// (and free_pages_prepare's to the block it takes back),
 // in the kernel's order, written once over the value domain (DESIGN §3): the
 // model (model/spec/page_alloc.cpp), the reference (ref_page_alloc.cpp) and
 // the solver (obligations.cpp, trace_bmc.cpp) all take the block's page tag,
@@ -26,7 +27,7 @@ struct BlockState {
     typename D::Bool data_zero{}; // every byte reads zero
 };
 
-// What the plan writes: each field is written (and then holds the value) or kept.
+// What a plan writes: each field is written (and then holds the value) or kept.
 template <class D>
 struct PostAllocEffect {
     typename D::Bool page_tag_written{}, mem_written{}, mte_written{}, data_zeroed{};
@@ -50,6 +51,24 @@ PostAllocEffect<D> post_alloc_effect(const KasanEnv<D>& e, const PostAllocPlan<D
     x.mte_tag = D::ite(e.hw_tags, x.mem_tag, zero_tag);
     // 1, 2 with init, 4
     x.data_zeroed = p.tag_clear_data || p.unpoison_init || p.kernel_init;
+    return x;
+}
+
+// free_pages_prepare (mm/page_alloc.c): kasan_poison_pages() sets the block's
+// KASAN tag to KASAN_TAG_INVALID (the shadow to KASAN_PAGE_FREE in Generic),
+// zeroing the data with integrated init; kernel_init_pages() zeroes it
+// otherwise. The page tag stays as it was (page_address() of a freed block
+// keeps its old tag).
+template <class D>
+PostAllocEffect<D> free_pages_effect(const KasanEnv<D>& e, const FreePlan<D>& f) {
+    PostAllocEffect<D> x;
+    x.page_tag_written = D::boolean(false);
+    x.page_tag = D::lit(KASAN_TAG_KERNEL);
+    x.mem_written = f.poison;
+    x.mem_tag = D::lit(KASAN_TAG_INVALID);
+    x.mte_written = f.poison && e.hw_tags;  // KASAN writes MTE tags only under HW_TAGS
+    x.mte_tag = D::lit(KASAN_TAG_INVALID);
+    x.data_zeroed = f.poison_init || f.kernel_init;
     return x;
 }
 

@@ -238,7 +238,7 @@ private:
     // KASAN is off or not tag-based (the kernel's setter does nothing there).
     void page_kasan_tag_set(std::uint64_t pfn, std::uint64_t npages, Tag t);
     void page_kasan_tag_reset(std::uint64_t pfn, std::uint64_t npages) { page_kasan_tag_set(pfn, npages, KASAN_TAG_KERNEL); }
-    // The block's head after post_alloc_hook against the one transition
+    // The block's head after post_alloc_hook or free_pages_prepare against the one transition
     // (effects.hpp): a difference is a bug in the model, never a finding.
     void check_block_effect(std::uint64_t pfn, const kernel::PostAllocEffect<kernel::Concrete>& fx) const;
     int find_free_block(unsigned order) const;

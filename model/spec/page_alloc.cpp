@@ -207,6 +207,7 @@ void Model::free_pages(int id) {
     bool page_tagged = in.page_tag != KASAN_TAG_KERNEL;
     if (plan.poison) kasan_poison(linear(pfn), n * PAGE_SIZE, shadow_poison(KASAN_PAGE_FREE_GENERIC), plan.poison_init);
     if (plan.kernel_init) set_page_data_pfn(pfn, n, DATA_ZERO);
+    check_block_effect(pfn, kernel::free_pages_effect<kernel::Concrete>(env_, plan));
     oracle_on_page_free(id, plan.poison, page_tagged);
     free_block(pfn, o.order, id);
     // A vmap alias of these pages stays mapped but owns nothing any more: a
