@@ -34,9 +34,28 @@ public:
         w = (w & ~(std::uint64_t(0xF) << shift(g))) | (std::uint64_t(tag & 0xF) << shift(g));
     }
 
-    // Granules [g, g + n) := tag: the partial words at either end under a
-    // mask, the whole words between by one store each.
-    void set_range(std::size_t g, std::size_t n, std::uint8_t tag);
+    // Granules [g, g + n) := tag. Inline for the short ranges (an object's
+    // few granules: one or two words under a mask); a longer one is a memset
+    // of the tag bytes with a nibble at either end (tag_store.cpp).
+    void set_range(std::size_t g, std::size_t n, std::uint8_t tag) {
+        assert(g + n <= granules_);
+        if (n == 0) return;
+        if (n > 2 * kGranulesPerWord) return set_long_range(g, n, tag);
+        const std::uint64_t v = splat(tag);
+        const std::size_t end = g + n, w = g / kGranulesPerWord, wend = (end - 1) / kGranulesPerWord;
+        const unsigned lo = unsigned(g % kGranulesPerWord), hi = unsigned((end - 1) % kGranulesPerWord) + 1;
+        std::uint64_t* words = words_.data();
+        if (w == wend) {
+            const std::uint64_t m = mask(lo, hi);
+            words[w] = (words[w] & ~m) | (v & m);
+            return;
+        }
+        std::uint64_t m = mask(lo, kGranulesPerWord);
+        words[w] = (words[w] & ~m) | (v & m);
+        for (std::size_t i = w + 1; i < wend; ++i) words[i] = v;
+        m = mask(0, hi);
+        words[wend] = (words[wend] & ~m) | (v & m);
+    }
 
     // Every granule of [g, g + n) holds `tag` (n == 0: true).
     bool all_equal(std::size_t g, std::size_t n, std::uint8_t tag) const;
@@ -48,6 +67,7 @@ public:
     std::size_t storage_bytes() const { return (granules_ + 1) / 2; }
 
 private:
+    void set_long_range(std::size_t g, std::size_t n, std::uint8_t tag);
     static unsigned shift(std::size_t g) { return unsigned(g % kGranulesPerWord) * 4; }
     static std::uint64_t splat(std::uint8_t tag) { return (tag & 0xFull) * 0x1111111111111111ull; }
     // the nibbles of granules [lo, hi) of one word, lo < hi <= 16
