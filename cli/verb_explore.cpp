@@ -3,6 +3,7 @@
 // optionally cross-checked against the solver's BMC on the same instance.
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <iostream>
 
 #include "boot_params.hpp"
@@ -22,11 +23,15 @@ const char* kHelp =
     "Builds the reachable state graph (Boost.Graph) of the small instance the solver's trace BMC\n"
     "checks: alloc_pages(0, GFP) / free_pages / 1-byte read and write through each page's newest\n"
     "pointer, 2 pages, 2 CPUs, kasan.mode=sync, every random tag choice a branch, states merged\n"
-    "up to tag renaming, up to --depth events (default 5). Prints state and transition counts and\n"
+    "up to tag renaming, up to --depth events (default 6). Prints state and transition counts and\n"
     "per invariant: holds within the depth, or the shortest event sequence breaking it (breadth-\n"
     "first search). --dot FILE writes the graph, or with --dot-path INVARIANT that invariant's\n"
     "counterexample path. --check-bmc asks the solver the same question on the same instance\n"
     "(configuration fixed, the same GFP values) and reports any disagreement (exit 1).\n"
+    "Without --boot and --no-mte it covers the boot product: the default boot, init_on_alloc=1,\n"
+    "init_on_free=1, kasan.vmalloc=off, kasan=off, sampling (N=2, and\n"
+    "order 1, where the era parses them), kasan.write_only=on (where it does), and no MTE; then\n"
+    "prints how many configurations, states and transitions it covered.\n"
     "Exit status: 0 every invariant as the variant records it, 1 otherwise, 2 bad input.\n";
 
 solver::ConcreteConfig bmc_config(const BootParams& b, bool mte) {
@@ -43,6 +48,31 @@ solver::ConcreteConfig bmc_config(const BootParams& b, bool mte) {
 }
 }  // namespace
 
+namespace {
+// The named boot product `tagproof explore` covers without --boot / --no-mte:
+// each configuration the decisions branch on, as the era parses it.
+struct BootConfig {
+    std::string boot;
+    bool mte = true;
+};
+std::vector<BootConfig> boot_product(const kernel::Variant& v) {
+    const BootParamSyntax syn = v.boot_syntax();
+    // (the instance is the trace BMC's, kasan.mode=sync: async and asymm are not in it yet)
+    std::vector<std::string> boots = {"", "init_on_alloc=1", "init_on_free=1", "kasan.vmalloc=off", "kasan=off"};
+    if (syn.page_alloc_sample) boots.push_back("kasan.page_alloc.sample=2");
+    if (syn.page_alloc_sample && syn.page_alloc_sample_order)
+        boots.push_back("kasan.page_alloc.sample=2 kasan.page_alloc.sample.order=1");
+    if (syn.write_only) boots.push_back("kasan.write_only=on");
+    std::vector<BootConfig> out;
+    for (const auto& b : boots) out.push_back({b, true});
+    out.push_back({"", false});  // no MTE: HW_TAGS stays off
+    return out;
+}
+}  // namespace
+
+int explore_one(const Options& o, const kernel::Variant& v, const explore::ExploreOptions& eo, std::size_t& states,
+                std::size_t& transitions, std::map<std::string, std::string>& first_violation);
+
 int verb_explore(const Args& args) {
     Options o = parse_options(args, {"--variant", "--boot", "--depth", "--dot", "--dot-path", "--write-scenarios"},
                               {"--help", "--no-mte", "--check-bmc"});
@@ -51,14 +81,50 @@ int verb_explore(const Args& args) {
         return 0;
     }
     if (!o.positional.empty()) throw InputError("command line", "unexpected argument '" + o.positional[0] + "'");
-    explore::ExploreOptions eo;
-    eo.variant = o.get("--variant", "linux-7.0");
-    eo.boot = o.get("--boot");
-    eo.mte = !o.has("--no-mte");
-    eo.depth = unsigned(parse_u64(o.get("--depth", "5"), "--depth"));
-    if (eo.depth == 0 || eo.depth > 8) throw InputError("--depth", "must be 1..8");
-    const auto& v = kernel::find_variant(eo.variant, "--variant");
+    const std::string variant = o.get("--variant", "linux-7.0");
+    const auto& v = kernel::find_variant(variant, "--variant");
+    const unsigned depth = unsigned(parse_u64(o.get("--depth", "6"), "--depth"));
+    if (depth == 0 || depth > 8) throw InputError("--depth", "must be 1..8");
+    std::vector<BootConfig> configs;
+    bool boot_given = false;
+    for (const auto& [k, val] : o.named) boot_given |= k == "--boot";
+    // a picture or scenario files are of one configuration: the default boot unless --boot says
+    const bool product = !boot_given && !o.has("--no-mte") && o.get("--dot").empty() && o.get("--write-scenarios").empty();
+    if (product) configs = boot_product(v);
+    else configs.push_back({o.get("--boot"), !o.has("--no-mte")});
+    int status = EXIT_HOLDS;
+    std::size_t states = 0, transitions = 0;
+    std::map<std::string, std::string> first_violation;  // invariant -> the configuration
+    for (const auto& cfg : configs) {
+        explore::ExploreOptions eo;
+        eo.variant = variant;
+        eo.boot = cfg.boot;
+        eo.mte = cfg.mte;
+        eo.depth = depth;
+        status = std::max(status, explore_one(o, v, eo, states, transitions, first_violation));
+    }
+    if (product) {
+        std::printf("\ncovered %zu configurations (the default boot;", configs.size());
+        for (const auto& c : configs)
+            if (!c.boot.empty()) std::printf(" %s;", c.boot.c_str());
+        std::printf(" no MTE), %zu states, %zu transitions in all, depth %u\n", states, transitions, depth);
+        for (const auto& inv : explore::instance_invariants()) {
+            auto it = first_violation.find(inv);
+            std::printf("%-24s %s\n", inv.c_str(),
+                        it == first_violation.end()
+                            ? ("holds within " + std::to_string(depth) + " events in every configuration").c_str()
+                            : ("violated, first in [" + it->second + "]").c_str());
+        }
+    }
+    return status;
+}
+
+// One configuration: its graph, its verdicts (and the BMC's, --check-bmc).
+int explore_one(const Options& o, const kernel::Variant& v, const explore::ExploreOptions& eo, std::size_t& states,
+                std::size_t& transitions, std::map<std::string, std::string>& first_violation) {
     explore::ExploreResult r = explore::explore(eo);
+    states += boost::num_vertices(r.graph);
+    transitions += boost::num_edges(r.graph);
     std::printf("explore %s%s, HW_TAGS%s, depth %u: %zu states, %zu transitions%s\n", eo.variant.c_str(),
                 eo.boot.empty() ? "" : (" [" + eo.boot + "]").c_str(), eo.mte ? "" : ", no MTE", eo.depth,
                 boost::num_vertices(r.graph), boost::num_edges(r.graph), r.truncated ? " (TRUNCATED)" : "");
@@ -79,6 +145,8 @@ int verb_explore(const Args& args) {
         if (iv.violated && recorded) std::printf(" (a recorded defect of %s)", eo.variant.c_str());
         std::printf("\n");
         if (iv.violated) {
+            const std::string name = (eo.boot.empty() ? std::string("default boot") : eo.boot) + (eo.mte ? "" : ", no MTE");
+            first_violation.emplace(iv.invariant, name);
             for (const auto& l : r.lines(iv.path)) std::printf("    %s\n", l.c_str());
             std::printf("    -> %s\n", iv.message.c_str());
             if (!recorded) status = EXIT_COUNTEREXAMPLE;

@@ -50,7 +50,7 @@ static const char* kHelp =
     "\n"
     "Reviews a variant (a patch) against its baseline: per invariant and KASAN mode, the verdict of\n"
     "the scenario corpus (default tests/scenarios/{kunit,seeds,eras}), the solver's obligations\n"
-    "(within caller contracts), the explicit-state explorer (HW_TAGS, depth --explore-depth, default 4)\n"
+    "(within caller contracts), the explicit-state explorer (HW_TAGS, depth --explore-depth, default 6)\n"
     "and a RapidCheck burst (--rapidcheck cases, default 100). Every counterexample is replayed in\n"
     "the model and written to --out (default reports/review) as a scenario file and a report in\n"
     "--format (text: 72 columns for a review mail; md; html with an SVG of the tags over time; json).\n"
@@ -119,7 +119,7 @@ int verb_review(const Args& args) {
     if (format != "text" && format != "md" && format != "json" && format != "html")
         throw InputError("--format", "'" + format + "': expected text, md, html or json");
     const std::string out = o.get("--out", "reports/review");
-    ro.explore_depth = unsigned(parse_u64(o.get("--explore-depth", "4"), "--explore-depth"));
+    ro.explore_depth = unsigned(parse_u64(o.get("--explore-depth", "6"), "--explore-depth"));
     if (ro.explore_depth < 1 || ro.explore_depth > 8) throw InputError("--explore-depth", "must be 1..8");
     ro.rapidcheck_cases = int(parse_u64(o.get("--rapidcheck", "100"), "--rapidcheck"));
     ro.solver = !o.has("--no-solver");

@@ -71,7 +71,7 @@ struct ReviewOptions {
     std::string baseline;                     // "" = the variant's own
     std::vector<Mode> modes = {Mode::hw_tags, Mode::sw_tags, Mode::generic};
     std::vector<std::string> corpus_dirs;     // scenario directories
-    unsigned explore_depth = 4;
+    unsigned explore_depth = 6;
     int rapidcheck_cases = 100;
     bool solver = true, explorer = true, rapidcheck = true, corpus = true;
     // Called as each engine starts on a variant (progress lines on stderr).
