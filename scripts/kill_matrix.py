@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""kill_matrix.py — which engine kills which mutant (issue 15, item 6).
+
+Runs `tagproof review --variant M` for every mutant and control that
+`tagproof variants --mutants` lists, reads each (property, mode) banner the
+review prints, and counts a mutant killed by an engine when that engine gave
+a counterexample to a finding the mutant introduces (not one recorded, not
+one its baseline shows too). Writes a Markdown table; the command and the
+time of each review are in it.
+
+    scripts/kill_matrix.py [--tagproof build/cli/tagproof] [--out docs/kill-matrix.md]
+    scripts/kill_matrix.py --check docs/kill-matrix.md   # ctest: no mutant loses a deterministic engine
+
+With --check it recomputes the matrix and fails (exit 1, naming the mutant and
+the engine) where corpus, solver or explorer no longer kill a mutant the file
+says they kill, or where a positive twin (killed by none in the file) is
+killed; RapidCheck's column is random and is not held.
+"""
+import argparse
+import re
+import subprocess
+import sys
+import time
+
+ENGINES = ["corpus", "solver", "explorer", "rapidcheck"]
+
+
+def mutants(tp):
+    out = subprocess.run([tp, "variants", "--mutants"], capture_output=True, text=True, check=True).stdout
+    names, in_mutants = [], False
+    for line in out.splitlines():
+        if line.startswith("mutants"):
+            in_mutants = True
+        elif in_mutants and line and not line.startswith(" ") and " base " in line:
+            names.append(line.split()[0])
+    return names
+
+
+def review(tp, name, out_dir):
+    t0 = time.monotonic()
+    p = subprocess.run([tp, "review", "--variant", name, "--out", out_dir], capture_output=True, text=True)
+    secs = time.monotonic() - t0
+    kills = {e: set() for e in ENGINES}
+    banner = None
+    for line in p.stdout.splitlines():
+        m = re.match(r"^  (\S+) \[(\w+)\]\s+COUNTEREXAMPLE(.*)$", line)
+        if m:
+            news = "UNRECORDED" in m.group(3)
+            banner = f"{m.group(1)} [{m.group(2)}]" if news else None
+            continue
+        if re.match(r"^  \S+ \[\w+\]\s+", line):
+            banner = None
+            continue
+        m = re.match(r"^      (corpus|solver|explorer|rapidcheck)\s+counterexample", line)
+        if m and banner:
+            kills[m.group(1)].add(banner)
+    return kills, secs, p.returncode
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tagproof", default="build/cli/tagproof")
+    ap.add_argument("--out", default="docs/kill-matrix.md")
+    ap.add_argument("--check", default="")
+    a = ap.parse_args()
+    want = {}
+    if a.check:
+        for line in open(a.check):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) == len(ENGINES) + 5 and cells[0] not in ("mutant", "---"):
+                want[cells[0]] = {e for e, c in zip(ENGINES, cells[2:2 + len(ENGINES)]) if c == "x"}
+    rows = []
+    for name in mutants(a.tagproof):
+        kills, secs, rc = review(a.tagproof, name, "/tmp/kill-matrix-" + name)
+        props = sorted(set().union(*kills.values()))
+        engines = [e for e in ENGINES if kills[e]]
+        rows.append((name, props, kills, engines, secs, rc))
+        print(f"{name}: {', '.join(engines) or 'NOT KILLED'} ({secs:.1f} s)", file=sys.stderr)
+    if a.check:
+        bad = []
+        for name, props, kills, engines, secs, rc in rows:
+            if name not in want:
+                bad.append(f"{name}: not in {a.check} (run scripts/kill_matrix.py to add it)")
+                continue
+            for e in ("corpus", "solver", "explorer"):
+                if e in want[name] and not kills[e]:
+                    bad.append(f"{name}: {e} no longer kills it")
+            if not want[name] and engines:
+                bad.append(f"{name}: a positive twin, now killed by {', '.join(engines)}")
+        for b in bad:
+            print("kill matrix: " + b)
+        print(f"kill matrix: {len(rows)} mutants checked against {a.check}: " + ("as recorded" if not bad else f"{len(bad)} difference(s)"))
+        return 1 if bad else 0
+    with open(a.out, "w") as f:
+        f.write("# Kill matrix: which engine finds which mutant\n\n")
+        f.write("Made by `scripts/kill_matrix.py` (`tagproof review --variant M` for every mutant and control of\n")
+        f.write("`tagproof variants --mutants`). An engine kills a mutant when it gives a counterexample to a\n")
+        f.write("finding the mutant introduces (not recorded, not in its baseline). A positive twin must be\n")
+        f.write("killed by none.\n\n")
+        f.write("| mutant | findings it introduces | " + " | ".join(ENGINES) + " | engines | review time | exit |\n")
+        f.write("|---|---|" + "---|" * len(ENGINES) + "---|---|---|\n")
+        for name, props, kills, engines, secs, rc in rows:
+            cells = ["x" if kills[e] else "" for e in ENGINES]
+            f.write(f"| {name} | {'; '.join(props) or '-'} | " + " | ".join(cells) +
+                    f" | {len(engines)} | {secs:.1f} s | {rc} |\n")
+        weak = [r[0] for r in rows if len(r[3]) < 2]
+        f.write(f"\n{len(rows)} mutants and controls; killed by two engines or more: {len(rows) - len(weak)}; "
+                f"by fewer: {', '.join(weak) if weak else 'none'}.\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
