@@ -902,8 +902,10 @@ std::vector<Obligation> build_list() {
         v.push_back({std::string("internals/vmalloc.") + internal[i], "mode-isolation",
                      "an intermediate value of __vmalloc_node_range (not an outcome) that differs from the baseline",
                      true, true, [i](Builder& b) { return vmalloc_internals_query(b, i); }});
-    for (Entry en : {Entry::alloc_pages, Entry::vmalloc, Entry::vmap_stack, Entry::pgtable_kernel, Entry::pgtable_user,
-                     Entry::thread_info, Entry::user_page, Entry::skb, Entry::skb_frags}) {
+    // every entry point mode-isolation has, free_pages and the per-CPU stack cache too
+    for (Entry en : {Entry::alloc_pages, Entry::free_pages, Entry::vmalloc, Entry::vmap_stack, Entry::cached_stack,
+                     Entry::pgtable_kernel, Entry::pgtable_user, Entry::thread_info, Entry::user_page, Entry::skb,
+                     Entry::skb_frags}) {
         v.push_back({std::string("changes/") + entry_name(en), "mode-isolation",
                      "with HW_TAGS active: what the entry point does differently from the baseline", true, true,
                      [en](Builder& b) { return isolation_query(b, en, Region::hw_active); }});
