@@ -62,6 +62,7 @@ def main():
     ap.add_argument("--tagproof", default="build/cli/tagproof")
     ap.add_argument("--out", default="docs/kill-matrix.md")
     ap.add_argument("--check", default="")
+    ap.add_argument("--only", action="append", default=[], help="these mutants only (with --check: its negative control)")
     a = ap.parse_args()
     want = {}
     if a.check:
@@ -71,6 +72,8 @@ def main():
                 want[cells[0]] = {e for e, c in zip(ENGINES, cells[2:2 + len(ENGINES)]) if c == "x"}
     rows = []
     for name in mutants(a.tagproof):
+        if a.only and name not in a.only:
+            continue
         kills, secs, rc = review(a.tagproof, name, "/tmp/kill-matrix-" + name)
         props = sorted(set().union(*kills.values()))
         engines = [e for e in ENGINES if kills[e]]
@@ -78,6 +81,9 @@ def main():
         print(f"{name}: {', '.join(engines) or 'NOT KILLED'} ({secs:.1f} s)", file=sys.stderr)
     if a.check:
         bad = []
+        if not rows:
+            print("kill matrix: no mutant named " + ", ".join(a.only))
+            return 2
         for name, props, kills, engines, secs, rc in rows:
             if name not in want:
                 bad.append(f"{name}: not in {a.check} (run scripts/kill_matrix.py to add it)")
