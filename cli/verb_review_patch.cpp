@@ -30,10 +30,9 @@ int review_patch(const std::vector<std::string>& paths, const std::string& base,
         std::fprintf(stderr, "tagproof: [%6.1fs] %s\n", elapsed(), what.c_str());
     };
     patch::PatchReading p = patch::read_patch_series(paths, base);
-    std::size_t ruled = 0, comments = 0;
-    for (const auto& h : p.hunks) ruled += !h.rules.empty() || !h.notes.empty(), comments += h.comments_only;
     progress("read " + std::to_string(p.series.patches.size()) + " patch(es), " + std::to_string(p.hunks.size()) +
-             " hunk(s): " + std::to_string(ruled) + " change modelled code, " + std::to_string(comments) +
+             " hunk(s): " + std::to_string(p.hunks_with_rules()) + " change modelled code, " +
+             std::to_string(p.hunks_comments_only()) +
              " only comments, " + std::to_string(p.hunks_unmapped()) + " not modelled; base " + p.base);
 
     std::filesystem::create_directories(out);

@@ -30,6 +30,16 @@ std::size_t PatchReading::hunks_mapped() const {
     return n;
 }
 std::size_t PatchReading::hunks_unmapped() const { return hunks.size() - hunks_mapped(); }
+std::size_t PatchReading::hunks_with_rules() const {
+    std::size_t n = 0;
+    for (const auto& h : hunks) n += !h.rules.empty() || !h.notes.empty();
+    return n;
+}
+std::size_t PatchReading::hunks_comments_only() const {
+    std::size_t n = 0;
+    for (const auto& h : hunks) n += h.comments_only;
+    return n;
+}
 
 namespace {
 
@@ -76,25 +86,6 @@ std::string release_for(int major, int minor, std::string* note) {
     const bool exact = (v == 700 || v == 604 || v == 603 || v == 601);
     if (note && !exact) *note = " (the nearest modelled release at or below " + ver + ")";
     return r;
-}
-
-// Callers a rule's place serves, for untag claims.
-std::vector<std::string> callers_of(const std::string& rule) {
-    static const std::map<std::string, std::vector<std::string>> c = {
-        {"THREADINFO_GFP", {"thread_stack"}},
-        {"GFP_VMAP_STACK", {"thread_stack"}},
-        {"GFP_PGTABLE_KERNEL", {"pgtable_kernel", "pgtable_user"}},
-        {"GFP_PGTABLE_USER", {"pgtable_user"}},
-        {"skb_frag_gfp", {"skb_frag"}},
-        {"skb_frag_fallback_gfp", {"skb_frag"}},
-        {"alloc_skb_frags_gfp", {"skb_frag"}},
-        {"user_page_gfp", {"user_page"}},
-        {"vmalloc_tagged_prot", {"vmalloc"}},
-        {"vmalloc_prot_normal", {"vmalloc"}},
-        {"vmalloc_calls_unpoison", {"vmalloc"}},
-    };
-    auto it = c.find(rule);
-    return it == c.end() ? std::vector<std::string>{} : it->second;
 }
 
 // The reader's message for a rule line, without the check file's place.
@@ -229,7 +220,7 @@ PatchReading read_patch_series(const std::vector<std::string>& paths, const std:
             for (const std::string& flag : {std::string("__GFP_SKIP_KASAN"), std::string("__GFP_KASAN_SAMPLE")}) {
                 if (std::find(m.added.begin(), m.added.end(), flag) == m.added.end()) continue;
                 const bool cond = m.rule.rfind("vmalloc_", 0) == 0;
-                for (const auto& c : callers_of(m.rule)) {
+                for (const auto& c : rule_callers(m.rule)) {
                     std::string u = c + (cond ? " when " + flag : "") + (flag == "__GFP_KASAN_SAMPLE" ? " when sampled" : "");
                     if (!have.insert(u).second) continue;
                     untags.push_back("untag " + u + " -- " + no_hash(bare_subject(s.patches[hm.patch].subject)) +
@@ -243,12 +234,8 @@ PatchReading read_patch_series(const std::vector<std::string>& paths, const std:
     for (const auto& p : paths) sources += (sources.empty() ? "" : ", ") + std::filesystem::path(p).filename().string();
     f << "# Written by `tagproof review` from " << sources << ": " << s.patches.size() << " patch"
       << (s.patches.size() == 1 ? "" : "es") << ", " << r.hunks.size() << " hunk" << (r.hunks.size() == 1 ? "" : "s")
-      << ": " << [&] {
-             std::size_t ruled = 0, comments = 0;
-             for (const auto& h : r.hunks) ruled += !h.rules.empty() || !h.notes.empty(), comments += h.comments_only;
-             return std::to_string(ruled) + " change code the model has rules for, " + std::to_string(comments) +
-                    " only comments, " + std::to_string(r.hunks_unmapped()) + " nothing it has.\n";
-         }()
+      << ": " << r.hunks_with_rules() << " change code the model has rules for, " << r.hunks_comments_only()
+      << " only comments, " << r.hunks_unmapped() << " nothing it has.\n"
       << "# Edit it and run: tagproof review --variant-file THIS-FILE\n"
       << "name " << r.name << "\n"
       << "base " << r.base << "\n"

@@ -18,8 +18,10 @@ struct PatchReading {
     std::string name;       // the variant's name
     std::string file_text;  // the variant file
     std::size_t rules = 0;  // rule lines in it
-    std::size_t hunks_mapped() const;
+    std::size_t hunks_mapped() const;    // every changed line read (rules, notes or comments)
     std::size_t hunks_unmapped() const;
+    std::size_t hunks_with_rules() const;  // that change code the model has rules for
+    std::size_t hunks_comments_only() const;
 };
 
 // Reads the series, maps its hunks, checks each rule against the base (a rule

@@ -34,8 +34,7 @@ const std::vector<std::string>& define_rules() {
 // A hunk that starts inside a multi-line #define: the one modelled define of that file.
 std::string headless_define(const std::string& path) {
     if (path == "mm/vmalloc.c") return "GFP_VMALLOC_SUPPORTED";
-    if (path == "include/asm-generic/pgalloc.h") return "";  // two defines there: not guessed
-    return "";
+    return "";  // (include/asm-generic/pgalloc.h has two: not guessed)
 }
 
 struct CallSite {
@@ -809,6 +808,24 @@ void map_hunk(const FileDiff& f, const Hunk& h, HunkMap& hm, FunctionLocals& fl)
 }
 
 }  // namespace
+
+std::vector<std::string> rule_callers(const std::string& rule) {
+    static const std::map<std::string, std::vector<std::string>> c = {
+        {"THREADINFO_GFP", {"thread_stack"}},
+        {"GFP_VMAP_STACK", {"thread_stack"}},
+        {"GFP_PGTABLE_KERNEL", {"pgtable_kernel", "pgtable_user"}},
+        {"GFP_PGTABLE_USER", {"pgtable_user"}},
+        {"skb_frag_gfp", {"skb_frag"}},
+        {"skb_frag_fallback_gfp", {"skb_frag"}},
+        {"alloc_skb_frags_gfp", {"skb_frag"}},
+        {"user_page_gfp", {"user_page"}},
+        {"vmalloc_tagged_prot", {"vmalloc"}},
+        {"vmalloc_prot_normal", {"vmalloc"}},
+        {"vmalloc_calls_unpoison", {"vmalloc"}},
+    };
+    auto it = c.find(rule);
+    return it == c.end() ? std::vector<std::string>{} : it->second;
+}
 
 std::string hunk_function(const Hunk& h) {
     int first = 0;

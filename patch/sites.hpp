@@ -40,6 +40,10 @@ struct HunkMap {
 // `unmapped` with the reader's message).
 std::vector<HunkMap> map_series(const Series& s);
 
+// The callers (docs/requirements.md names) a rule's place serves: what an
+// untag claim names, and what a finding about the hunk names.
+std::vector<std::string> rule_callers(const std::string& rule);
+
 // The function a hunk's changes are in: a definition inside the hunk, else
 // git's function context.
 std::string hunk_function(const Hunk& h);

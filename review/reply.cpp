@@ -25,31 +25,30 @@ std::string para(const std::string& t) {
     return s;
 }
 
-// What a finding's text must name for it to be about a rule's hunk.
+// What a finding's text must name for it to be about a rule's hunk: the
+// callers the rule's place serves (sites.cpp), the rule, and the scenario's
+// own words for them where they differ.
 std::vector<std::string> keywords(const std::string& rule) {
-    static const std::map<std::string, std::vector<std::string>> k = {
-        {"THREADINFO_GFP", {"thread_info", "thread_stack", "stack_alloc", "THREADINFO_GFP"}},
-        {"GFP_VMAP_STACK", {"vmap_stack", "stack_alloc", "GFP_VMAP_STACK"}},
+    static const std::map<std::string, std::vector<std::string>> words = {
+        {"THREADINFO_GFP", {"thread_info", "stack_alloc"}},
+        {"GFP_VMAP_STACK", {"vmap_stack", "stack_alloc"}},
         {"cached_stack_unpoison", {"cached_stack", "stack_alloc"}},
         {"GFP_PGTABLE_KERNEL", {"pgtable"}},
-        {"GFP_PGTABLE_USER", {"pgtable_user"}},
-        {"GFP_VMALLOC_SUPPORTED", {"vmalloc", "__vmalloc"}},
-        {"vmalloc_tagged_prot", {"vmalloc"}},
-        {"vmalloc_prot_normal", {"vmalloc"}},
-        {"vmalloc_calls_unpoison", {"vmalloc"}},
+        {"GFP_VMALLOC_SUPPORTED", {"vmalloc"}},
         {"vmalloc_meta_gfp", {"vmalloc"}},
         {"skb_frag_gfp", {"skb"}},
         {"skb_frag_fallback_gfp", {"skb"}},
         {"alloc_skb_frags_gfp", {"skb"}},
-        {"user_page_gfp", {"user_page"}},
         {"zero_tags", {"huge_zero", "ZEROTAGS", "user_page"}},
         {"reset_tags_initially", {"alloc_pages", "page-tag"}},
         {"sample_eligible", {"sample", "alloc_pages"}},
-        {"__GFP_KASAN_SAMPLE", {"sampling", "__GFP_KASAN_SAMPLE"}},
+        {"__GFP_KASAN_SAMPLE", {"sampling"}},
         {"__GFP_BITS_SHIFT", {"gfp-encoding", "__GFP_BITS"}},
     };
-    auto it = k.find(rule);
-    return it == k.end() ? std::vector<std::string>{rule} : it->second;
+    std::vector<std::string> k = patch::rule_callers(rule);
+    k.push_back(rule);
+    if (auto it = words.find(rule); it != words.end()) k.insert(k.end(), it->second.begin(), it->second.end());
+    return k;
 }
 
 std::string finding_words(const Finding& f) {
@@ -161,8 +160,7 @@ std::string reply_text(const Reply& r) {
     if (!subj.empty()) s += para("Re: " + subj) + "\n";
     std::string intro = std::string(r.review ? "tagproof reviewed " : "tagproof read ") + std::to_string(p.series.patches.size()) + " patch" +
                         (p.series.patches.size() == 1 ? "" : "es") + " on " + p.base + " (" + p.base_how + "). ";
-    std::size_t ruled = 0, comments = 0;
-    for (const auto& h : p.hunks) ruled += !h.rules.empty() || !h.notes.empty(), comments += h.comments_only;
+    const std::size_t ruled = p.hunks_with_rules(), comments = p.hunks_comments_only();
     intro += "Of its " + std::to_string(p.hunks.size()) + " hunk" + (p.hunks.size() == 1 ? "" : "s") + ", " +
              std::to_string(ruled) + " change" + (ruled == 1 ? "s" : "") + " code the model has rules for, " +
              std::to_string(comments) + " only comments, and " + std::to_string(p.hunks_unmapped()) +

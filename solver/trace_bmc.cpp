@@ -90,7 +90,7 @@ Query trace_query(Builder& b, const std::string& invariant) {
         }
         z3::expr skip = sel(skips, st.cpu), tcf = sel(tcfs, st.cpu);
         auto plan = b.v.post_alloc_hook(e, st.gfp, bv(0), skip);
-        const kernel::PostAllocEffect<S> fx = kernel::post_alloc_effect<S>(e, plan, st.tag);  // effects.hpp
+        const kernel::BlockEffect<S> fx = kernel::post_alloc_effect<S>(e, plan, st.tag);  // effects.hpp
         // what the caller requires (requirements.hpp), not what the variant asks for
         kernel::CallerInput<S> caller;
         caller.gfp = st.gfp;

@@ -29,15 +29,15 @@ struct BlockState {
 
 // What a plan writes: each field is written (and then holds the value) or kept.
 template <class D>
-struct PostAllocEffect {
+struct BlockEffect {
     typename D::Bool page_tag_written{}, mem_written{}, mte_written{}, data_zeroed{};
     typename D::Word page_tag{}, mem_tag{}, mte_tag{};
 };
 
 // `random_tag` is the tag kasan_unpoison_pages() draws (used only if it unpoisons).
 template <class D>
-PostAllocEffect<D> post_alloc_effect(const KasanEnv<D>& e, const PostAllocPlan<D>& p, typename D::Word random_tag) {
-    PostAllocEffect<D> x;
+BlockEffect<D> post_alloc_effect(const KasanEnv<D>& e, const PostAllocPlan<D>& p, typename D::Word random_tag) {
+    BlockEffect<D> x;
     const auto match_all = D::lit(KASAN_TAG_KERNEL), zero_tag = D::lit(0xF0);
     // 1: tag_clear writes MTE tags: KASAN's own under HW_TAGS; outside it, an MTE CPU's
     auto cleared_hw = p.tag_clear && e.hw_tags;
@@ -60,8 +60,8 @@ PostAllocEffect<D> post_alloc_effect(const KasanEnv<D>& e, const PostAllocPlan<D
 // otherwise. The page tag stays as it was (page_address() of a freed block
 // keeps its old tag).
 template <class D>
-PostAllocEffect<D> free_pages_effect(const KasanEnv<D>& e, const FreePlan<D>& f) {
-    PostAllocEffect<D> x;
+BlockEffect<D> free_pages_effect(const KasanEnv<D>& e, const FreePlan<D>& f) {
+    BlockEffect<D> x;
     x.page_tag_written = D::boolean(false);
     x.page_tag = D::lit(KASAN_TAG_KERNEL);
     x.mem_written = f.poison;
@@ -73,7 +73,7 @@ PostAllocEffect<D> free_pages_effect(const KasanEnv<D>& e, const FreePlan<D>& f)
 }
 
 template <class D>
-BlockState<D> apply_effect(const PostAllocEffect<D>& x, const BlockState<D>& old) {
+BlockState<D> apply_effect(const BlockEffect<D>& x, const BlockState<D>& old) {
     BlockState<D> s;
     s.page_tag = D::ite(x.page_tag_written, x.page_tag, old.page_tag);
     s.mem_tag = D::ite(x.mem_written, x.mem_tag, old.mem_tag);

@@ -240,7 +240,7 @@ private:
     void page_kasan_tag_reset(std::uint64_t pfn, std::uint64_t npages) { page_kasan_tag_set(pfn, npages, KASAN_TAG_KERNEL); }
     // The block's head after post_alloc_hook or free_pages_prepare against the one transition
     // (effects.hpp): a difference is a bug in the model, never a finding.
-    void check_block_effect(std::uint64_t pfn, const kernel::PostAllocEffect<kernel::Concrete>& fx) const;
+    void check_block_effect(std::uint64_t pfn, const kernel::BlockEffect<kernel::Concrete>& fx) const;
     int find_free_block(unsigned order) const;
     // split_page(): a non-compound block becomes order-0 page objects (ids, the first is obj)
     std::vector<int> split_page(int obj);

@@ -247,7 +247,7 @@ Tag Model::page_kasan_tag(std::uint64_t pfn) const {
     return tags ? v_.page_kasan_tag(env_, pages_[pfn].kasan_tag_field) : KASAN_TAG_KERNEL;
 }
 
-void Model::check_block_effect(std::uint64_t pfn, const kernel::PostAllocEffect<kernel::Concrete>& fx) const {
+void Model::check_block_effect(std::uint64_t pfn, const kernel::BlockEffect<kernel::Concrete>& fx) const {
     auto bad = [&](const std::string& what, unsigned got, unsigned want) {
         char b[160];
         std::snprintf(b, sizeof b, "%s of pfn %llu is 0x%02x, effects.hpp says 0x%02x", what.c_str(), (unsigned long long)pfn,

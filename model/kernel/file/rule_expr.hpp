@@ -47,8 +47,6 @@ struct OverridableRule {
     const char* what;  // where the kernel defines it
 };
 const std::vector<OverridableRule>& overridable_rules();
-// Whether a rule parameter is a condition (vm_mte, init, zero_tags) or a word (gfp, order).
-bool rule_param_is_bool(const std::string& param);
 // The predicates an expression may call, by name.
 const std::vector<const char*>& rule_predicates();
 

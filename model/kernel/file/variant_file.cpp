@@ -61,7 +61,6 @@ const std::vector<OverridableRule>& overridable_rules() {
     return r;
 }
 
-bool rule_param_is_bool(const std::string& p) { return p == "vm_mte" || p == "init" || p == "zero_tags"; }  // gfp, gfp_mask, order: words
 
 const std::vector<const char*>& boot_param_names() {
     static const std::vector<const char*> n = {"kasan.page_alloc.sample", "kasan.page_alloc.sample.order",
