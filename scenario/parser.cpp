@@ -357,6 +357,11 @@ Scenario parse_scenario(const std::string& text, const std::string& file) {
     return sc;
 }
 
+Statement parse_event_line(const std::string& text, const std::string& where) {
+    LineParser lp{where};
+    return lp.event(trim(text), {}, 0);
+}
+
 Scenario load_scenario(const std::string& path) {
     std::ifstream f(path);
     if (!f) throw InputError(path, "cannot open the scenario file");

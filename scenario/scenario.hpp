@@ -85,5 +85,8 @@ struct Scenario {
 // Throws InputError("file:line", ...).
 Scenario parse_scenario(const std::string& text, const std::string& file);
 Scenario load_scenario(const std::string& path);
+// One event line ("p = kmalloc(107) cpu=1"), as a scenario file writes it:
+// what engines that generate events (the explorer) hand the interpreter.
+Statement parse_event_line(const std::string& text, const std::string& where);
 
 }  // namespace tagproof::scenario
