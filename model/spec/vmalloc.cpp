@@ -257,12 +257,15 @@ Ptr Model::vrealloc(const Ptr& p, std::uint64_t size, gfp_t gfp, int cpu) {
         }
         return Ptr{a.start, p.tag, a.obj};
     }
+    // vmalloc() below adds an area: `a` does not survive it
+    const std::uint64_t old_start = a.start;
+    const int old_obj = a.obj;
     Ptr q = vmalloc(size, gfp, true, cpu);
     if (q.null) return q;
     for (std::uint64_t off = 0; off < old; off += G_) {
-        Where wo = translate(a.start + off), wn = translate(q.addr + off);
+        Where wo = translate(old_start + off), wn = translate(q.addr + off);
         std::uint32_t d = data_[gidx(wo.pfn, wo.off)];
-        data_[gidx(wn.pfn, wn.off)] = d == data_secret(a.obj) ? data_secret(q.obj) : d;
+        data_[gidx(wn.pfn, wn.off)] = d == data_secret(old_obj) ? data_secret(q.obj) : d;
     }
     vfree(p);
     return q;
