@@ -4,11 +4,14 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <set>
 #include <iostream>
 
 #include "boot_params.hpp"
 #include "error.hpp"
 #include "explorer.hpp"
+#include "explore_families.hpp"
+#include "family_explorer.hpp"
 #include "instance_bmc.hpp"
 #include "variant.hpp"
 #include "verbs.hpp"
@@ -19,20 +22,30 @@ namespace {
 const char* kHelp =
     "usage: tagproof explore [--variant NAME] [--boot CMDLINE] [--no-mte] [--depth N]\n"
     "                        [--dot FILE] [--dot-path INVARIANT] [--check-bmc] [--write-scenarios DIR]\n"
+    "                        [--family NAME] [--family-depth N]\n"
     "\n"
-    "Builds the reachable state graph (Boost.Graph) of the small instance the solver's trace BMC\n"
-    "checks: alloc_pages(0, GFP) / free_pages / 1-byte read and write through each page's newest\n"
-    "pointer, 2 pages, 2 CPUs, kasan.mode=sync, every random tag choice a branch, states merged\n"
-    "up to tag renaming, up to --depth events (default 6). Prints state and transition counts and\n"
-    "per invariant: holds within the depth, or the shortest event sequence breaking it (breadth-\n"
-    "first search). --dot FILE writes the graph, or with --dot-path INVARIANT that invariant's\n"
-    "counterexample path. --check-bmc asks the solver the same question on the same instance\n"
-    "(configuration fixed, the same GFP values) and reports any disagreement (exit 1).\n"
-    "Without --boot and --no-mte it covers the boot product: the default boot, init_on_alloc=1,\n"
-    "init_on_free=1, kasan.vmalloc=off, kasan=off, sampling (N=2, and\n"
-    "order 1, where the era parses them), kasan.write_only=on (where it does), and no MTE; then\n"
-    "prints how many configurations, states and transitions it covered.\n"
-    "Exit status: 0 every invariant as the variant records it, 1 otherwise, 2 bad input.\n";
+    "Two explicit-state explorations (Boost.Graph), every random tag choice a branch, shortest\n"
+    "counterexamples by breadth-first search:\n"
+    "\n"
+    "1. The small instance the solver's trace BMC checks: alloc_pages(0, GFP) / free_pages / 1-byte\n"
+    "   read and write through each page's newest pointer, 2 pages, 2 CPUs, kasan.mode=sync, states\n"
+    "   merged up to tag renaming, up to --depth events (default 6). --dot FILE writes the graph,\n"
+    "   or with --dot-path INVARIANT that invariant's counterexample path. --check-bmc asks the\n"
+    "   solver the same question on the same instance and reports any disagreement (exit 1).\n"
+    "2. The vocabulary families: every entry point the model has, grouped by the state they share\n"
+    "   (pages, slab, kmem_cache, kmem_cache_rcu, vmalloc, stacks, user, mempool, skb, kfence),\n"
+    "   each with its allocations, frees, reallocations, double frees, rcu_barrier() and in-bounds,\n"
+    "   out-of-bounds and after-free accesses, up to --family-depth events after its setup\n"
+    "   (default 4); states merged by the model's whole state. --family NAME explores one only.\n"
+    "   A mutant's violations are judged against its baseline, explored alike.\n"
+    "\n"
+    "Without --boot and --no-mte both cover the boot product: the default boot, init_on_alloc=1,\n"
+    "init_on_free=1, kasan.vmalloc=off, kasan=off, sampling (N=2, and order 1, where the era\n"
+    "parses them), kasan.write_only=on (where it does), no MTE, and for the families also\n"
+    "kasan.mode=async and asymm; then it prints how many configurations, states and transitions\n"
+    "it covered and which entry points it drove.\n"
+    "Exit status: 0 every invariant as the variant records it, 1 otherwise (or a family truncated),\n"
+    "2 bad input.\n";
 
 solver::ConcreteConfig bmc_config(const BootParams& b, bool mte) {
     solver::ConcreteConfig c;
@@ -48,33 +61,36 @@ solver::ConcreteConfig bmc_config(const BootParams& b, bool mte) {
 }
 }  // namespace
 
-namespace {
-// The named boot product `tagproof explore` covers without --boot / --no-mte:
-// each configuration the decisions branch on, as the era parses it.
-struct BootConfig {
-    std::string boot;
-    bool mte = true;
-};
-std::vector<BootConfig> boot_product(const kernel::Variant& v) {
-    const BootParamSyntax syn = v.boot_syntax();
-    // (the instance is the trace BMC's, kasan.mode=sync: async and asymm are not in it yet)
-    std::vector<std::string> boots = {"", "init_on_alloc=1", "init_on_free=1", "kasan.vmalloc=off", "kasan=off"};
-    if (syn.page_alloc_sample) boots.push_back("kasan.page_alloc.sample=2");
-    if (syn.page_alloc_sample && syn.page_alloc_sample_order)
-        boots.push_back("kasan.page_alloc.sample=2 kasan.page_alloc.sample.order=1");
-    if (syn.write_only) boots.push_back("kasan.write_only=on");
-    std::vector<BootConfig> out;
-    for (const auto& b : boots) out.push_back({b, true});
-    out.push_back({"", false});  // no MTE: HW_TAGS stays off
-    return out;
-}
-}  // namespace
 
 int explore_one(const Options& o, const kernel::Variant& v, const explore::ExploreOptions& eo, std::size_t& states,
                 std::size_t& transitions, std::map<std::string, std::string>& first_violation);
 
+namespace {
+void print_family_totals(const FamilyTotals& t, unsigned depth) {
+    std::printf("\nfamilies: %zu, %zu explorations (family x configuration), %zu states, %zu transitions, "
+                "depth %u after each family's setup%s\n",
+                t.families, t.runs, t.states, t.transitions, depth, t.truncated ? " (SOME TRUNCATED)" : "");
+    std::printf("entry points driven:");
+    std::set<std::string> calls = t.calls;
+    calls.insert({"read", "write"});
+    for (const auto& c : calls) std::printf(" %s", c.c_str());
+    std::printf("\n");
+    for (const auto& inv : explore::family_invariants()) {
+        auto it = t.first_violation.find(inv);
+        auto nw = t.new_violation.find(inv);
+        std::string verdict = it == t.first_violation.end()
+                                  ? "holds within " + std::to_string(depth) + " events in every family and configuration"
+                              : nw != t.new_violation.end() ? "violated, first in [" + nw->second + "]"
+                              : "violated, first in [" + it->second + "] (" +
+                                    (t.baseline.empty() ? std::string("recorded") : "recorded, or also in " + t.baseline) + ")";
+        std::printf("%-24s %s\n", inv.c_str(), verdict.c_str());
+    }
+}
+}  // namespace
+
 int verb_explore(const Args& args) {
-    Options o = parse_options(args, {"--variant", "--boot", "--depth", "--dot", "--dot-path", "--write-scenarios"},
+    Options o = parse_options(args, {"--variant", "--boot", "--depth", "--dot", "--dot-path", "--write-scenarios",
+                                     "--family", "--family-depth"},
                               {"--help", "--no-mte", "--check-bmc"});
     if (o.has("--help")) {
         std::cout << kHelp;
@@ -85,13 +101,29 @@ int verb_explore(const Args& args) {
     const auto& v = kernel::find_variant(variant, "--variant");
     const unsigned depth = unsigned(parse_u64(o.get("--depth", "6"), "--depth"));
     if (depth == 0 || depth > 8) throw InputError("--depth", "must be 1..8");
-    std::vector<BootConfig> configs;
+    std::vector<explore::BootConfig> configs;
     bool boot_given = false;
     for (const auto& [k, val] : o.named) boot_given |= k == "--boot";
     // a picture or scenario files are of one configuration: the default boot unless --boot says
     const bool product = !boot_given && !o.has("--no-mte") && o.get("--dot").empty() && o.get("--write-scenarios").empty();
-    if (product) configs = boot_product(v);
+    if (product) configs = explore::boot_product(v, false);
     else configs.push_back({o.get("--boot"), !o.has("--no-mte")});
+    const unsigned family_depth = unsigned(parse_u64(o.get("--family-depth", "4"), "--family-depth"));
+    if (family_depth == 0 || family_depth > 8) throw InputError("--family-depth", "must be 1..8");
+    const std::string only = o.get("--family");
+    // the families: every event the model has, in the boot product with kasan.mode=async / asymm too
+    auto run_families = [&] {
+        std::vector<explore::BootConfig> fc =
+            product || (!only.empty() && !boot_given && !o.has("--no-mte")) ? explore::boot_product(v, true) : configs;
+        return explore_families(v, fc, family_depth, only, o.get("--write-scenarios"));
+    };
+    if (!only.empty()) {
+        if (!o.get("--dot").empty() || o.has("--check-bmc"))
+            throw InputError("--family", "--dot and --check-bmc are of the page instance, not of a family");
+        const FamilyTotals ft = run_families();
+        print_family_totals(ft, family_depth);
+        return ft.unrecorded || ft.truncated ? EXIT_COUNTEREXAMPLE : EXIT_HOLDS;
+    }
     int status = EXIT_HOLDS;
     std::size_t states = 0, transitions = 0;
     std::map<std::string, std::string> first_violation;  // invariant -> the configuration
@@ -115,6 +147,13 @@ int verb_explore(const Args& args) {
                             ? ("holds within " + std::to_string(depth) + " events in every configuration").c_str()
                             : ("violated, first in [" + it->second + "]").c_str());
         }
+        const FamilyTotals ft = run_families();
+        print_family_totals(ft, family_depth);
+        std::printf("\nin all: the page instance in %zu configurations and %zu families in %zu: %zu states, "
+                    "%zu transitions\n",
+                    configs.size(), ft.families, ft.runs / std::max<std::size_t>(ft.families, 1), states + ft.states,
+                    transitions + ft.transitions);
+        if (ft.unrecorded || ft.truncated) status = std::max(status, int(EXIT_COUNTEREXAMPLE));
     }
     return status;
 }

@@ -1,8 +1,6 @@
 // explorer.cpp — see explorer.hpp.
 #include "explorer.hpp"
 
-#include <boost/graph/breadth_first_search.hpp>
-
 #include <algorithm>
 #include <deque>
 #include <set>
@@ -13,6 +11,7 @@
 #include "boot_params.hpp"
 #include "error.hpp"
 #include "model.hpp"
+#include "shortest.hpp"
 #include "variant.hpp"
 
 namespace tagproof::explore {
@@ -277,48 +276,16 @@ ExploreResult explore(const ExploreOptions& opt) {
         }
     }
 
-    // Shortest paths from the initial state: Boost's breadth-first search,
-    // recording each vertex's distance and the tree edge that reached it.
-    const std::size_t n = boost::num_vertices(r.graph);
-    std::vector<unsigned> dist(n, ~0u);
-    std::vector<EdgeDesc> pred(n);
-    dist[r.initial] = 0;
-    struct Recorder : boost::default_bfs_visitor {
-        std::vector<unsigned>* dist;
-        std::vector<EdgeDesc>* pred;
-        void tree_edge(EdgeDesc e, const Graph& g) {
-            (*dist)[boost::target(e, g)] = (*dist)[boost::source(e, g)] + 1;
-            (*pred)[boost::target(e, g)] = e;
-        }
-    } rec;
-    rec.dist = &dist;
-    rec.pred = &pred;
-    boost::breadth_first_search(r.graph, r.initial, boost::visitor(rec));
-
+    std::vector<unsigned> dist;
+    std::vector<EdgeDesc> pred;
     for (const auto& inv : instance_invariants()) {
         InvariantVerdict iv;
         iv.invariant = inv;
-        unsigned best = ~0u;
-        EdgeDesc best_e{};
-        for (auto [ei, ee] = boost::edges(r.graph); ei != ee; ++ei) {
-            const auto& vl = r.graph[*ei].violated;
-            if (std::find(vl.begin(), vl.end(), inv) == vl.end()) continue;
-            const unsigned ds = dist[boost::source(*ei, r.graph)];
-            if (ds < best) {
-                best = ds;
-                best_e = *ei;
-            }
-        }
-        if (best != ~0u) {
+        iv.edges = shortest_violation(r.graph, r.initial, inv, dist, pred);
+        if (!iv.edges.empty()) {
             iv.violated = true;
-            iv.message = r.graph[best_e].message;
-            std::vector<EdgeDesc> rev{best_e};
-            for (Vertex x = boost::source(best_e, r.graph); x != r.initial; x = boost::source(pred[x], r.graph))
-                rev.push_back(pred[x]);
-            for (auto it = rev.rbegin(); it != rev.rend(); ++it) {
-                iv.edges.push_back(*it);
-                iv.path.push_back(r.graph[*it].event);
-            }
+            iv.message = r.graph[iv.edges.back()].message;
+            for (EdgeDesc e : iv.edges) iv.path.push_back(r.graph[e].event);
         }
         r.verdicts.push_back(iv);
     }

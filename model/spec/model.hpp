@@ -160,6 +160,7 @@ public:
 
 private:
     friend struct Oracle;
+    friend std::string state_key(const Model&, const std::vector<Ptr>&);  // state_key.hpp
     const kernel::Variant& v_;
     ModelConfig cfg_;
     Chooser& ch_;

@@ -1,0 +1,159 @@
+// families.cpp — see families.hpp.
+#include "families.hpp"
+
+#include "boot_params.hpp"
+
+namespace tagproof::explore {
+
+namespace {
+// A kind that returns a page (one slot).
+AllocKind page_kind(const char* stem, const char* alloc, const char* free, std::uint64_t size, bool per_cpu) {
+    AllocKind k{stem, alloc, free, size, 1, per_cpu};
+    k.page = true;
+    return k;
+}
+}  // namespace
+
+std::vector<Family> families(const kernel::Variant& v) {
+    BuildConfig hw;
+    const GfpLayout L = v.gfp_layout(hw);
+    const kernel::Features& f = v.features();
+    std::vector<Family> out;
+
+    {
+        // the page allocator beyond the BMC's instance: orders, zeroing and
+        // the skip flag, split and compound blocks share the free lists
+        Family p{"pages", "alloc_pages of order 0 and 1, with and without __GFP_ZERO / __GFP_SKIP_KASAN; kmalloc "
+                           "above the largest slab (kmalloc_large)",
+                 12};
+        p.kinds.push_back(page_kind("p", "alloc_pages(0, GFP_KERNEL)", "free_pages(%)", 4096, true));
+        p.kinds.push_back(page_kind("q", "alloc_pages(1, GFP_KERNEL|__GFP_ZERO)", "free_pages(%)", 8192, true));
+        if (L.defines("__GFP_SKIP_KASAN"))
+            p.kinds.push_back(
+                page_kind("s", "alloc_pages(0, GFP_KERNEL|__GFP_ZERO|__GFP_SKIP_KASAN)", "free_pages(%)", 4096, true));
+        // kmalloc above KMALLOC_MAX_CACHE_SIZE: straight from the page allocator
+        p.kinds.push_back({"l", "kmalloc(12288)", "kfree(%)", 12288, 1, false, true});
+        out.push_back(p);
+    }
+    {
+        Family s{"slab", "kmalloc / kzalloc / krealloc / kfree (double frees too)", 16};
+        AllocKind k{"k", "kmalloc(32)", "kfree(%)", 32, 2, false, true};
+        k.realloc = "krealloc(%, 96)";
+        k.realloc_size = 96;
+        s.kinds.push_back(k);
+        s.kinds.push_back({"z", "kzalloc(48)", "kfree(%)", 48, 1, false, true});
+        s.review_depth = 3;
+        out.push_back(s);
+    }
+    // One cache a family: the tags a cache fixes at slab creation are a choice
+    // per object (four 1024-byte objects to a slab), and two such slabs side by
+    // side are thousands of states before the first event that matters.
+    {
+        Family c{"kmem_cache", "kmem_cache_alloc / kmem_cache_free of a cache with a constructor (tags fixed per slot)",
+                 16};
+        c.setup = {"c = kmem_cache_create(1024, ctor)"};
+        c.kinds.push_back({"o", "kmem_cache_alloc(c)", "kmem_cache_free(c, %)", 1024, 2});
+        out.push_back(c);
+    }
+    {
+        Family c{"kmem_cache_rcu", "kmem_cache_alloc / kmem_cache_free of a SLAB_TYPESAFE_BY_RCU cache (tags fixed "
+                                   "per slot, the free deferred to a grace period), rcu_barrier()",
+                 16};
+        if (f.slub_rcu_debug) c.config.push_back("slub_rcu_debug=y");
+        c.setup = {"r = kmem_cache_create(1024, rcu)"};
+        c.kinds.push_back({"t", "kmem_cache_alloc(r)", "kmem_cache_free(r, %)", 1024, 2});
+        c.globals = {"rcu_barrier()"};
+        out.push_back(c);
+    }
+    {
+        Family m{"vmalloc", "vmalloc / vzalloc / vrealloc / vfree, vmalloc_huge, vmap / vunmap of a page allocation",
+                 40};
+        m.setup = {"g = alloc_pages(1, GFP_KERNEL)", "gp = page_address(g)"};
+        AllocKind k{"v", "vmalloc(4096)", "vfree(%)", 4096, 2};
+        if (f.vrealloc) {
+            k.realloc = "vrealloc(%, 8192)";
+            k.realloc_size = 8192;
+        }
+        m.kinds.push_back(k);
+        m.kinds.push_back({"z", "vzalloc(4096)", "vfree(%)", 4096, 1});
+        m.kinds.push_back({"h", "vmalloc_huge(65536)", "vfree(%)", 65536, 1});
+        m.kinds.push_back({"a", "vmap(g)", "vunmap(%)", 8192, 1});
+        m.globals = {"read(gp, 1)", "write(gp, 1)"};  // the mapped pages' owner, through its own pointer
+        m.review_depth = 3;
+        out.push_back(m);
+    }
+    {
+        Family t{"stacks", "alloc_thread_stack_node / free on either CPU: the per-CPU cache (hit and miss) and "
+                           "the RCU-delayed free",
+                 48};
+        t.kinds.push_back({"s", "stack_alloc()", "stack_free(%)", 16384, 2, true});
+        t.globals = {"rcu_barrier()"};
+        out.push_back(t);
+    }
+    {
+        Family u{"user", "page tables (kernel, user, pgd_cache), user pages with and without VM_MTE and their "
+                         "tags, munmap, the huge zero folio",
+                 16};
+        u.kinds.push_back({"t", "pgtable_alloc(kernel)", "pgtable_free(%)", 4096, 1});
+        u.kinds.push_back({"w", "pgtable_alloc(user)", "pgtable_free(%)", 4096, 1});
+        u.kinds.push_back({"d", "pgtable_alloc(pgd_slab)", "pgtable_free(%)", 512, 1});
+        AllocKind m = page_kind("u", "user_fault(mte)", "munmap(%)", 4096, false);
+        m.touch = "user_set_tag(%, 0, 3)";
+        u.kinds.push_back(m);
+        u.kinds.push_back(page_kind("n", "user_fault()", "munmap(%)", 4096, false));
+        u.kinds.push_back(page_kind("f", "huge_zero_folio(1)", "", 8192, false));
+        u.review_depth = 3;
+        out.push_back(u);
+    }
+    {
+        // 40-byte elements: a kmalloc-64 slot and a cache slot wider than the
+        // element, so an overflow inside the slot is an access the hooks must catch
+        Family p{"mempool", "mempools of kmalloc, kmem_cache and page elements: the reserve and the allocator behind it",
+                 16};
+        p.setup = {"mk = mempool_create(kmalloc, 40, 1)", "ms = mempool_create(slab, 40, 1)",
+                   "mp = mempool_create(pages, 0, 1)"};
+        p.kinds.push_back({"e", "mempool_alloc(mk)", "mempool_free(mk, %)", 40, 1});
+        p.kinds.push_back({"c", "mempool_alloc(ms)", "mempool_free(ms, %)", 40, 1});
+        p.kinds.push_back({"p", "mempool_alloc(mp)", "mempool_free(mp, %)", 4096, 1});
+        p.review_depth = 3;
+        out.push_back(p);
+    }
+    {
+        Family k{"skb", "skb_page_frag_refill (order 3, else 0) and alloc_skb_with_frags, freed by put_page", 40};
+        k.kinds.push_back(page_kind("f", "skb_alloc()", "free_pages(%)", 32768, true));
+        k.kinds.push_back({"b", "alloc_skb_with_frags(8192, 1)", "kfree_skb(%)", 0, 1, true, false, false});
+        out.push_back(k);
+    }
+    {
+        Family k{"kfence", "kmalloc through kfence_alloc (the KFENCE pool of 2 objects) next to plain kmalloc", 16};
+        k.config.push_back("kfence=y");
+        k.kinds.push_back({"f", "kfence_kmalloc(32)", "kfree(%)", 32, 2, false, true});
+        k.kinds.push_back({"k", "kmalloc(32)", "kfree(%)", 32, 1});
+        out.push_back(k);
+    }
+    return out;
+}
+
+std::string BootConfig::name() const {
+    if (!mte) return boot.empty() ? "no MTE" : boot + ", no MTE";
+    return boot.empty() ? "default boot" : boot;
+}
+
+std::vector<BootConfig> boot_product(const kernel::Variant& v, bool check_modes) {
+    const BootParamSyntax syn = v.boot_syntax();
+    std::vector<std::string> boots = {"", "init_on_alloc=1", "init_on_free=1", "kasan.vmalloc=off", "kasan=off"};
+    if (syn.page_alloc_sample) boots.push_back("kasan.page_alloc.sample=2");
+    if (syn.page_alloc_sample && syn.page_alloc_sample_order)
+        boots.push_back("kasan.page_alloc.sample=2 kasan.page_alloc.sample.order=1");
+    if (syn.write_only) boots.push_back("kasan.write_only=on");
+    if (check_modes) {
+        boots.push_back("kasan.mode=async");
+        boots.push_back("kasan.mode=asymm");
+    }
+    std::vector<BootConfig> out;
+    for (const auto& b : boots) out.push_back({b, true});
+    out.push_back({"", false});
+    return out;
+}
+
+}  // namespace tagproof::explore

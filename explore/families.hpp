@@ -1,0 +1,67 @@
+// families.hpp — the model's whole event vocabulary, as the explorer drives
+// it: families of entry points that share state (the slab allocator, vmalloc,
+// thread stacks, page tables and user pages, mempools, skbs, KFENCE, the page
+// allocator's flags and orders). Each family names the allocations it makes
+// (an allocation kind: the call, how it is freed, its size), what it sets up
+// first, and the events that take no handle (rcu_barrier()). A path's length
+// counts transitions: an allocation of a page and its page_address() are one.
+// Every event is a
+// scenario line run by scenario::Interpreter, so a counterexample replays
+// with `tagproof run` exactly as it was found.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "config.hpp"
+#include "variant.hpp"
+
+namespace tagproof::explore {
+
+// One kind of allocation a family makes: `H = ALLOC` and `FREE` with % the
+// handle's name.
+struct AllocKind {
+    std::string stem;   // handle names: stem0, stem1, ...
+    std::string alloc;  // "kmalloc(32)"
+    std::string free;   // "kfree(%)"; empty: never freed (the huge zero folio)
+    std::uint64_t size = 0;   // the bytes the caller may use (the access past it is out of bounds)
+    unsigned slots = 2;       // handles of this kind at once (a freed one stays, dangling, until reused)
+    bool per_cpu = false;     // allocate and free on either CPU (per-CPU caches and counters)
+    bool refree = false;      // freeing a freed handle is an event too (double-free reports)
+    bool accessed = true;     // read / write through the handle (an skb is not a pointer)
+    std::string realloc;      // "krealloc(%, 96)": the handle becomes the result
+    std::uint64_t realloc_size = 0;
+    std::string touch;        // an event on a live handle: "user_set_tag(%, 0, 3)"
+    bool page = false;        // it returns a page: `%p = page_address(%)` follows, and accesses use %p
+};
+
+struct Family {
+    std::string name;
+    std::string doc;
+    unsigned pages = 16;                // the instance's RAM
+    std::vector<std::string> config;    // scenario config words: "kfence=y"
+    std::vector<std::string> setup;     // lines run before the first event (not counted)
+    std::vector<AllocKind> kinds;
+    std::vector<std::string> globals;   // events with no handle: "rcu_barrier()"
+    // The depth `tagproof review` explores it to, at the default boot, within
+    // review's budget (`tagproof explore` takes --family-depth, 4 by default).
+    unsigned review_depth = 4;
+};
+
+// The families for a variant's era (a kind whose call or flag the era lacks is left out).
+std::vector<Family> families(const kernel::Variant& v);
+
+// A boot configuration the explorer covers.
+struct BootConfig {
+    std::string boot;  // kernel command line ("" the default boot)
+    bool mte = true;
+    std::string name() const;  // "default boot", "init_on_free=1", "no MTE"
+};
+// The named boot product: each configuration the decisions branch on, as the
+// era parses it: the default boot, init_on_alloc=1, init_on_free=1,
+// kasan.vmalloc=off, kasan=off, sampling (N=2, and order 1), write_only,
+// and no MTE; with `check_modes` also kasan.mode=async and asymm (the page
+// instance is the trace BMC's and is sync only).
+std::vector<BootConfig> boot_product(const kernel::Variant& v, bool check_modes);
+
+}  // namespace tagproof::explore

@@ -1,0 +1,57 @@
+// family_explorer.hpp — explicit-state exploration of one vocabulary family
+// (families.hpp) in one boot configuration: every event the family has,
+// every random tag choice a branch, states merged by the model's whole state
+// (spec::state_key) and the handles' status, breadth-first to a depth.
+// Violating transitions carry the invariants the model's oracle reports; the
+// shortest path to each is a scenario file (shortest.hpp).
+#pragma once
+#include <boost/graph/adjacency_list.hpp>
+
+#include <string>
+#include <vector>
+
+#include "families.hpp"
+
+namespace tagproof::explore {
+
+struct FamilyOptions {
+    std::string variant = "linux-7.0";
+    Family family;
+    BootConfig config;
+    unsigned depth = 4;                // events after the setup
+    std::size_t max_states = 200000;   // stop (truncated) beyond this
+};
+
+struct FamilyEdge {
+    std::string line;                   // the event as a scenario line
+    std::vector<std::string> violated;  // invariants this transition breaks
+    std::string message;                // the first violation's text
+};
+using FamilyGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, boost::no_property, FamilyEdge>;
+
+struct FamilyVerdict {
+    std::string invariant;
+    bool violated = false;
+    bool recorded = false;             // a defect the variant is recorded to have
+    std::vector<std::string> path;     // the shortest event sequence (the last breaks it)
+    std::string message;
+};
+
+struct FamilyResult {
+    FamilyOptions options;
+    FamilyGraph graph;
+    std::size_t initial = 0;
+    bool truncated = false;
+    std::size_t refused = 0;           // events the model refused (InputError): not enabled there
+    std::size_t sampled_events = 0;    // transitions whose tag choices were sampled, not all enumerated
+    std::vector<FamilyVerdict> verdicts;  // one per invariant the oracle judges
+    std::string scenario(const FamilyVerdict& v) const;  // replays with `tagproof run`
+};
+
+// The invariants a family exploration judges (the model's, less mode-isolation:
+// that one compares two variants, which `review` does).
+const std::vector<std::string>& family_invariants();
+
+FamilyResult explore_family(const FamilyOptions& opt);
+
+}  // namespace tagproof::explore
