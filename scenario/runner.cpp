@@ -41,7 +41,9 @@ bool yes(const std::string& v, const std::string& where, const std::string& key)
     throw InputError(where, "config " + key + "=" + v + ": expected y or n");
 }
 
-spec::ModelConfig make_config(const Scenario& sc, Mode mode, const kernel::Variant& v) {
+}  // namespace
+
+spec::ModelConfig model_config(const Scenario& sc, Mode mode, const kernel::Variant& v) {
     spec::ModelConfig c;
     c.build.mode = mode;
     std::string where = at(sc, sc.config_line);
@@ -109,6 +111,8 @@ spec::ModelConfig make_config(const Scenario& sc, Mode mode, const kernel::Varia
     }
     return c;
 }
+
+namespace {
 
 class Execution {
 public:
@@ -367,7 +371,7 @@ std::vector<ModeResult> run_scenario(const Scenario& sc, const RunOptions& opt) 
         ModeResult res;
         res.mode = mode;
         res.variant = v.name();
-        spec::ModelConfig cfg = make_config(sc, mode, v);
+        spec::ModelConfig cfg = model_config(sc, mode, v);
         res.hw_tags_active = derive_runtime(cfg.build, cfg.machine, cfg.boot).hw_tags_enabled;
         if (!opt.check_style_override.empty())
             cfg.build.check_style = parse_check_style(opt.check_style_override, "--check-style");
@@ -407,7 +411,7 @@ std::vector<ModeResult> run_scenario(const Scenario& sc, const RunOptions& opt) 
             }
         };
         const kernel::Variant* base = sc.baseline.empty() ? nullptr : &kernel::find_variant(sc.baseline, at(sc, sc.baseline_line));
-        spec::ModelConfig base_cfg = base ? make_config(sc, mode, *base) : cfg;
+        spec::ModelConfig base_cfg = base ? model_config(sc, mode, *base) : cfg;
         // 9 mode-isolation: the baseline, replaying the same tag choices, must show the same outcomes.
         auto isolate = [&](RunRecord& r, const std::vector<std::pair<std::size_t, std::size_t>>& path) {
             if (!base || r.pruned) return;

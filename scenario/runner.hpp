@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "chooser.hpp"
+#include "model.hpp"
 #include "scenario.hpp"
 
 namespace tagproof::scenario {
@@ -38,6 +39,10 @@ struct ModeResult {
 };
 
 std::vector<ModeResult> run_scenario(const Scenario& sc, const RunOptions& opt);
+
+// The model configuration a scenario's config and boot lines give in `mode`
+// (InputError at the line that is wrong).
+spec::ModelConfig model_config(const Scenario& sc, Mode mode, const kernel::Variant& v);
 
 // The violations of `invariant` ("invariant: message") a scenario's text
 // shows, in `mode` only if given (every mode otherwise); none if it does not
