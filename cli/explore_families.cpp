@@ -73,7 +73,7 @@ FamilyTotals explore_families(const kernel::Variant& v, const std::vector<explor
                                        : ("violated: " + broken).c_str());
             if (r.truncated) t.truncated = true;
             if (r.sampled_events)
-                std::printf("    (%zu transitions had over 512 tag choices: 64 more of them sampled at random)\n",
+                std::printf("    (%zu transitions had over 128 tag choices: 32 more of them sampled at random)\n",
                             r.sampled_events);
             t.sampled_events += r.sampled_events;
             for (const auto& fv : r.verdicts) {

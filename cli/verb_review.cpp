@@ -93,7 +93,7 @@ std::vector<std::string> write_finding_reports(review::VariantReview& r, const s
 int verb_review(const Args& args) {
     Options o = parse_options(args, {"--variant", "--baseline", "--mode", "--format", "--out", "--corpus", "--jobs",
                                      "--explore-depth", "--rapidcheck", "--base"},
-                              {"--help", "--quiet", "--no-solver", "--no-explorer", "--no-rapidcheck", "--map-only", "--explain"});
+                              {"--help", "--quiet", "--no-solver", "--no-explorer", "--no-families", "--no-rapidcheck", "--map-only", "--explain"});
     if (o.has("--help")) {
         std::cout << kHelp;
         return 0;
@@ -124,6 +124,7 @@ int verb_review(const Args& args) {
     ro.rapidcheck_cases = int(parse_u64(o.get("--rapidcheck", "100"), "--rapidcheck"));
     ro.solver = !o.has("--no-solver");
     ro.explorer = !o.has("--no-explorer");
+    ro.families = !o.has("--no-families");
     ro.rapidcheck = !o.has("--no-rapidcheck") && ro.rapidcheck_cases > 0;
     const unsigned jobs = std::max<unsigned>(1, unsigned(parse_u64(o.get("--jobs", "2"), "--jobs")));
     if (patch_mode) return review_patch(o.positional, o.get("--base"), ro, format, out, o.has("--map-only"), o.has("--quiet"));

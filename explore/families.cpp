@@ -66,16 +66,21 @@ std::vector<Family> families(const kernel::Variant& v) {
         out.push_back(c);
     }
     {
-        Family m{"vmalloc", "vmalloc / vzalloc / vrealloc / vfree, vmalloc_huge, vmap / vunmap of a page allocation",
+        Family m{"vmalloc", "vmalloc / vzalloc / __vmalloc(size, gfp) / vrealloc / vfree, vmalloc_huge, vmap / vunmap "
+                            "of a page allocation",
                  40};
         m.setup = {"g = alloc_pages(1, GFP_KERNEL)", "gp = page_address(g)"};
-        AllocKind k{"v", "vmalloc(4096)", "vfree(%)", 4096, 2};
+        // 3000 bytes: the page's tail past the object is poisoned, so an access
+        // past it is a tag check (a page multiple would reach the guard page)
+        AllocKind k{"v", "vmalloc(3000)", "vfree(%)", 3000, 2};
         if (f.vrealloc) {
             k.realloc = "vrealloc(%, 8192)";
             k.realloc_size = 8192;
         }
         m.kinds.push_back(k);
-        m.kinds.push_back({"z", "vzalloc(4096)", "vfree(%)", 4096, 1});
+        m.kinds.push_back({"z", "vzalloc(3000)", "vfree(%)", 3000, 1});
+        // __vmalloc(size, gfp): the caller's flags through vmalloc_fix_flags()
+        m.kinds.push_back({"w", "vmalloc(3000, GFP_KERNEL|__GFP_ZERO)", "vfree(%)", 3000, 1});
         m.kinds.push_back({"h", "vmalloc_huge(65536)", "vfree(%)", 65536, 1});
         m.kinds.push_back({"a", "vmap(g)", "vunmap(%)", 8192, 1});
         m.globals = {"read(gp, 1)", "write(gp, 1)"};  // the mapped pages' owner, through its own pointer
@@ -89,6 +94,12 @@ std::vector<Family> families(const kernel::Variant& v) {
         t.kinds.push_back({"s", "stack_alloc()", "stack_free(%)", 16384, 2, true});
         t.globals = {"rcu_barrier()"};
         out.push_back(t);
+        // without CONFIG_VMAP_STACK: THREADINFO_GFP pages from the page allocator
+        Family n = t;
+        n.name = "stacks_novmap";
+        n.doc = "alloc_thread_stack_node / free without CONFIG_VMAP_STACK: THREADINFO_GFP pages";
+        n.config = {"vmap_stack=n"};
+        out.push_back(n);
     }
     {
         Family u{"user", "page tables (kernel, user, pgd_cache), user pages with and without VM_MTE and their "
@@ -122,7 +133,14 @@ std::vector<Family> families(const kernel::Variant& v) {
         Family k{"skb", "skb_page_frag_refill (order 3, else 0) and alloc_skb_with_frags, freed by put_page", 40};
         k.kinds.push_back(page_kind("f", "skb_alloc()", "free_pages(%)", 32768, true));
         k.kinds.push_back({"b", "alloc_skb_with_frags(8192, 1)", "kfree_skb(%)", 0, 1, true, false, false});
+        // a caller that asks for zeroed frags: the promise is the caller's gfp
+        k.kinds.push_back({"c", "alloc_skb_with_frags(8192, 1, GFP_KERNEL|__GFP_ZERO)", "kfree_skb(%)", 0, 1, true, false, false});
         out.push_back(k);
+        // seven pages: no order-3 block exists, so skb_page_frag_refill always
+        // takes its order-0 fallback
+        Family b{"skb_fallback", "skb_page_frag_refill when no order-3 block is free: the order-0 fallback", 8};
+        b.kinds.push_back(page_kind("f", "skb_alloc()", "free_pages(%)", 4096, true));
+        out.push_back(b);
     }
     {
         Family k{"kfence", "kmalloc through kfence_alloc (the KFENCE pool of 2 objects) next to plain kmalloc", 16};

@@ -28,7 +28,7 @@ struct Delegate final : spec::Chooser {
 
 enum Slot : std::uint8_t { empty, live, dead };
 
-constexpr std::size_t kEnumerated = 512, kSampled = 64;
+constexpr std::size_t kEnumerated = 128, kSampled = 32;
 
 struct State {
     spec::Model model;
@@ -157,6 +157,9 @@ FamilyResult explore_family(const FamilyOptions& opt) {
     std::unordered_map<std::string, std::size_t> index;
     std::vector<unsigned> depth_of;
     std::vector<std::unique_ptr<State>> pending;  // by vertex, dropped once expanded
+    // what the states waiting to be expanded hold: RAM's tag, data and owner per granule
+    const std::size_t state_bytes = sizeof(State) + std::size_t(opt.family.pages) * (PAGE_SIZE / 16) * 10 + 8192;
+    std::size_t stored = 0;
     auto key_of = [](const State& s) {
         std::vector<spec::Ptr> held;
         std::string k;
@@ -180,6 +183,7 @@ FamilyResult explore_family(const FamilyOptions& opt) {
         const std::size_t u = boost::add_vertex(r.graph);
         index.emplace(std::move(key), u);
         depth_of.push_back(depth);
+        if (depth < max_depth) stored += state_bytes;
         pending.push_back(depth < max_depth ? std::move(s) : nullptr);  // the last layer is never expanded
         return u;
     };
@@ -195,9 +199,10 @@ FamilyResult explore_family(const FamilyOptions& opt) {
         const std::size_t u = frontier.front();
         frontier.pop_front();
         std::unique_ptr<State> su = std::move(pending[u]);
+        if (su) stored -= state_bytes;
         const unsigned d = depth_of[u];
         if (d >= max_depth) continue;
-        if (index.size() >= opt.max_states) {
+        if (index.size() >= opt.max_states || stored > opt.max_bytes) {
             r.truncated = true;
             break;
         }

@@ -19,7 +19,8 @@ struct FamilyOptions {
     Family family;
     BootConfig config;
     unsigned depth = 4;                // events after the setup
-    std::size_t max_states = 200000;   // stop (truncated) beyond this
+    std::size_t max_states = 200000;   // stop (truncated) beyond this many states
+    std::size_t max_bytes = std::size_t(1) << 30;  // ... or when the states waiting to be expanded hold this much
 };
 
 struct FamilyEdge {

@@ -11,6 +11,7 @@
 #include "corpus.hpp"
 #include "error.hpp"
 #include "explorer.hpp"
+#include "family_explorer.hpp"
 #include "property.hpp"
 #include "report.hpp"
 #include "prove.hpp"
@@ -435,6 +436,47 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
         r.notes.push_back("explorer: " + std::to_string(boost::num_vertices(er.graph)) + " states, " +
                           std::to_string(boost::num_edges(er.graph)) + " transitions, depth " +
                           std::to_string(eo.depth));
+        // the vocabulary families, at the default boot and each one's review depth
+        // (`tagproof explore` covers the boot product)
+        std::size_t fstates = 0, ftransitions = 0;
+        std::string depths;
+        for (const auto& fam : opt.families ? explore::families(kernel::find_variant(r.variant))
+                                            : std::vector<explore::Family>{}) {
+            explore::FamilyOptions fo;
+            fo.variant = r.variant;
+            fo.family = fam;
+            fo.depth = fam.review_depth;
+            const explore::FamilyResult fr = explore::explore_family(fo);
+            fstates += boost::num_vertices(fr.graph);
+            ftransitions += boost::num_edges(fr.graph);
+            depths += (depths.empty() ? "" : ", ") + fam.name + " " + std::to_string(fo.depth);
+            if (fr.truncated) r.notes.push_back("explorer: the " + fam.name + " family was truncated (state budget)");
+            for (const auto& fv : fr.verdicts) {
+                SourceVerdict& s = g.source(fv.invariant, Mode::hw_tags, "explorer");
+                if (!fv.violated) {
+                    // a truncated family did not finish its budget: it cannot say "holds"
+                    if (fr.truncated && s.status != SourceVerdict::counterexample)
+                        s = {"explorer", SourceVerdict::unknown, "the " + fam.name + " family was truncated"};
+                    else if (s.status == SourceVerdict::not_covered)
+                        s = {"explorer", SourceVerdict::holds, "holds within the families' depths"};
+                    continue;
+                }
+                if (s.status != SourceVerdict::counterexample)
+                    s = {"explorer", SourceVerdict::counterexample,
+                         std::to_string(fv.path.size()) + " events (" + fam.name + ")"};
+                Finding f;
+                f.property = fv.invariant;
+                f.mode = Mode::hw_tags;
+                f.source = "explorer";
+                f.origin = "breadth-first search of the " + fam.name + " family, " +
+                           std::to_string(boost::num_vertices(fr.graph)) + " states";
+                f.scenario = fr.scenario(fv);
+                f.happened = fv.message;
+                add_candidate(r, f);
+            }
+        }
+        if (opt.families) r.notes.push_back("explorer families: " + std::to_string(fstates) + " states, " + std::to_string(ftransitions) +
+                          " transitions, default boot, depth " + depths);
     }
     finalize(r);
     return r;

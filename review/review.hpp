@@ -74,6 +74,7 @@ struct ReviewOptions {
     unsigned explore_depth = 6;
     int rapidcheck_cases = 100;
     bool solver = true, explorer = true, rapidcheck = true, corpus = true;
+    bool families = true;                     // the explorer's vocabulary families too (explore/families.hpp)
     // Called as each engine starts on a variant (progress lines on stderr).
     std::function<void(const std::string& variant, const std::string& engine)> progress;
 };

@@ -2,7 +2,8 @@
 """kill_matrix.py — which engine kills which mutant (issue 15, item 6).
 
 Runs `tagproof review --variant M` for every mutant and control that
-`tagproof variants --mutants` lists, reads each (property, mode) banner the
+`tagproof variants --mutants` lists and for every variant file of our own
+mutants in tests/mutation/mutants (`--variant-file F`), two at a time, reads each (property, mode) banner the
 review prints, and counts a mutant killed by an engine when that engine gave
 a counterexample to a finding the mutant introduces (not one recorded, not
 one its baseline shows too). Writes a Markdown table; the command and the
@@ -17,6 +18,9 @@ says they kill, or where a positive twin (killed by none in the file) is
 killed; RapidCheck's column is random and is not held.
 """
 import argparse
+import concurrent.futures
+import glob
+import os
 import re
 import subprocess
 import sys
@@ -25,20 +29,30 @@ import time
 ENGINES = ["corpus", "solver", "explorer", "rapidcheck"]
 
 
+MUTANT_FILES = "tests/mutation/mutants"
+
+
 def mutants(tp):
+    """(name, variant file or None): the built-in mutants and controls, then our own files."""
     out = subprocess.run([tp, "variants", "--mutants"], capture_output=True, text=True, check=True).stdout
     names, in_mutants = [], False
     for line in out.splitlines():
         if line.startswith("mutants"):
             in_mutants = True
         elif in_mutants and line and not line.startswith(" ") and " base " in line:
-            names.append(line.split()[0])
+            names.append((line.split()[0], None))
+    for f in sorted(glob.glob(os.path.join(MUTANT_FILES, "*.variant"))):
+        name = next(l.split()[1] for l in open(f) if l.startswith("name "))
+        names.append((name, f))
     return names
 
 
-def review(tp, name, out_dir):
+def review(tp, name, out_dir, file=None):
     t0 = time.monotonic()
-    p = subprocess.run([tp, "review", "--variant", name, "--out", out_dir], capture_output=True, text=True)
+    cmd = [tp, "review", "--variant", name, "--out", out_dir]
+    if file:
+        cmd[2:2] = ["--variant-file", file]
+    p = subprocess.run(cmd, capture_output=True, text=True)
     secs = time.monotonic() - t0
     kills = {e: set() for e in ENGINES}
     banner = None
@@ -62,6 +76,7 @@ def main():
     ap.add_argument("--tagproof", default="build/cli/tagproof")
     ap.add_argument("--out", default="docs/kill-matrix.md")
     ap.add_argument("--check", default="")
+    ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only", action="append", default=[], help="these mutants only (with --check: its negative control)")
     a = ap.parse_args()
     want = {}
@@ -70,15 +85,19 @@ def main():
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
             if len(cells) == len(ENGINES) + 5 and cells[0] not in ("mutant", "---"):
                 want[cells[0]] = {e for e, c in zip(ENGINES, cells[2:2 + len(ENGINES)]) if c == "x"}
-    rows = []
-    for name in mutants(a.tagproof):
-        if a.only and name not in a.only:
-            continue
-        kills, secs, rc = review(a.tagproof, name, "/tmp/kill-matrix-" + name)
+    todo = [(n, f) for n, f in mutants(a.tagproof) if not a.only or n in a.only]
+
+    def one(nf):
+        name, file = nf
+        kills, secs, rc = review(a.tagproof, name, "/tmp/kill-matrix-" + name, file)
         props = sorted(set().union(*kills.values()))
         engines = [e for e in ENGINES if kills[e]]
-        rows.append((name, props, kills, engines, secs, rc))
         print(f"{name}: {', '.join(engines) or 'NOT KILLED'} ({secs:.1f} s)", file=sys.stderr)
+        return (name, props, kills, engines, secs, rc)
+
+    # two reviews at once: the machine's two cores (each review of one variant is one thread)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
+        rows = list(pool.map(one, todo))
     if a.check:
         bad = []
         if not rows:
