@@ -29,7 +29,7 @@ import time
 ENGINES = ["corpus", "solver", "explorer", "rapidcheck"]
 
 
-MUTANT_FILES = "tests/mutation/mutants"
+MUTANT_FILES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "mutation", "mutants")
 
 
 def mutants(tp):
@@ -43,7 +43,7 @@ def mutants(tp):
             names.append((line.split()[0], None))
     for f in sorted(glob.glob(os.path.join(MUTANT_FILES, "*.variant"))):
         name = next(l.split()[1] for l in open(f) if l.startswith("name "))
-        names.append((name, f))
+        names.append((name, os.path.normpath(f)))
     return names
 
 
@@ -119,7 +119,8 @@ def main():
     with open(a.out, "w") as f:
         f.write("# Kill matrix: which engine finds which mutant\n\n")
         f.write("Made by `scripts/kill_matrix.py` (`tagproof review --variant M` for every mutant and control of\n")
-        f.write("`tagproof variants --mutants`). An engine kills a mutant when it gives a counterexample to a\n")
+        f.write("`tagproof variants --mutants`, and with `--variant-file F` for each of our own mutants in\n")
+        f.write("tests/mutation/mutants; docs/mutation.md says why each survivor survives). An engine kills a mutant when it gives a counterexample to a\n")
         f.write("finding the mutant introduces (not recorded, not in its baseline). A positive twin must be\n")
         f.write("killed by none.\n\n")
         f.write("| mutant | findings it introduces | " + " | ".join(ENGINES) + " | engines | review time | exit |\n")
