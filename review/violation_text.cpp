@@ -41,6 +41,9 @@ Kind kind_of(const std::string& p, const std::string& h) {
     return Kind::other;
 }
 Kind kind_of(const Finding& f) { return kind_of(f.property, f.happened); }
+// Coverage is lost two ways: a match-all pointer, or (HW_TAGS) a random tag on
+// a mapping that is not Normal Tagged, where the CPU checks nothing.
+bool untagged_mapping(const Finding& f) { return has(f.happened, "MT_NORMAL_TAGGED"); }
 
 }  // namespace
 
@@ -58,7 +61,9 @@ std::string headline(const Finding& f) {
     const std::size_t colon = rest.find(": ");
     const std::string event = colon == std::string::npos ? "" : rest.substr(0, colon) + ": ";
     switch (kind_of(f)) {
-        case Kind::coverage: return event + "handed out through a match-all pointer: never checked";
+        case Kind::coverage:
+            return event + (untagged_mapping(f) ? "mapped without MT_NORMAL_TAGGED: never checked"
+                                                : "handed out through a match-all pointer: never checked");
         case Kind::out_of_bounds: return event + "out-of-bounds access not detected";
         case Kind::use_after_free: return event + "use after free not detected";
         case Kind::zero_data: return event + "memory its caller needs zeroed is not zeroed";
@@ -127,6 +132,11 @@ std::string expected_for(const Finding& f) {
 std::string question(const Finding& f) {
     switch (kind_of(f)) {
         case Kind::coverage:
+            if (untagged_mapping(f))
+                return "This allocation keeps a tag, but its mapping is no longer MT_NORMAL_TAGGED, so the CPU "
+                       "checks no access through it. Is the plain PAGE_KERNEL mapping intended while KASAN "
+                       "still tags the memory? If so, say so in the changelog (tagproof reads a variant's "
+                       "claims), and why losing the checks is acceptable here.";
             return "This allocation is now handed out untagged, so KASAN checks no access through it. Is "
                    "dropping its tag intended? If so, please say so in the changelog (tagproof reads a "
                    "variant's claims), and say why losing the checks is acceptable here.";

@@ -85,7 +85,7 @@ def main():
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
             if len(cells) == len(ENGINES) + 5 and cells[0] not in ("mutant", "---"):
                 want[cells[0]] = {e for e, c in zip(ENGINES, cells[2:2 + len(ENGINES)]) if c == "x"}
-    todo = [(n, f) for n, f in mutants(a.tagproof) if not a.only or n in a.only]
+    selected = [(n, f) for n, f in mutants(a.tagproof) if not a.only or n in a.only]
 
     def one(nf):
         name, file = nf
@@ -97,7 +97,7 @@ def main():
 
     # two reviews at once: the machine's two cores (each review of one variant is one thread)
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
-        rows = list(pool.map(one, todo))
+        rows = list(pool.map(one, selected))
     if a.check:
         bad = []
         if not rows:
