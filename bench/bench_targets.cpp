@@ -33,7 +33,10 @@ double number(const std::string& v, const std::string& where) {
     return d;
 }
 
+// A run with repetitions is judged on its median; a single run on itself.
 const BenchResult& find(const std::vector<BenchResult>& rs, const std::string& name) {
+    for (const auto& r : rs)
+        if (r.name == name + "_median") return r;
     for (const auto& r : rs)
         if (r.name == name) return r;
     throw InputError("benchmark results", "no " + name + " in the run (is the bench program current?)");
@@ -87,7 +90,7 @@ std::vector<TargetCheck> check_targets(const std::vector<BenchResult>& rs) {
         const BenchResult& tags = find(rs, std::string("BM_TagStoreSetRange/") + size);
         const BenchResult& mem = find(rs, std::string("BM_MemsetTagBytes/") + size);
         if (tags.unit != mem.unit) throw InputError("benchmark results", "tag and memset runs in different units");
-        out.push_back({std::string("TagStore::set_range / memset, ") + size + " B", tags.real_time / mem.real_time, 3,
+        out.push_back({std::string("TagStore::set_range / memset, ") + size + " B", tags.real_time / mem.real_time, 1.5,
                        false});
     }
     return out;
