@@ -15,7 +15,8 @@
 namespace tagproof::cli {
 
 FamilyTotals explore_families(const kernel::Variant& v, const std::vector<explore::BootConfig>& configs,
-                              unsigned depth, const std::string& only, const std::string& scenario_dir) {
+                              unsigned depth, const std::string& only, const std::string& scenario_dir,
+                              explore::CrossChecker* checker) {
     FamilyTotals t;
     // A mutant or control is judged against its baseline, explored alike: what
     // both break in a family and configuration is not the mutant's doing.
@@ -50,6 +51,7 @@ FamilyTotals explore_families(const kernel::Variant& v, const std::vector<explor
             fo.config = cfg;
             fo.depth = depth;
             const explore::FamilyResult r = explore::explore_family(fo);
+            if (checker) checker->add(r);
             std::set<std::string> theirs;
             if (base) {
                 explore::FamilyOptions bo = fo;

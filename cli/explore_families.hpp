@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cross_check.hpp"
 #include "families.hpp"
 
 namespace tagproof::cli {
@@ -22,8 +23,10 @@ struct FamilyTotals {
 };
 
 // Explores each family (or only `only`) in each configuration to `depth`
-// events; writes each counterexample to scenario_dir when given.
+// events; writes each counterexample to scenario_dir when given; hands each
+// exploration to `checker` (the solver's proofs, cross-checked) when given.
 FamilyTotals explore_families(const kernel::Variant& v, const std::vector<explore::BootConfig>& configs,
-                              unsigned depth, const std::string& only, const std::string& scenario_dir);
+                              unsigned depth, const std::string& only, const std::string& scenario_dir,
+                              explore::CrossChecker* checker = nullptr);
 
 }  // namespace tagproof::cli

@@ -11,6 +11,7 @@
 #include "error.hpp"
 #include "explorer.hpp"
 #include "explore_families.hpp"
+#include "prove.hpp"
 #include "family_explorer.hpp"
 #include "instance_bmc.hpp"
 #include "variant.hpp"
@@ -66,6 +67,43 @@ int explore_one(const Options& o, const kernel::Variant& v, const explore::Explo
                 std::size_t& transitions, std::map<std::string, std::string>& first_violation);
 
 namespace {
+// The obligations the solver proves for the variant within caller contracts
+// (mode-isolation aside: it compares two variants, the explorer runs one).
+std::vector<explore::ProvedObligation> proved_obligations(const std::string& variant) {
+    solver::ProveOptions po;
+    po.variant = variant;
+    po.raw_scope = false;
+    po.replay = false;
+    std::vector<explore::ProvedObligation> out;
+    for (const auto& vd : solver::prove(po))
+        if (vd.applicable && vd.primary() && vd.primary()->verdict == "proved" && !vd.informational &&
+            vd.invariant != "mode-isolation")
+            out.push_back({vd.id, vd.invariant});
+    return out;
+}
+
+// Each proof against the enumeration of its entry point (item 4 of issue 15):
+// false when one disagrees, a modelling gap.
+bool print_cross_check(const explore::CrossChecker& checker, std::size_t runs) {
+    std::size_t agree = 0, open = 0;
+    bool ok = true;
+    std::printf("\nthe solver's proofs (within caller contracts) against these %zu explorations:\n", runs);
+    for (const auto& cc : checker.results()) {
+        if (cc.kind == explore::CrossCheck::agrees) {
+            ++agree;
+            continue;
+        }
+        if (cc.kind == explore::CrossCheck::not_enumerated) ++open;
+        else ok = false;
+        std::printf("  %-40s %s: %s\n", cc.obligation.c_str(),
+                    cc.kind == explore::CrossCheck::disagrees ? "DISAGREES (modelling gap)" : "not enumerated",
+                    cc.detail.c_str());
+    }
+    std::printf("  %zu proved and not broken on any transition of their entry point, %zu not enumerated%s\n", agree,
+                open, ok ? "" : "; a proof the model contradicts");
+    return ok;
+}
+
 void print_family_totals(const FamilyTotals& t, unsigned depth) {
     std::printf("\nfamilies: %zu, %zu explorations (family x configuration), %zu states, %zu transitions, "
                 "depth %u after each family's setup%s\n",
@@ -112,15 +150,15 @@ int verb_explore(const Args& args) {
     if (family_depth == 0 || family_depth > 8) throw InputError("--family-depth", "must be 1..8");
     const std::string only = o.get("--family");
     // the families: every event the model has, in the boot product with kasan.mode=async / asymm too
-    auto run_families = [&] {
+    auto run_families = [&](explore::CrossChecker* checker) {
         std::vector<explore::BootConfig> fc =
             product || (!only.empty() && !boot_given && !o.has("--no-mte")) ? explore::boot_product(v, true) : configs;
-        return explore_families(v, fc, family_depth, only, o.get("--write-scenarios"));
+        return explore_families(v, fc, family_depth, only, o.get("--write-scenarios"), checker);
     };
     if (!only.empty()) {
         if (!o.get("--dot").empty() || o.has("--check-bmc"))
             throw InputError("--family", "--dot and --check-bmc are of the page instance, not of a family");
-        const FamilyTotals ft = run_families();
+        const FamilyTotals ft = run_families(nullptr);
         print_family_totals(ft, family_depth);
         return ft.unrecorded || ft.truncated ? EXIT_COUNTEREXAMPLE : EXIT_HOLDS;
     }
@@ -149,8 +187,10 @@ int verb_explore(const Args& args) {
         }
         // --check-bmc is a question about the page instance: the families are not in it
         if (o.has("--check-bmc")) return status;
-        const FamilyTotals ft = run_families();
+        explore::CrossChecker checker(proved_obligations(variant));
+        const FamilyTotals ft = run_families(&checker);
         print_family_totals(ft, family_depth);
+        if (!print_cross_check(checker, ft.runs)) status = std::max(status, int(EXIT_UNKNOWN));
         std::printf("\nin all: the page instance in %zu configurations and %zu families in %zu: %zu states, "
                     "%zu transitions\n",
                     configs.size(), ft.families, ft.runs / std::max<std::size_t>(ft.families, 1), states + ft.states,

@@ -11,6 +11,7 @@
 #include "corpus.hpp"
 #include "error.hpp"
 #include "explorer.hpp"
+#include "cross_check.hpp"
 #include "family_explorer.hpp"
 #include "property.hpp"
 #include "report.hpp"
@@ -192,6 +193,34 @@ static std::set<std::string> violation_keys(const std::string& scenario_text, co
 // of failure) under the baseline? Then it is not the patch's doing: "also
 // in <baseline>". Mode-isolation findings are differences from the
 // baseline: never in it.
+// Every obligation the solver proved with HW_TAGS in scope, enumerated by
+// the families explorer over the same entry point (explore/cross_check.hpp):
+// a transition that breaks it means the solver and the model disagree, a
+// modelling gap that makes the review undecided, never a proof.
+static void cross_check_proofs(VariantReview& r, Grid& g, std::size_t proved, const explore::CrossChecker& checker) {
+    std::size_t agree = 0;
+    std::string open;
+    for (const auto& cc : checker.results()) {
+        if (cc.kind == explore::CrossCheck::agrees) {
+            ++agree;
+        } else if (cc.kind == explore::CrossCheck::not_enumerated) {
+            open += (open.empty() ? "" : "; ") + cc.obligation + ": " + cc.detail;
+        } else {
+            r.gaps.push_back("solver " + cc.obligation + " proved, but the explorer enumerates a violation: " + cc.detail);
+            r.unknown = true;
+            const std::string inv = cc.obligation.substr(0, cc.obligation.find('/'));
+            if (g.at(inv, Mode::hw_tags)) {
+                SourceVerdict& s = g.source(inv, Mode::hw_tags, "solver");
+                if (s.status != SourceVerdict::counterexample)
+                    s = {"solver", SourceVerdict::unknown, "modelling gap: " + cc.obligation + " proved, the explorer disagrees"};
+            }
+        }
+    }
+    r.notes.push_back("cross-check: " + std::to_string(agree) + " of " + std::to_string(proved) +
+                      " proved obligations enumerated by the families explorer (default boot) and not broken there" +
+                      (open.empty() ? std::string() : "; not enumerated: " + open));
+}
+
 static bool shown_by_baseline(const Finding& f, const std::string& variant, const std::string& baseline) {
     if (baseline.empty() || f.property == "mode-isolation") return false;
     const auto mine = violation_keys(f.scenario, variant, f.mode, f.property);
@@ -322,6 +351,8 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
                           " files and modes");
     }
 
+    // what the solver proved with HW_TAGS in scope, for the explorer to enumerate (item 4)
+    std::vector<explore::ProvedObligation> proved_obligations;
     // 2. the solver's obligations (within caller contracts)
     if (opt.solver) {
         if (opt.progress) opt.progress(variant, "solver");
@@ -366,6 +397,9 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
                 return;
             }
             if (sv.verdict == "proved") {
+                // mode-isolation compares two variants: the explorer runs one
+                if (!vd.informational && vd.invariant != "mode-isolation" && (!pin || *pin == Mode::hw_tags))
+                    proved_obligations.push_back({vd.id, vd.invariant});
                 for (Mode m : opt.modes)
                     if (!pin || m == *pin) ++proved[vd.invariant][m];
                 return;
@@ -440,6 +474,7 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
         // (`tagproof explore` covers the boot product)
         std::size_t fstates = 0, ftransitions = 0;
         std::string depths;
+        explore::CrossChecker checker(proved_obligations);
         for (const auto& fam : opt.families ? explore::families(kernel::find_variant(r.variant))
                                             : std::vector<explore::Family>{}) {
             explore::FamilyOptions fo;
@@ -447,6 +482,7 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
             fo.family = fam;
             fo.depth = fam.review_depth;
             const explore::FamilyResult fr = explore::explore_family(fo);
+            checker.add(fr);
             fstates += boost::num_vertices(fr.graph);
             ftransitions += boost::num_edges(fr.graph);
             depths += (depths.empty() ? "" : ", ") + fam.name + " " + std::to_string(fo.depth);
@@ -477,6 +513,7 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
         }
         if (opt.families) r.notes.push_back("explorer families: " + std::to_string(fstates) + " states, " + std::to_string(ftransitions) +
                           " transitions, default boot, depth " + depths);
+        if (opt.families && !proved_obligations.empty()) cross_check_proofs(r, g, proved_obligations.size(), checker);
     }
     finalize(r);
     return r;

@@ -171,7 +171,7 @@ Grid prove_check_grid(const std::string& variant, unsigned timeout_ms) {
                     ContextScope scope(c);
                     Ctx x = make_ctx(c);
                     Access a{x, *e, k};
-                    z3::solver s(c);
+                    z3::solver s(c, "QF_BV");
                     z3::params prm(c);
                     prm.set("timeout", timeout_ms);
                     s.set(prm);

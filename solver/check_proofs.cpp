@@ -197,7 +197,7 @@ std::vector<CheckStatement> prove_check_statements(unsigned timeout_ms, const st
                 cases.push_back({v, std::string(e == &kShadowBefore ? "logical-shift era" : "arithmetic-shift era ([AS])") +
                                         ", size " + std::to_string(1u << k)});
             }
-        z3::solver s(c);
+        z3::solver s(c, "QF_BV");
         z3::params prm(c);
         prm.set("timeout", timeout_ms);
         s.set(prm);

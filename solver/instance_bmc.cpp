@@ -29,7 +29,7 @@ InstanceAnswer bmc_instance(const std::string& variant, const std::string& invar
         Builder b{c, v, nullptr, make_inputs(c), {}, {}, c.bv_val(0, 64), depth};
         b.e = make_env(v, b.in);
         Query q = trace_query(b, invariant);
-        z3::solver s(c);
+        z3::solver s(c, "QF_BV");
         z3::params p(c);
         p.set("timeout", timeout_ms);
         s.set(p);

@@ -175,7 +175,7 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
             ScopeVerdict sv;
             sv.scope = scope_name;
             auto t0 = std::chrono::steady_clock::now();
-            z3::solver s(c);
+            z3::solver s(c, "QF_BV");
             z3::params p(c);
             p.set("timeout", opt.timeout_ms);
             s.set(p);
@@ -205,28 +205,41 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
                                           z3::expr(b.in.sample == c.bv_val(1, 64)),
                                           z3::expr(b.in.sample_order == c.bv_val(3, 64))})
                     prefs.push_back(d);
+                // After a refused preference is popped the solver holds no
+                // model until it checks again; that check waits until a model
+                // is read, so a run of refusals costs one re-check, not one each.
+                bool stale = false;
+                auto model = [&]() {
+                    if (stale) s.check();
+                    stale = false;
+                    return s.get_model();
+                };
                 for (const auto& pref : prefs) {
                     s.push();
                     s.add(pref);
-                    if (s.check() == z3::sat) continue;  // keep the preference
+                    if (s.check() == z3::sat) {
+                        stale = false;
+                        continue;  // keep the preference
+                    }
                     s.pop();
-                    s.check();
+                    stale = true;
                 }
                 for (const auto& g : q.minimise_bits) {
-                    std::uint64_t val = s.get_model().eval(g, true).get_numeral_uint64();
+                    std::uint64_t val = model().eval(g, true).get_numeral_uint64();
                     for (int bit = 63; bit >= 0; --bit) {
                         if (!(val >> bit & 1)) continue;
                         s.push();
                         s.add((g & c.bv_val(std::uint64_t(1) << bit, 64)) == c.bv_val(0, 64));
                         if (s.check() == z3::sat) {
+                            stale = false;
                             val = s.get_model().eval(g, true).get_numeral_uint64();
                             continue;  // keep it cleared
                         }
                         s.pop();
-                        s.check();
+                        stale = true;
                     }
                 }
-                z3::model m = s.get_model();
+                z3::model m = model();
                 sv.details.push_back("configuration: " + read_config(m, b.in).describe());
                 for (const auto& w : q.witnesses) sv.details.push_back(w.name + ": " + show(m, w, b));
                 for (const auto& [name, ab] : q.fields) {

@@ -1,0 +1,116 @@
+// cross_check.cpp — see cross_check.hpp.
+#include "cross_check.hpp"
+
+#include <algorithm>
+
+namespace tagproof::explore {
+
+namespace {
+
+// The transitions that decide an obligation, by the entry point its id ends
+// in: the families that drive it (empty: every family) and the event lines
+// that run it (a substring of the line). An access obligation is decided on
+// the accesses; a use-after-free one on the access through the old pointer
+// as well as on the free.
+struct Decider {
+    const char* entry;
+    std::vector<std::string> families;
+    std::vector<std::string> events;
+};
+
+const std::vector<Decider>& deciders() {
+    static const std::vector<Decider> d = {
+        {"access", {}, {"read(", "write("}},
+        {"alloc_pages", {"pages"}, {"alloc_pages("}},
+        {"free_pages", {"pages"}, {"free_pages(", "read(", "write("}},
+        {"trace", {"pages"}, {"alloc_pages(", "free_pages(", "read(", "write("}},
+        {"bmc", {"pages"}, {"alloc_pages("}},
+        {"induction", {"pages"}, {"alloc_pages("}},
+        {"huge_zero_folio", {"user"}, {"huge_zero_folio("}},
+        {"user_page_mte", {"user"}, {"user_fault(mte)"}},
+        {"user_page", {"user"}, {"user_fault("}},
+        {"pgtable_kernel", {"user"}, {"pgtable_alloc(kernel)"}},
+        {"pgtable_user", {"user"}, {"pgtable_alloc(user)"}},
+        {"thread_info_pages", {"stacks", "stacks_novmap"}, {"stack_alloc("}},
+        {"vmap_stack", {"stacks"}, {"stack_alloc("}},
+        {"cached_stack", {"stacks"}, {"stack_alloc("}},
+        {"skb_frag", {"skb", "skb_fallback"}, {"skb_alloc("}},
+        {"skb_with_frags", {"skb", "skb_fallback"}, {"alloc_skb_with_frags("}},
+        {"vmalloc", {"vmalloc"}, {"vmalloc(", "vzalloc("}},
+    };
+    return d;
+}
+
+const Decider* decider_for(const std::string& id) {
+    const std::string entry = id.substr(id.rfind('/') + 1);
+    for (const auto& d : deciders())
+        if (entry == d.entry) return &d;
+    return nullptr;
+}
+
+bool runs_entry(const Decider& d, const std::string& line) {
+    for (const auto& e : d.events)
+        if (line.find(e) != std::string::npos) return true;
+    return false;
+}
+
+}  // namespace
+
+CrossChecker::CrossChecker(std::vector<ProvedObligation> proved)
+    : proved_(std::move(proved)), checks_(proved_.size()), truncated_(proved_.size(), false) {
+    for (std::size_t i = 0; i < proved_.size(); ++i) checks_[i].obligation = proved_[i].id;
+}
+
+void CrossChecker::add(const FamilyResult& fr) {
+    const auto& judged = family_invariants();
+    for (std::size_t i = 0; i < proved_.size(); ++i) {
+        const Decider* d = decider_for(proved_[i].id);
+        const std::string& inv = proved_[i].invariant;
+        if (!d || std::find(judged.begin(), judged.end(), inv) == judged.end()) continue;
+        const auto& fams = d->families;
+        if (!fams.empty() && std::find(fams.begin(), fams.end(), fr.options.family.name) == fams.end()) continue;
+        CrossCheck& cc = checks_[i];
+        truncated_[i] = truncated_[i] || fr.truncated;
+        for (auto [e, end] = boost::edges(fr.graph); e != end; ++e) {
+            const FamilyEdge& fe = fr.graph[*e];
+            if (!runs_entry(*d, fe.line)) continue;
+            ++cc.transitions;
+            if (cc.kind == CrossCheck::disagrees) continue;
+            if (std::find(fe.violated.begin(), fe.violated.end(), inv) == fe.violated.end()) continue;
+            cc.kind = CrossCheck::disagrees;
+            cc.detail = "the " + fr.options.family.name + " family at " + fr.options.config.name() + ": '" + fe.line +
+                        "' breaks " + inv + ": " + fe.message;
+        }
+    }
+}
+
+std::vector<CrossCheck> CrossChecker::results() const {
+    const auto& judged = family_invariants();
+    std::vector<CrossCheck> out = checks_;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        CrossCheck& cc = out[i];
+        if (cc.kind == CrossCheck::disagrees) continue;
+        if (!decider_for(proved_[i].id)) {
+            cc.detail = "no family of the explorer drives its entry point";
+        } else if (std::find(judged.begin(), judged.end(), proved_[i].invariant) == judged.end()) {
+            cc.detail = "the explorer does not judge " + proved_[i].invariant;
+        } else if (cc.transitions == 0) {
+            cc.detail = "no explored transition runs its entry point";
+        } else if (truncated_[i]) {
+            cc.detail = "a family that drives it was truncated: " + std::to_string(cc.transitions) +
+                        " transitions enumerated, not all";
+        } else {
+            cc.kind = CrossCheck::agrees;
+        }
+    }
+    return out;
+}
+
+std::vector<CrossCheck> cross_check(const std::vector<ProvedObligation>& proved,
+                                    const std::vector<const FamilyResult*>& explored) {
+    CrossChecker c(proved);
+    for (const FamilyResult* fr : explored) c.add(*fr);
+    return c.results();
+}
+
+}  // namespace tagproof::explore

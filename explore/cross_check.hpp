@@ -1,0 +1,52 @@
+// cross_check.hpp — a solver "proved" set against exhaustive enumeration
+// of the model (issue 15, item 4). The families explorer (family_explorer.hpp)
+// runs every event of an entry point's family, every random tag choice a
+// branch, in the executable model; an obligation the solver proved must not
+// be broken on any transition of that entry point. Where it is, the solver
+// and the model disagree: a modelling gap (the solver's encoding, or the
+// obligation's assumptions about reachable state), never a finding and never
+// a proof.
+//
+// Which transitions decide an obligation is data (cross_check.cpp): the
+// entry point its id names (".../alloc_pages") is the family and the event
+// lines that run it. An obligation with no such entry, or whose family was
+// not explored or was truncated, is "not enumerated", and says so.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "family_explorer.hpp"
+
+namespace tagproof::explore {
+
+struct ProvedObligation {
+    std::string id;         // "no-false-positive/alloc_pages"
+    std::string invariant;  // "no-false-positive"
+};
+
+struct CrossCheck {
+    std::string obligation;
+    enum Kind { agrees, disagrees, not_enumerated } kind = not_enumerated;
+    std::size_t transitions = 0;  // transitions of the entry point enumerated (agrees / disagrees)
+    std::string detail;           // disagrees: the family, boot and violation; not_enumerated: why
+};
+
+// Each proved obligation against the families explored (any boot configs),
+// fed one family result at a time so that no graph need outlive its use.
+class CrossChecker {
+public:
+    explicit CrossChecker(std::vector<ProvedObligation> proved);
+    void add(const FamilyResult& explored);
+    std::vector<CrossCheck> results() const;
+
+private:
+    std::vector<ProvedObligation> proved_;
+    std::vector<CrossCheck> checks_;
+    std::vector<bool> truncated_;
+};
+
+// The same, over results already at hand.
+std::vector<CrossCheck> cross_check(const std::vector<ProvedObligation>& proved,
+                                    const std::vector<const FamilyResult*>& explored);
+
+}  // namespace tagproof::explore
