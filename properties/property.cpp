@@ -121,6 +121,37 @@ std::uint64_t round_seed(int round) {
     return s ? s : 1;  // 0 would mean "the configured seed"
 }
 
+PropertyResult run_check(const std::string& name, const std::function<void()>& property, int tests, int max_size,
+                         std::uint64_t seed) {
+    PropertyResult r;
+    rc::detail::TestParams params = rc::detail::configuration().testParams;
+    params.maxSuccess = tests;
+    if (max_size > 0) params.maxSize = max_size;
+    if (seed) params.seed = seed;
+    rc::detail::TestMetadata meta;
+    // no id: RapidCheck's at-exit "reproduce with" lines are for its own
+    // runner; we print the seed, and the scenario that replays the failure
+    meta.description = name;
+    auto result = rc::detail::checkTestable(property, meta, params);
+    rc::detail::SuccessResult ok;
+    rc::detail::FailureResult fail;
+    if (result.match(ok)) {
+        r.cases = ok.numSuccess;
+        return r;
+    }
+    r.passed = false;
+    if (result.match(fail)) {
+        r.cases = fail.numSuccess + 1;
+        std::cerr << "- " << name << ": falsifiable after " << r.cases << " cases (seed=" << params.seed << ")\n";
+    } else {
+        std::cerr << "- " << name << ": gave up (seed=" << params.seed << ")\n";
+    }
+    r.failure = last_failure();
+    if (!r.failure.scenario.empty())
+        r.failure.scenario = minimise_scenario(r.failure.scenario, r.failure.invariant, r.failure.events);
+    return r;
+}
+
 PropertyResult check_invariants(const kernel::Variant& v, const PropertyOptions& opt) {
     PropertyResult r;
     last_failure() = LastFailure{};
@@ -153,33 +184,10 @@ PropertyResult check_invariants(const kernel::Variant& v, const PropertyOptions&
         auto cmds = *rc::gen::resize(int(opt.max_events), rc::state::gen::commands(s0, command_generator()));
         rc::state::runAll(cmds, s0, sut);
     };
-    std::string name = v.name() + (opt.isolation ? ": mode-isolation against " + v.baseline() : ": invariants");
-    rc::detail::TestParams params = rc::detail::configuration().testParams;
-    params.maxSuccess = opt.tests;
-    if (opt.seed) params.seed = opt.seed;
-    rc::detail::TestMetadata meta;
-    // no id: RapidCheck's at-exit "reproduce with" lines are for its own
-    // runner; we print the seed, and the scenario that replays the failure
-    meta.description = name;
-    auto result = rc::detail::checkTestable(property, meta, params);
-    rc::detail::SuccessResult ok;
-    rc::detail::FailureResult fail;
-    if (result.match(ok)) {
-        r.cases = ok.numSuccess;
-    } else {
-        r.passed = false;
-        if (result.match(fail)) {
-            r.cases = fail.numSuccess + 1;
-            std::cerr << "- " << name << ": falsifiable after " << r.cases << " cases (seed=" << params.seed
-                      << ")\n";
-        } else {
-            std::cerr << "- " << name << ": gave up (seed=" << params.seed << ")\n";
-        }
-    }
+    const std::string name = v.name() + (opt.isolation ? ": mode-isolation against " + v.baseline() : ": invariants");
+    r = run_check(name, property, opt.tests, 0, opt.seed);
     if (!r.passed) {
-        r.failure = last_failure();
         if (!r.failure.scenario.empty()) {
-            r.failure.scenario = minimise_scenario(r.failure.scenario, r.failure.invariant, r.failure.events);
             // written where `tagproof run` can replay it
             const char* dir = std::getenv("TAGPROOF_RC_SCENARIOS");
             std::string d = dir && *dir ? dir : "rapidcheck-failures";

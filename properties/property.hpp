@@ -2,6 +2,7 @@
 // assert that a negative control fails and inspect its shrunk counterexample.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <set>
 #include <string>
 
@@ -48,6 +49,12 @@ std::string minimise_scenario(const std::string& text, const std::string& invari
 // configured seed (RC_PARAMS seed=..., else random per process) advanced by
 // the round. Checks that all take the configured seed draw the same cases.
 std::uint64_t round_seed(int round);
+
+// One property as a RapidCheck check: `tests` cases (max_size 0 and seed 0:
+// RapidCheck's configuration); on failure the case's last_failure(), its
+// scenario line-minimised.
+PropertyResult run_check(const std::string& name, const std::function<void()>& property, int tests, int max_size,
+                         std::uint64_t seed);
 
 // "No invariant is violated except the variant's recorded defects."
 PropertyResult check_invariants(const kernel::Variant& v, const PropertyOptions& opt);

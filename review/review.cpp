@@ -6,6 +6,7 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <mutex>
 #include <sstream>
 
 #include "corpus.hpp"
@@ -13,6 +14,7 @@
 #include "explorer.hpp"
 #include "cross_check.hpp"
 #include "family_explorer.hpp"
+#include "family_walk_property.hpp"
 #include "property.hpp"
 #include "report.hpp"
 #include "prove.hpp"
@@ -521,18 +523,50 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
 
 namespace {
 
-// One RapidCheck check, its console output kept out of the review's.
-properties::PropertyResult quiet_check(const kernel::Variant& v, const properties::PropertyOptions& po) {
-    std::ostringstream quiet;
-    auto* old = std::cerr.rdbuf(quiet.rdbuf());
-    try {
-        properties::PropertyResult pr = properties::check_invariants(v, po);
-        std::cerr.rdbuf(old);
-        return pr;
-    } catch (...) {
-        std::cerr.rdbuf(old);
-        throw;
+// RapidCheck's console output kept out of the review's. Reviews run in
+// threads: std::cerr is redirected once, by the first check to start, and
+// restored by the last to end (a per-check swap restored another thread's
+// buffer after it was gone).
+class QuietCerr {
+public:
+    QuietCerr() {
+        std::lock_guard<std::mutex> lock(mu());
+        if (users()++ == 0) saved() = std::cerr.rdbuf(&sink());
     }
+    ~QuietCerr() {
+        std::lock_guard<std::mutex> lock(mu());
+        if (--users() == 0) std::cerr.rdbuf(saved());
+    }
+    QuietCerr(const QuietCerr&) = delete;
+    QuietCerr& operator=(const QuietCerr&) = delete;
+
+private:
+    static std::mutex& mu() {
+        static std::mutex m;
+        return m;
+    }
+    static int& users() {
+        static int n = 0;
+        return n;
+    }
+    static std::streambuf*& saved() {
+        static std::streambuf* b = nullptr;
+        return b;
+    }
+    // discards: no state, so threads writing at once share nothing
+    struct Discard final : std::streambuf {
+        int overflow(int c) override { return c == traits_type::eof() ? 0 : c; }
+        std::streamsize xsputn(const char*, std::streamsize n) override { return n; }
+    };
+    static std::streambuf& sink() {
+        static Discard d;
+        return d;
+    }
+};
+
+properties::PropertyResult quiet_check(const kernel::Variant& v, const properties::PropertyOptions& po) {
+    QuietCerr quiet;
+    return properties::check_invariants(v, po);
 }
 
 // A burst's counterexample: the grid cell and a finding candidate.
@@ -621,7 +655,27 @@ void add_rapidcheck(VariantReview& r, const ReviewOptions& opt) {
             g.source(p, m, "rapidcheck") = {"rapidcheck", fin.passed ? SourceVerdict::holds : SourceVerdict::unknown,
                                             iso ? last_iran : last_ran};
         }
+    // the whole vocabulary: random walks through the explorer's families, in
+    // every configuration of the boot product, rounds as above
+    properties::WalkOptions wo;
+    wo.tests = opt.rapidcheck_cases * 10;  // a walk costs a tenth of a command sequence
+    wo.assert_recorded = true;
+    wo.baseline_filter = !r.baseline.empty();
+    std::vector<properties::PropertyResult> wfound;
+    properties::PropertyResult wlast;
+    for (int round = 0; round <= int(properties().size()); ++round) {
+        if (round) wo.seed = properties::round_seed(round);
+        {
+            QuietCerr quiet;
+            wlast = properties::check_family_walks(v, wo);
+        }
+        if (wlast.passed || wlast.failure.invariant.empty()) break;
+        if (!wo.ignore.insert(wlast.failure.invariant).second) break;
+        wfound.push_back(wlast);
+    }
     for (const auto& f : found) add_burst_failure(r, g, f, "RapidCheck, shrunk and line-minimised");
+    for (const auto& f : wfound)
+        add_burst_failure(r, g, f, "RapidCheck walk through an explorer family, shrunk and line-minimised");
     for (const auto& f : ifound) add_burst_failure(r, g, f, "RapidCheck against the baseline, shrunk and line-minimised");
     r.notes.push_back("rapidcheck: " + std::to_string(rounds + 1) + " round(s) of up to " + std::to_string(po.tests) +
                       " sequences of up to 24 events, " + std::to_string(found.size()) + " counterexample(s)" +
@@ -629,6 +683,11 @@ void add_rapidcheck(VariantReview& r, const ReviewOptions& opt) {
                                        " round(s) of up to 20 events, " + std::to_string(ifound.size()) +
                                        " counterexample(s)"
                                  : ""));
+    r.notes.push_back("rapidcheck walks: " + std::to_string(wo.tests) + " per round through the " +
+                      std::to_string(explore::families(v).size()) +
+                      " explorer families over the boot product, up to 16 events, " + std::to_string(wfound.size()) +
+                      " counterexample(s)" + (wlast.passed ? "" : ", the last round incomplete"));
+    if (!wlast.passed && wlast.failure.invariant.empty()) r.unknown = true;
     if (isolation && !ir.passed && ir.failure.invariant.empty()) r.unknown = true;
     if (!last.passed && last.failure.invariant.empty()) r.unknown = true;
     // the findings so far were picked already: add the new candidates and pick again
