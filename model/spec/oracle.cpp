@@ -127,7 +127,10 @@ void Model::oracle_after_alloc(int id) {
             std::string src = d == DATA_STALE ? "stale data" : "a secret of " + objects_[d - 3].what;
             violation("zeroing", o.what + " holds " + src + " at offset " + std::to_string(a - o.base) + ", but " +
                                      kernel::caller_title(o.caller) + " must be zeroed" +
-                                     ((o.gfp & env_.gfp.ZERO) ? "" : "; its gfp has no __GFP_ZERO"));
+                                     // what asked for the zeroing, and the gfp that lost it
+                                     ((o.gfp & env_.gfp.ZERO) ? "" : "; allocated with " + gfp_.print(o.gfp) +
+                                                                         ": no __GFP_ZERO") +
+                                     (env_.init_on_alloc ? ", with init_on_alloc=1" : ""));
             return;
         }
     }
