@@ -11,7 +11,7 @@
 #include "error.hpp"
 #include "explorer.hpp"
 #include "explore_families.hpp"
-#include "prove.hpp"
+#include "proofs.hpp"
 #include "family_explorer.hpp"
 #include "instance_bmc.hpp"
 #include "variant.hpp"
@@ -67,21 +67,6 @@ int explore_one(const Options& o, const kernel::Variant& v, const explore::Explo
                 std::size_t& transitions, std::map<std::string, std::string>& first_violation);
 
 namespace {
-// The obligations the solver proves for the variant within caller contracts
-// (mode-isolation aside: it compares two variants, the explorer runs one).
-std::vector<explore::ProvedObligation> proved_obligations(const std::string& variant) {
-    solver::ProveOptions po;
-    po.variant = variant;
-    po.raw_scope = false;
-    po.replay = false;
-    std::vector<explore::ProvedObligation> out;
-    for (const auto& vd : solver::prove(po))
-        if (vd.applicable && vd.primary() && vd.primary()->verdict == "proved" && !vd.informational &&
-            vd.invariant != "mode-isolation")
-            out.push_back({vd.id, vd.invariant});
-    return out;
-}
-
 // Each proof against the enumeration of its entry point (item 4 of issue 15):
 // false when one disagrees, a modelling gap.
 bool print_cross_check(const explore::CrossChecker& checker, std::size_t runs) {
@@ -187,7 +172,7 @@ int verb_explore(const Args& args) {
         }
         // --check-bmc is a question about the page instance: the families are not in it
         if (o.has("--check-bmc")) return status;
-        explore::CrossChecker checker(proved_obligations(variant));
+        explore::CrossChecker checker(review::enumerable_obligations(variant));
         const FamilyTotals ft = run_families(&checker);
         print_family_totals(ft, family_depth);
         if (!print_cross_check(checker, ft.runs)) status = std::max(status, int(EXIT_UNKNOWN));

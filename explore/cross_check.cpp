@@ -106,11 +106,4 @@ std::vector<CrossCheck> CrossChecker::results() const {
     return out;
 }
 
-std::vector<CrossCheck> cross_check(const std::vector<ProvedObligation>& proved,
-                                    const std::vector<const FamilyResult*>& explored) {
-    CrossChecker c(proved);
-    for (const FamilyResult* fr : explored) c.add(*fr);
-    return c.results();
-}
-
 }  // namespace tagproof::explore

@@ -45,8 +45,4 @@ private:
     std::vector<bool> truncated_;
 };
 
-// The same, over results already at hand.
-std::vector<CrossCheck> cross_check(const std::vector<ProvedObligation>& proved,
-                                    const std::vector<const FamilyResult*>& explored);
-
 }  // namespace tagproof::explore

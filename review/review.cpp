@@ -6,13 +6,13 @@
 #include <iostream>
 #include <map>
 #include <set>
-#include <mutex>
 #include <sstream>
 
 #include "corpus.hpp"
 #include "error.hpp"
 #include "explorer.hpp"
 #include "cross_check.hpp"
+#include "proofs.hpp"
 #include "family_explorer.hpp"
 #include "family_walk_property.hpp"
 #include "property.hpp"
@@ -399,9 +399,7 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
                 return;
             }
             if (sv.verdict == "proved") {
-                // mode-isolation compares two variants: the explorer runs one
-                if (!vd.informational && vd.invariant != "mode-isolation" && (!pin || *pin == Mode::hw_tags))
-                    proved_obligations.push_back({vd.id, vd.invariant});
+                if (enumerable(vd) && (!pin || *pin == Mode::hw_tags)) proved_obligations.push_back({vd.id, vd.invariant});
                 for (Mode m : opt.modes)
                     if (!pin || m == *pin) ++proved[vd.invariant][m];
                 return;
@@ -523,50 +521,21 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
 
 namespace {
 
-// RapidCheck's console output kept out of the review's. Reviews run in
-// threads: std::cerr is redirected once, by the first check to start, and
-// restored by the last to end (a per-check swap restored another thread's
-// buffer after it was gone).
-class QuietCerr {
-public:
-    QuietCerr() {
-        std::lock_guard<std::mutex> lock(mu());
-        if (users()++ == 0) saved() = std::cerr.rdbuf(&sink());
+// RapidCheck's console output kept out of the review's. The checks run
+// one at a time, after the review's worker threads (verb_review.cpp), so a
+// plain swap of std::cerr's buffer is enough.
+template <class Check>
+properties::PropertyResult quietly(Check check) {
+    std::ostringstream quiet;
+    auto* old = std::cerr.rdbuf(quiet.rdbuf());
+    try {
+        properties::PropertyResult pr = check();
+        std::cerr.rdbuf(old);
+        return pr;
+    } catch (...) {
+        std::cerr.rdbuf(old);
+        throw;
     }
-    ~QuietCerr() {
-        std::lock_guard<std::mutex> lock(mu());
-        if (--users() == 0) std::cerr.rdbuf(saved());
-    }
-    QuietCerr(const QuietCerr&) = delete;
-    QuietCerr& operator=(const QuietCerr&) = delete;
-
-private:
-    static std::mutex& mu() {
-        static std::mutex m;
-        return m;
-    }
-    static int& users() {
-        static int n = 0;
-        return n;
-    }
-    static std::streambuf*& saved() {
-        static std::streambuf* b = nullptr;
-        return b;
-    }
-    // discards: no state, so threads writing at once share nothing
-    struct Discard final : std::streambuf {
-        int overflow(int c) override { return c == traits_type::eof() ? 0 : c; }
-        std::streamsize xsputn(const char*, std::streamsize n) override { return n; }
-    };
-    static std::streambuf& sink() {
-        static Discard d;
-        return d;
-    }
-};
-
-properties::PropertyResult quiet_check(const kernel::Variant& v, const properties::PropertyOptions& po) {
-    QuietCerr quiet;
-    return properties::check_invariants(v, po);
 }
 
 // A burst's counterexample: the grid cell and a finding candidate.
@@ -608,23 +577,27 @@ void add_rapidcheck(VariantReview& r, const ReviewOptions& opt) {
     po.assert_recorded = true;
     // what the baseline shows at the same event is not news: the search goes on past it
     po.baseline_filter = !r.baseline.empty();
-    auto burst = [&](properties::PropertyOptions o, std::vector<properties::PropertyResult>& found, int& rounds) {
+    // rounds of one property: each asserts what the earlier ones have not found
+    auto burst = [&](auto o, auto check, auto key, std::vector<properties::PropertyResult>& found, int& rounds) {
         properties::PropertyResult last;
         const int max_rounds = int(properties().size() * opt.modes.size()) + 1;
         for (rounds = 0; rounds < max_rounds; ++rounds) {
             if (rounds) o.seed = properties::round_seed(rounds);
-            last = quiet_check(v, o);
+            last = quietly([&] { return check(v, o); });
             if (last.passed || last.failure.invariant.empty()) break;
-            const std::string key =
-                last.failure.invariant + "@" + mode_name(scenario_mode(last.failure.scenario));
-            if (!o.ignore.insert(key).second) break;
+            if (!o.ignore.insert(key(last)).second) break;
             found.push_back(last);
         }
         return last;
     };
+    // a command burst ignores (property, mode) pairs; a walk is HW_TAGS only
+    auto at_mode = [](const properties::PropertyResult& x) {
+        return x.failure.invariant + "@" + mode_name(scenario_mode(x.failure.scenario));
+    };
+    auto invariant = [](const properties::PropertyResult& x) { return x.failure.invariant; };
     std::vector<properties::PropertyResult> found;
     int rounds = 0;
-    const properties::PropertyResult last = burst(po, found, rounds);
+    const properties::PropertyResult last = burst(po, properties::check_invariants, at_mode, found, rounds);
     std::set<std::pair<std::string, Mode>> found_at;  // (property, mode) with a counterexample
     for (const auto& f : found) found_at.insert({f.failure.invariant, scenario_mode(f.failure.scenario)});
     // mode-isolation: the variant and its baseline in lockstep on the same
@@ -638,7 +611,7 @@ void add_rapidcheck(VariantReview& r, const ReviewOptions& opt) {
         io.tests = opt.rapidcheck_cases;
         io.isolation = true;
         io.max_events = 20;
-        ir = burst(io, ifound, irounds);
+        ir = burst(io, properties::check_invariants, at_mode, ifound, irounds);
         for (const auto& f : ifound) found_at.insert({f.failure.invariant, scenario_mode(f.failure.scenario)});
     }
     const std::string last_ran = last.passed ? ran(last) + (rounds ? " (round " + std::to_string(rounds + 1) + ")" : "")
@@ -662,17 +635,8 @@ void add_rapidcheck(VariantReview& r, const ReviewOptions& opt) {
     wo.assert_recorded = true;
     wo.baseline_filter = !r.baseline.empty();
     std::vector<properties::PropertyResult> wfound;
-    properties::PropertyResult wlast;
-    for (int round = 0; round <= int(properties().size()); ++round) {
-        if (round) wo.seed = properties::round_seed(round);
-        {
-            QuietCerr quiet;
-            wlast = properties::check_family_walks(v, wo);
-        }
-        if (wlast.passed || wlast.failure.invariant.empty()) break;
-        if (!wo.ignore.insert(wlast.failure.invariant).second) break;
-        wfound.push_back(wlast);
-    }
+    int wrounds = 0;
+    const properties::PropertyResult wlast = burst(wo, properties::check_family_walks, invariant, wfound, wrounds);
     for (const auto& f : found) add_burst_failure(r, g, f, "RapidCheck, shrunk and line-minimised");
     for (const auto& f : wfound)
         add_burst_failure(r, g, f, "RapidCheck walk through an explorer family, shrunk and line-minimised");

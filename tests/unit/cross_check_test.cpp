@@ -7,7 +7,7 @@
 
 #include "cross_check.hpp"
 #include "families.hpp"
-#include "prove.hpp"
+#include "proofs.hpp"
 #include "variant.hpp"
 
 using namespace tagproof;
@@ -38,18 +38,9 @@ std::vector<explore::CrossCheck> check(const std::string& variant, const std::ve
     return checker.results();
 }
 
-// The obligations of linux-7.0 within caller contracts, by verdict.
+// The obligations of linux-7.0 within caller contracts, by verdict, as review selects them.
 std::vector<explore::ProvedObligation> with_verdict(const std::string& verdict) {
-    solver::ProveOptions po;
-    po.variant = "linux-7.0";
-    po.raw_scope = false;
-    po.replay = false;
-    std::vector<explore::ProvedObligation> out;
-    for (const auto& vd : solver::prove(po))
-        if (vd.applicable && vd.primary() && vd.primary()->verdict == verdict && !vd.informational &&
-            vd.invariant != "mode-isolation")
-            out.push_back({vd.id, vd.invariant});
-    return out;
+    return review::enumerable_obligations("linux-7.0", verdict);
 }
 
 TEST(CrossCheck, EveryProofOfLinux70AgreesWithTheEnumeration) {
