@@ -11,6 +11,10 @@
 //                                 the shadow) and page_kasan_tag_set(T) on every page
 //   3. page_kasan_tag_reset()     page tags := KASAN_TAG_KERNEL, after 2 if both happen
 //   4. kernel_init_pages()        data := 0
+//
+// and what __vmalloc_node_range's KASAN part does to a new VM_ALLOC area after
+// its backing pages' post_alloc_hook (vmalloc_area_effect), and what a slab
+// object's free does to it (slab_free_effect), below.
 #pragma once
 #include "env.hpp"
 #include "plans.hpp"
@@ -69,6 +73,81 @@ BlockEffect<D> free_pages_effect(const KasanEnv<D>& e, const FreePlan<D>& f) {
     x.mte_written = f.poison && e.hw_tags;  // KASAN writes MTE tags only under HW_TAGS
     x.mte_tag = D::lit(KASAN_TAG_INVALID);
     x.data_zeroed = f.poison_init || f.kernel_init;
+    return x;
+}
+
+// ---- vmalloc ----------------------------------------------------------------
+// get_vm_area() (mm/vmalloc.c): Generic and SW_TAGS give the new area a
+// shadow of its own. kasan_populate_vmalloc() fills it with
+// KASAN_VMALLOC_INVALID when KASAN is on and CONFIG_KASAN_VMALLOC is built;
+// otherwise the early shadow covers it (accessible: 0 in Generic, the
+// match-all tag in SW_TAGS). HW_TAGS has no shadow: the area's accesses are
+// checked against the backing pages' MTE tags.
+template <class D>
+typename D::Word vm_area_shadow(const KasanEnv<D>& e) {
+    auto populated = e.kasan_enabled && e.config_kasan_vmalloc;
+    return D::ite(populated, D::ite(e.generic, D::lit(KASAN_VMALLOC_INVALID_GENERIC), D::lit(KASAN_TAG_INVALID)),
+                  D::ite(e.generic, D::lit(0), D::lit(KASAN_TAG_KERNEL)));
+}
+
+// A new VM_ALLOC area as its caller gets it.
+template <class D>
+struct AreaEffect {
+    typename D::Word ptr_tag{};           // the tag of area->addr, the pointer the caller gets
+    typename D::Word mem_tag{};           // the first granule's tag (HW: MTE; else the area's shadow)
+    typename D::Bool redzone_poisoned{};  // HW: round_up(size, G) to the page end := KASAN_TAG_INVALID
+    typename D::Bool page_tags_written{};  // HW: page_kasan_tag_set(ptr_tag) on every backing page
+    typename D::Bool data_zeroed{};       // every byte of every backing page reads zero afterwards
+    typename D::Bool tagged_mapping{};    // arch_vmap_pgprot_tagged(): MT_NORMAL_TAGGED PTEs
+};
+
+// __vmalloc_node_range after vm_area_alloc_pages(), in order:
+//   1. the mapping: tagged PTEs if the plan says so
+//   2. kasan.vmalloc=off with KASAN_VMALLOC_INIT (hw_tags.c): each page
+//      clear_highpage_kasan_tagged(): data := 0
+//   3. kasan_unpoison_vmalloc retags: the pointer's tag (random in the tag
+//      modes; Generic's pointers carry none) on [addr, round_up(size, G));
+//      HW: the rest of the last page KASAN_TAG_INVALID, every page's page tag
+//      := that tag, and with KASAN_VMALLOC_INIT the data of all of it := 0.
+// `backing` is the first backing page after its own post_alloc_hook (its
+// MTE tag is what HW_TAGS checks when nothing retags); `random_tag` is the tag
+// kasan_unpoison_vmalloc draws (read only if it retags with a random tag).
+template <class D>
+AreaEffect<D> vmalloc_area_effect(const KasanEnv<D>& e, const VmallocPlan<D>& plan, const VmallocUnpoison<D>& un,
+                                  const BlockState<D>& backing, typename D::Word random_tag) {
+    AreaEffect<D> x;
+    x.tagged_mapping = plan.tagged_mapping;
+    x.ptr_tag = D::ite(un.retag && un.random_tag, random_tag, D::lit(KASAN_TAG_KERNEL));
+    // Generic's unpoison writes the accessible shadow 0 (the first granule is whole)
+    auto retagged = D::ite(e.generic, D::lit(0), x.ptr_tag);
+    x.mem_tag = D::ite(un.retag, retagged, D::ite(e.hw_tags, backing.mem_tag, vm_area_shadow<D>(e)));
+    x.redzone_poisoned = un.retag && e.hw_tags;
+    x.page_tags_written = un.retag && e.hw_tags;
+    x.data_zeroed = backing.data_zero || un.clear_pages || un.retag_init;
+    return x;
+}
+
+// ---- slab -------------------------------------------------------------------
+// kmem_cache_free() / kfree() of one object once the pre-free checks passed
+// (mm/slub.c slab_free_hook, mm/kasan/common.c __kasan_slab_free). With
+// CONFIG_SLUB_RCU_DEBUG a SLAB_TYPESAFE_BY_RCU object goes to call_rcu():
+// slab_free_after_rcu_debug() poisons and frees it after the grace period
+// (init_on_free never zeroes an RCU cache's objects: slab_want_init_on_free).
+template <class D>
+struct SlabFreeEffect {
+    typename D::Bool poisoned_now{};       // round_up(object_size, G) := KASAN_SLAB_FREE at the free
+    typename D::Bool poisoned_after_gp{};  // the same, once the RCU grace period has passed
+    typename D::Bool data_zeroed{};        // init_on_free (integrated into the poisoning under HW_TAGS)
+    typename D::Bool released_now{};       // the slot goes back (freelist; Generic: quarantine) at once
+};
+
+template <class D>
+SlabFreeEffect<D> slab_free_effect(const KasanEnv<D>& e, const SlabFreePlan<D>& p, typename D::Bool ctor_or_rcu) {
+    SlabFreeEffect<D> x;
+    x.released_now = !p.defer_to_rcu;
+    x.poisoned_now = p.poison && !p.defer_to_rcu;
+    x.poisoned_after_gp = p.defer_to_rcu && e.kasan_enabled;
+    x.data_zeroed = !p.defer_to_rcu && e.init_on_free && !ctor_or_rcu;
     return x;
 }
 

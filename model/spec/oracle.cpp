@@ -11,6 +11,7 @@
 // 10 gfp-encoding
 #include <algorithm>
 
+#include "coverage.hpp"
 #include "model.hpp"
 
 namespace tagproof::spec {
@@ -98,17 +99,15 @@ kernel::Requirement<kernel::Concrete> Model::requirement_of(const Object& o) con
 // Page-tag consistency for page_alloc users is checked on the whole state at
 // end_event (a caller may still be re-tagging, e.g. vmalloc).
 void Model::oracle_coverage(const Object& o, Tag handed_out) {
-    if (requirement_of(o).match_all_ok || kernel::claimed_untag<kernel::Concrete>(v_.claims(), o.caller, env_, o.gfp))
-        return;
-    if (handed_out == KASAN_TAG_KERNEL)
+    const bool area = o.area >= 0;
+    const auto loss = kernel::coverage_loss<kernel::Concrete>(env_, v_.claims(), o.caller, requirement_of(o), o.gfp,
+                                                              handed_out, area, area && areas_[o.area].tagged_mapping);
+    if (loss.match_all_pointer)
         violation("detection", o.what + " is handed out through a match-all pointer (tag " + tag_hex(handed_out) +
                                    "): coverage lost, no access through it is checked; " +
                                    kernel::caller_title(o.caller) + " are tagged here, and no claim of " +
                                    v_.name() + " names them (allocated with " + gfp_.print(o.gfp) + ")");
-    // Under HW_TAGS a tag is checked only through a Normal Tagged mapping: a
-    // vmalloc area mapped without PAGE_KERNEL's MT_NORMAL_TAGGED is unchecked
-    // whatever tag its pointer carries.
-    else if (rt_.hw_tags_enabled && o.area >= 0 && !areas_[o.area].tagged_mapping)
+    else if (loss.untagged_mapping)
         violation("detection", o.what + " is handed out with tag " + tag_hex(handed_out) +
                                    " but mapped without MT_NORMAL_TAGGED: coverage lost, no access through it is "
                                    "checked; " + kernel::caller_title(o.caller) + " are tagged here, and no claim of " +

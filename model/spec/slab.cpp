@@ -209,10 +209,12 @@ bool Model::slab_free_checks(const Ptr& p, int& obj, const char* fn) {
 void Model::slab_free(int id) {
     Object& o = objects_[id];
     const Cache& c = caches_[o.cache];
-    const auto plan = v_.kasan_slab_free(env_, c.typesafe_by_rcu);
+    // what the free does to the object: the one transition (effects.hpp)
+    const auto fx = kernel::slab_free_effect<kernel::Concrete>(env_, v_.kasan_slab_free(env_, c.typesafe_by_rcu),
+                                                              c.ctor_or_rcu);
     o.live = false;
     o.rcu_gp_open = c.typesafe_by_rcu;
-    if (plan.defer_to_rcu) {
+    if (!fx.released_now) {
         // slab_free_hook: call_rcu(slab_free_after_rcu_debug); the object stays
         // as it is (and its slot taken) until the grace period ends.
         rcu_deferred_.push_back(Ptr{o.base, o.tag, id});
@@ -220,9 +222,8 @@ void Model::slab_free(int id) {
         return;
     }
     // __kasan_slab_free with init on free.
-    bool init = cfg_.boot.init_on_free && !c.ctor_or_rcu;
-    poison_slab_object(id, plan.poison, init && rt_.hw_tags_enabled);
-    if (init) set_data(o.base, c.object_size, DATA_ZERO);
+    poison_slab_object(id, fx.poisoned_now, fx.data_zeroed && rt_.hw_tags_enabled);
+    if (fx.data_zeroed) set_data(o.base, c.object_size, DATA_ZERO);
     slab_release_slot(id);
 }
 
@@ -249,7 +250,9 @@ void Model::rcu_barrier() {
     for (const Ptr& p : deferred) {
         int obj;
         if (!slab_free_checks(p, obj, "slab_free_after_rcu_debug")) continue;
-        poison_slab_object(obj, rt_.kasan_enabled, false);
+        // only an RCU cache's objects are deferred: its effect, after the grace period
+        const auto fx = kernel::slab_free_effect<kernel::Concrete>(env_, v_.kasan_slab_free(env_, true), true);
+        poison_slab_object(obj, fx.poisoned_after_gp, false);
         slab_release_slot(obj);
     }
 }

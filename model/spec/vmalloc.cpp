@@ -31,9 +31,7 @@ VmArea Model::new_vm_area(std::uint64_t npages, std::uint64_t size) {
     next_vaddr_ += (npages + 1) * PAGE_SIZE;  // + guard page
     bool software = cfg_.build.mode == Mode::generic || cfg_.build.mode == Mode::sw_tags;
     if (software) {
-        bool populated = rt_.kasan_enabled && cfg_.build.kasan_vmalloc;
-        std::uint8_t init = populated ? shadow_poison(KASAN_VMALLOC_INVALID_GENERIC)
-                                      : (cfg_.build.mode == Mode::generic ? 0 : KASAN_TAG_KERNEL);
+        const auto init = std::uint8_t(kernel::vm_area_shadow<kernel::Concrete>(env_));  // effects.hpp
         va.vshadow.assign(npages * PAGE_SIZE / G_, init);
         seen_elsewhere_.set(init);
         va.vshadow_by.assign(npages * PAGE_SIZE / G_, TAG_BY_POISON);
@@ -55,20 +53,27 @@ int Model::map_vm_area(VmArea va, ObjKind kind, const std::string& what,
     VmArea& a = areas_.back();
     const auto un = v_.kasan_unpoison_vmalloc(env_, plan);
     const std::uint64_t npages = a.pfns.size();
-    Tag t = KASAN_TAG_KERNEL;
+    // The area after kasan_unpoison_vmalloc, from the one transition
+    // (effects.hpp, vmalloc_area_effect): the tag is taken from there; the
+    // writes below must give its memory tag, page tags and data, which
+    // check_area_effect() asks.
+    const Tag drawn = un.retag && un.random_tag ? random_tag("vmalloc tag") : KASAN_TAG_KERNEL;
+    const auto fx = kernel::vmalloc_area_effect<kernel::Concrete>(env_, plan, un, backing_state(a), drawn);
+    const Tag t = Tag(fx.ptr_tag);
     if (un.clear_pages) set_data(a.start, npages * PAGE_SIZE, DATA_ZERO);
     if (un.retag) {
-        if (un.random_tag) t = random_tag("vmalloc tag");
         Ptr p{a.start, t, id};
         if (cfg_.build.mode == Mode::hw_tags) {
             std::uint64_t rz = round_up(a.start + size, G_), rz_end = a.start + npages * PAGE_SIZE;
             kasan_unpoison(p, rz - a.start, un.retag_init, id);
-            if (rz_end > rz) kasan_poison(rz, rz_end - rz, KASAN_TAG_INVALID, un.retag_init);
-            for (std::uint64_t pfn : a.pfns) page_kasan_tag_set(pfn, 1, t);  // unpoison_vmalloc_pages
+            if (fx.redzone_poisoned && rz_end > rz) kasan_poison(rz, rz_end - rz, KASAN_TAG_INVALID, un.retag_init);
+            if (fx.page_tags_written)
+                for (std::uint64_t pfn : a.pfns) page_kasan_tag_set(pfn, 1, t);  // unpoison_vmalloc_pages
         } else {
             kasan_unpoison(p, size, false, id);
         }
     }
+    check_area_effect(a, size, fx);
     a.tag = t;
     Object& o = objects_[id];
     o.base = a.start;
@@ -76,6 +81,47 @@ int Model::map_vm_area(VmArea va, ObjKind kind, const std::string& what,
     o.tag = t;
     o.area = a.id;
     return id;
+}
+
+// The first backing page as effects.hpp reads it (BlockState), before
+// kasan_unpoison_vmalloc: its page tag, the tag the area's first granule
+// has, its MTE tag, and whether all of the area's pages read zero.
+kernel::BlockState<kernel::Concrete> Model::backing_state(const VmArea& a) const {
+    kernel::BlockState<kernel::Concrete> b;
+    if (a.pfns.empty()) return b;
+    b.page_tag = page_kasan_tag(a.pfns[0]);
+    b.mem_tag = tag_[gidx(a.pfns[0], 0)];
+    b.mte_tag = mte_tag_at(a.pfns[0], 0);
+    b.data_zero = true;
+    for (std::uint64_t pfn : a.pfns)
+        for (std::uint64_t off = 0; off < PAGE_SIZE; off += G_) b.data_zero = b.data_zero && data_[gidx(pfn, off)] == DATA_ZERO;
+    return b;
+}
+
+// The model's area against vmalloc_area_effect: a disagreement is a bug of
+// the model (or of effects.hpp), never a finding.
+void Model::check_area_effect(const VmArea& a, std::uint64_t size, const kernel::AreaEffect<kernel::Concrete>& fx) const {
+    auto bad = [&](const std::string& what, unsigned got, unsigned want) {
+        char b[160];
+        std::snprintf(b, sizeof b, "%s of the area at %#llx is 0x%02x, effects.hpp says 0x%02x", what.c_str(),
+                      (unsigned long long)a.start, got, want);
+        throw std::logic_error(std::string("the model's vmalloc and effects.hpp disagree: ") + b);
+    };
+    if (a.pfns.empty()) return;
+    const Mode m = cfg_.build.mode;
+    // Generic marks a partial first granule with its length: compare whole ones
+    if (m != Mode::none && !(m == Mode::generic && size < G_)) {
+        const Tag mt = mem_tag(Ptr{a.start, KASAN_TAG_KERNEL, a.obj}).value_or(0);
+        if (mt != Tag(fx.mem_tag)) bad("the first granule's tag", mt, unsigned(fx.mem_tag));
+    }
+    const std::uint64_t rz = round_up(size, G_);
+    if (fx.redzone_poisoned && rz < a.pfns.size() * PAGE_SIZE &&
+        tag_[gidx(a.pfns[rz / PAGE_SIZE], rz % PAGE_SIZE)] != KASAN_TAG_INVALID)
+        bad("the redzone's tag", tag_[gidx(a.pfns[rz / PAGE_SIZE], rz % PAGE_SIZE)], KASAN_TAG_INVALID);
+    if (fx.page_tags_written && rt_.kasan_enabled && page_kasan_tag(a.pfns.back()) != Tag(fx.ptr_tag))
+        bad("the last page's page tag", page_kasan_tag(a.pfns.back()), unsigned(fx.ptr_tag));
+    if (fx.data_zeroed && !data_zero(Ptr{a.start, KASAN_TAG_KERNEL, a.obj}, a.pfns.size() * PAGE_SIZE))
+        bad("the data", 1, 0);
 }
 
 Ptr Model::vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel, int cpu, ObjKind kind,
