@@ -58,6 +58,8 @@ solver::ConcreteConfig bmc_config(const BootParams& b, bool mte) {
     c.init_on_free = b.init_on_free;
     c.sample = b.page_alloc_sample;
     c.sample_order = b.page_alloc_sample_order;
+    c.check_mode = b.mode;
+    c.write_only = b.write_only;
     return c;
 }
 }  // namespace

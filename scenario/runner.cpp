@@ -92,6 +92,12 @@ spec::ModelConfig model_config(const Scenario& sc, Mode mode, const kernel::Vari
                                     "deferred_struct_page_init, nodes, mte, "
                                     "mte_asymm, mte_store_only, cpus, pages, initial_mem_tag, sample_phase, check_style");
     }
+    // arch/arm64/Kconfig: select KASAN_VMALLOC if KASAN (since v5.18, "arm64:
+    // select KASAN_VMALLOC for SW/HW_TAGS modes"); the tag-based modes exist only on arm64
+    if (!c.build.kasan_vmalloc && (mode == Mode::hw_tags || mode == Mode::sw_tags))
+        throw InputError(where, std::string("config kasan_vmalloc=n cannot be built with ") +
+                                    (mode == Mode::hw_tags ? "KASAN_HW_TAGS" : "KASAN_SW_TAGS") +
+                                    ": arm64 selects KASAN_VMALLOC if KASAN (use 'modes generic' for a build without it)");
     std::string cmdline = sc.boot_by_mode.count(mode) ? sc.boot_by_mode.at(mode) : sc.boot;
     c.boot = parse_boot_params_strict(cmdline, at(sc, sc.boot_line), v.boot_syntax());
     c.kunit_harness = sc.kunit_harness;

@@ -15,7 +15,9 @@ z3::expr pin(z3::context& c, const SymInputs& in, const ConcreteConfig& k) {
            is(in.rt.generic, k.mode == Mode::generic) && is(in.rt.mte, k.mte) && is(in.rt.kasan_off, k.kasan_off) &&
            is(in.rt.vmalloc_param, k.vmalloc_param) && is(in.rt.config_kasan_vmalloc, k.config_kasan_vmalloc) &&
            is(in.init_on_alloc, k.init_on_alloc) && is(in.init_on_free, k.init_on_free) &&
-           in.sample == c.bv_val(k.sample, 64) && in.sample_order == c.bv_val(k.sample_order, 64);
+           in.sample == c.bv_val(k.sample, 64) && in.sample_order == c.bv_val(k.sample_order, 64) &&
+           is(in.tcf_async, k.check_mode == TagCheckMode::async) && is(in.tcf_asymm, k.check_mode == TagCheckMode::asymm) &&
+           is(in.write_only, k.write_only);
 }
 }  // namespace
 

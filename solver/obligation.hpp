@@ -23,6 +23,9 @@ struct Builder {
     z3::expr bits_mask;      // __GFP_BITS_MASK of the variant's era, for the build selected
     unsigned depth;
     int fresh = 0;
+    // Whose callers exist: the baseline's (a patch does not remove the kernel's
+    // callers of __vmalloc by shortening GFP_VMALLOC_SUPPORTED), else the variant's.
+    const SymVariant* callers = nullptr;
     z3::expr word(const std::string& name) { return solver::word(c, name); }
     z3::expr tag(const std::string& name, std::vector<z3::expr>& domain);  // an 8-bit value
 };

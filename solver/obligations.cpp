@@ -4,6 +4,7 @@
 // stated here in its own words.
 #include <cstdio>
 
+#include "coverage.hpp"
 #include "effects.hpp"
 #include "error.hpp"
 #include "layout.hpp"
@@ -159,14 +160,13 @@ Query access_query(Builder& b, bool match_all) {
     q.entry = "tag check of one granule (arm64 MTE / SW_TAGS compiler check)";
     TagCheckInput<S> in;
     in.tcf_on = b.c.bool_const("tcf_on");
-    in.write_only = b.c.bool_const("write_only");
+    in.write_only = b.in.write_only;
     in.is_write = b.c.bool_const("is_write");
     in.tagged_mapping = b.c.bool_const("tagged_mapping");
     in.ptr_tag = b.tag("ptr_tag", q.assumptions);
     in.mem_tag = b.tag("mem_tag", q.assumptions);
-    // write_only exists only with HW tags active in an era that has it
-    q.assumptions.push_back(z3::implies(in.write_only, b.e.kasan_hw_tags_enabled() &&
-                                                           b.c.bool_val(b.v.concrete().boot_syntax().write_only)));
+    // kasan.write_only=on (an input: an era without it keeps it off) acts only with HW tags active
+    in.write_only = in.write_only && b.e.kasan_hw_tags_enabled();
     z3::expr faults = b.v.granule_check_faults(b.e, in);
     if (match_all) {
         q.violation = in.ptr_tag == b.c.bv_val(0xFF, 64) && faults;
@@ -183,11 +183,10 @@ Query access_query(Builder& b, bool match_all) {
                    {"faults", faults, Witness::boolean}};
     q.scenario = [&b, in, match_all](const z3::model& m) {
         std::uint64_t ptr = num(m, in.ptr_tag), mem = num(m, in.mem_tag);
-        bool w = truth(m, in.is_write), wo = truth(m, in.write_only);
+        bool w = truth(m, in.is_write);
         std::string inv = match_all ? "match-all-never-faults" : "mismatch-faults";
         std::string s = header(b, m, inv + "_access", "one access with the pointer and memory tags of the counterexample",
                                "cpus=1");
-        if (wo) s += "boot kasan.write_only=on\n";
         s += "p = kmalloc(64)\nset_mem_tag(p, 16, " + hex(mem) + ")\nq = set_tag(p, " + hex(ptr) + ")\n";
         s += std::string(w ? "write" : "read") + "(q, 1)\nexpect violation " + inv + "\n";
         return s;
@@ -273,12 +272,13 @@ kernel::Requirement<S> need(const Builder& b, kernel::Caller c, const z3::expr& 
 }
 
 // 4 detection, coverage: the caller got a match-all pointer where neither
-// its requirements nor the variant's claims allow one (the oracle's
-// oracle_coverage, symbolically).
+// its requirements nor the variant's claims allow one (coverage.hpp, which
+// the model's oracle reads too).
 z3::expr coverage_lost(const Builder& b, kernel::Caller c, const z3::expr& gfp, const z3::expr& order,
                        const z3::expr& ptr) {
-    return ptr == b.c.bv_val(KASAN_TAG_KERNEL, 64) && !need(b, c, gfp, order).match_all_ok &&
-           !kernel::claimed_untag<S>(b.v.concrete().claims(), c, b.e, gfp);
+    return kernel::coverage_loss<S>(b.e, b.v.concrete().claims(), c, need(b, c, gfp, order), gfp, ptr,
+                                    b.c.bool_val(false), b.c.bool_val(false))
+        .match_all_pointer;
 }
 
 // ---- 5 zeroing ------------------------------------------------------------------------------------
@@ -446,6 +446,167 @@ Query coverage_alloc_pages_query(Builder& b) {
     return q;
 }
 
+// ---- vmalloc: __vmalloc(size, gfp) with PAGE_KERNEL ----------------------------------------------
+// vmalloc_fix_flags(), __vmalloc_node_range's plan, the first backing page's
+// post_alloc_hook over a previous owner's block (page_alloc above, at order
+// 0), then the area after kasan_unpoison_vmalloc: both from the one
+// transition (effects.hpp), as the model applies them.
+z3::expr supported_flags(Builder& b, bool with_new_callers);  // below, with mode-isolation's vmalloc
+
+struct VmallocAlloc {
+    z3::expr gfp;  // what the caller passed
+    kernel::VmallocPlan<S> plan;
+    kernel::VmallocUnpoison<S> un;
+    PageAlloc page;
+    kernel::AreaEffect<S> area;
+};
+
+VmallocAlloc vmalloc_alloc(Builder& b, Query& q) {
+    z3::expr gfp = b.word("gfp");
+    const auto fixed = b.v.vmalloc_fix_flags(b.e, gfp);
+    const auto plan = b.v.vmalloc_node_range(b.e, fixed.gfp, b.c.bool_val(true));
+    const auto un = b.v.kasan_unpoison_vmalloc(b.e, plan);
+    PageAlloc page = page_alloc(b, q, plan.page_gfp);
+    q.assumptions.push_back(page.order == b.c.bv_val(0, 64));
+    for (auto& w : q.witnesses)
+        if (w.name == "gfp") w.name = "backing pages' gfp";
+    BlockState<S> backing;
+    backing.page_tag = page.page_tag;
+    backing.mem_tag = page.mem;
+    backing.mte_tag = page.mte;
+    backing.data_zero = page.zeroed;
+    const z3::expr T = b.tag("vmalloc_random_tag", q.assumptions);
+    q.assumptions.push_back(z3::uge(T, b.v.random_tag_min(b.e)) && z3::ule(T, b.v.random_tag_max(b.e)));
+    VmallocAlloc v{gfp, plan, un, page, kernel::vmalloc_area_effect<S>(b.e, plan, un, backing, T)};
+    q.entry = "__vmalloc(size, gfp) (PAGE_KERNEL): the area its caller gets";
+    q.contracts = vmalloc_contracts(b.e, gfp, b.bits_mask, supported_flags(b, false));
+    // the caller's gfp is the one to show and to shrink, not the pages'
+    q.minimise_bits = {gfp};
+    q.prefer.insert(q.prefer.begin(), gfp == b.e.gfp.GFP_KERNEL);
+    q.witnesses.insert(q.witnesses.begin(), {"caller's gfp", gfp, Witness::gfp});
+    q.witnesses.push_back({"tagged mapping", v.area.tagged_mapping, Witness::boolean});
+    q.witnesses.push_back({"kasan_unpoison_vmalloc retags", un.retag, Witness::boolean});
+    q.witnesses.push_back({"area pointer tag", v.area.ptr_tag, Witness::hex});
+    q.witnesses.push_back({"area memory tag", v.area.mem_tag, Witness::hex});
+    return v;
+}
+
+// Replay: a previous owner's secret in the page the area gets, the area, a
+// read of its first byte.
+std::string vmalloc_scenario(const Builder& b, const z3::model& m, const VmallocAlloc& v, const std::string& inv) {
+    std::string s = header(b, m, inv + "_vmalloc", "a freed owner's page, then __vmalloc(100, gfp) and a read",
+                           "pages=16 cpus=1");
+    s += "old = alloc_pages(0, GFP_KERNEL)\npo = page_address(old)\nwrite(po, 64)\nfree_pages(old)\n";
+    s += "v = vmalloc(100, " + gfp_text(b, m, v.gfp) + ")\nread(v, 1)\nexpect violation " + inv + "\n";
+    return s;
+}
+
+// 5 zeroing: memory the caller asked zero (vzalloc's __GFP_ZERO,
+// init_on_alloc) reads zero, by the pages' own zeroing or KASAN's.
+Query zeroing_vmalloc_query(Builder& b) {
+    Query q(b.c);
+    const VmallocAlloc v = vmalloc_alloc(b, q);
+    q.witnesses.push_back({"area zeroed", v.area.data_zeroed, Witness::boolean});
+    // with init_on_free the previous owner's data was zeroed when it was freed
+    q.violation = !b.e.init_on_free && need(b, kernel::Caller::vmalloc, v.gfp, b.c.bv_val(0, 64)).zero_data &&
+                  !v.area.data_zeroed;
+    q.scenario = [&b, v](const z3::model& m) { return vmalloc_scenario(b, m, v, "zeroing"); };
+    return q;
+}
+
+// 4 detection, coverage: the area's pointer carries a random tag and (HW) its
+// PTEs are MT_NORMAL_TAGGED, unless the table or the claims allow otherwise.
+Query coverage_vmalloc_query(Builder& b) {
+    Query q(b.c);
+    const VmallocAlloc v = vmalloc_alloc(b, q);
+    const auto loss = kernel::coverage_loss<S>(b.e, b.v.concrete().claims(), kernel::Caller::vmalloc,
+                                               need(b, kernel::Caller::vmalloc, v.gfp, b.c.bv_val(0, 64)), v.gfp,
+                                               v.area.ptr_tag, b.c.bool_val(true), v.area.tagged_mapping);
+    q.violation = loss.match_all_pointer || loss.untagged_mapping;
+    q.scenario = [&b, v](const z3::model& m) { return vmalloc_scenario(b, m, v, "detection"); };
+    return q;
+}
+
+// 3 no-false-positive: the caller's first access through its own pointer
+// passes the tag check (the tag-based modes' check, the variant's rule;
+// Generic's shadow check is not a rule a variant changes).
+Query no_false_positive_vmalloc_query(Builder& b) {
+    Query q(b.c);
+    const VmallocAlloc v = vmalloc_alloc(b, q);
+    TagCheckInput<S> in = plain_access(b, v.area.ptr_tag, v.area.mem_tag);
+    in.tagged_mapping = v.area.tagged_mapping;
+    q.violation = b.v.granule_check_faults(b.e, in);
+    q.scenario = [&b, v](const z3::model& m) { return vmalloc_scenario(b, m, v, "no-false-positive"); };
+    return q;
+}
+
+// ---- slab: kmem_cache_free ------------------------------------------------------------------------
+// One object of a cache (with or without a constructor, SLAB_TYPESAFE_BY_RCU
+// or not) freed after the pre-free checks passed: the variant's plan
+// (kasan_slab_free) and what it does to the object (effects.hpp), against
+// what the cache's callers need (requirements.hpp).
+struct SlabFree {
+    z3::expr rcu, ctor;
+    kernel::SlabFreeEffect<S> fx;
+    kernel::Requirement<S> need;
+};
+
+SlabFree slab_free(Builder& b, Query& q) {
+    SlabFree f{b.c.bool_const("SLAB_TYPESAFE_BY_RCU"), b.c.bool_const("constructor"), {}, {}};
+    const auto plan = b.v.kasan_slab_free(b.e, f.rcu);
+    f.fx = kernel::slab_free_effect<S>(b.e, plan, f.rcu || f.ctor);
+    kernel::CallerInput<S> in;
+    in.gfp = b.e.gfp.GFP_KERNEL;
+    in.order = b.c.bv_val(0, 64);
+    in.vm_mte = in.prot_kernel = b.c.bool_val(false);
+    in.ctor_or_rcu = f.rcu || f.ctor;
+    in.typesafe_by_rcu = f.rcu;
+    f.need = kernel::required<S>(kernel::Caller::kmem_cache, b.e, in);
+    q.entry = "kmem_cache_free(cache, object) (slab_free_hook, __kasan_slab_free)";
+    q.prefer = {!f.ctor};
+    q.witnesses = {{"SLAB_TYPESAFE_BY_RCU", f.rcu, Witness::boolean},
+                   {"constructor", f.ctor, Witness::boolean},
+                   {"poisoned at the free", f.fx.poisoned_now, Witness::boolean},
+                   {"poisoned after the grace period", f.fx.poisoned_after_gp, Witness::boolean},
+                   {"readers may use it in the grace period", f.need.readable_in_grace_period, Witness::boolean},
+                   {"use-after-free must be caught", f.need.uaf_caught, Witness::boolean}};
+    return f;
+}
+
+// Replay: one object allocated and freed, (a grace period,) then a read
+// through the freed pointer.
+std::string slab_free_scenario(const Builder& b, const z3::model& m, const SlabFree& f, const std::string& inv,
+                               bool after_gp) {
+    const bool rcu = truth(m, f.rcu), ctor = truth(m, f.ctor);
+    std::string s = header(b, m, inv + "_kmem_cache_free",
+                           std::string("kmem_cache_free, then a read") + (after_gp ? " after the grace period" : ""));
+    s += std::string("c = kmem_cache_create(64") + (rcu ? ", rcu" : ctor ? ", ctor" : "") + ")\n";
+    s += "o = kmem_cache_alloc(c)\nkmem_cache_free(c, o)\n";
+    if (after_gp) s += "rcu_barrier()\n";
+    return s + "read(o, 1)\nexpect violation " + inv + "\n";
+}
+
+// 4 detection: once no reader may use a freed object any more (at once, or
+// after the grace period of a SLAB_TYPESAFE_BY_RCU cache), it is poisoned
+// wherever KASAN promises to catch its use (CONFIG_SLUB_RCU_DEBUG for RCU caches).
+Query detection_slab_free_query(Builder& b) {
+    Query q(b.c);
+    const SlabFree f = slab_free(b, q);
+    q.violation = b.e.kasan_enabled && f.need.uaf_caught && !(f.fx.poisoned_now || f.fx.poisoned_after_gp);
+    q.scenario = [&b, f](const z3::model& m) { return slab_free_scenario(b, m, f, "detection", true); };
+    return q;
+}
+
+// 3 no-false-positive: an RCU reader's access in the grace period is legal,
+// so a SLAB_TYPESAFE_BY_RCU object is not poisoned at the free.
+Query no_false_positive_slab_free_query(Builder& b) {
+    Query q(b.c);
+    const SlabFree f = slab_free(b, q);
+    q.violation = f.need.readable_in_grace_period && f.fx.poisoned_now;
+    q.scenario = [&b, f](const z3::model& m) { return slab_free_scenario(b, m, f, "no-false-positive", false); };
+    return q;
+}
+
 // ---- 7 tag-range ----------------------------------------------------------------------------------
 Query tag_range_query(Builder& b) {
     Query q(b.c);
@@ -587,11 +748,27 @@ void vmalloc_fields(Builder& b, Query& q, const std::string& what, const z3::exp
     auto va = b.v.vmalloc_node_range(b.e, gfp_a, prot), vb = B.vmalloc_node_range(*b.be, gfp_b, prot);
     auto ua = b.v.kasan_unpoison_vmalloc(b.e, va), ub = B.kasan_unpoison_vmalloc(*b.be, vb);
     auto f = [&](const char* n, const z3::expr& x, const z3::expr& y) { q.fields.push_back({what + "." + n, {x, y}}); };
-    f("tagged_mapping", va.tagged_mapping, vb.tagged_mapping);
+    const auto pa = b.v.post_alloc_hook(b.e, va.page_gfp, b.c.bv_val(0, 64), skip);
+    const auto pb = B.post_alloc_hook(*b.be, vb.page_gfp, b.c.bv_val(0, 64), skip);
+    // The area as its caller gets it, from the one transition (effects.hpp):
+    // one previous owner's block and the same drawn tags for both sides.
+    BlockState<S> old;
+    old.page_tag = b.c.bv_const((what + ".area_old_page_tag").c_str(), 64);
+    old.mem_tag = old.mte_tag = b.c.bv_const((what + ".area_old_mte_tag").c_str(), 64);
+    old.data_zero = b.c.bool_val(false);
+    const z3::expr tp = b.c.bv_const((what + ".page_random_tag").c_str(), 64);
+    const z3::expr ta = b.c.bv_const((what + ".area_random_tag").c_str(), 64);
+    for (const z3::expr& t : {tp, ta}) q.assumptions.push_back(z3::uge(t, b.c.bv_val(0x01, 64)) && z3::ule(t, b.c.bv_val(0xFE, 64)));
+    const auto xa = kernel::vmalloc_area_effect<S>(
+        b.e, va, ua, kernel::apply_effect<S>(kernel::post_alloc_effect<S>(b.e, pa, tp), old), ta);
+    const auto xb = kernel::vmalloc_area_effect<S>(
+        *b.be, vb, ub, kernel::apply_effect<S>(kernel::post_alloc_effect<S>(*b.be, pb, tp), old), ta);
+    f("tagged_mapping", xa.tagged_mapping, xb.tagged_mapping);
     f("kasan_unpoison_vmalloc.retag", ua.retag, ub.retag);
-    f("area zeroed by KASAN", ua.retag_init || ua.clear_pages, ub.retag_init || ub.clear_pages);
-    plan_fields(q, what + ".backing_page", b.e, b.v.post_alloc_hook(b.e, va.page_gfp, b.c.bv_val(0, 64), skip), *b.be,
-                B.post_alloc_hook(*b.be, vb.page_gfp, b.c.bv_val(0, 64), skip));
+    f("area pointer tag", xa.ptr_tag, xb.ptr_tag);
+    f("area memory tag", xa.mem_tag, xb.mem_tag);
+    f("area zeroed", xa.data_zeroed, xb.data_zeroed);
+    plan_fields(q, what + ".backing_page", b.e, pa, *b.be, pb);
     BuildConfig hw, other;
     other.mode = Mode::generic;
     const char* reclaim = "__GFP_RECLAIM|__GFP_HIGH|__GFP_IO|__GFP_FS|__GFP_NOWARN|__GFP_RETRY_MAYFAIL|__GFP_NOFAIL|"
@@ -606,11 +783,13 @@ void vmalloc_fields(Builder& b, Query& q, const std::string& what, const z3::exp
 // The flags __vmalloc callers may pass: GFP_VMALLOC_SUPPORTED (what
 // vmalloc_fix_flags() keeps from all ones). With a baseline, its callers
 // exist whatever the patch does (a flag the patch drops from the list is
-// still passed: that is what a review must see); what the patch changes
-// (changes/*) also counts the callers it makes valid.
-z3::expr supported_flags(Builder& b, bool with_new_callers = false) {
+// still passed: that is what a review must see), in the invariants' queries
+// too (b.callers); what the patch changes (changes/*) also counts the callers
+// it makes valid.
+z3::expr supported_flags(Builder& b, bool with_new_callers) {
     const z3::expr all = b.c.bv_val(~std::uint64_t(0), 64);
     const z3::expr mine = b.v.vmalloc_fix_flags(b.e, all).gfp;
+    if (!b.base && b.callers) return b.callers->vmalloc_fix_flags(make_env(*b.callers, b.in), all).gfp;
     if (!b.base) return mine;
     const z3::expr theirs = b.base->vmalloc_fix_flags(*b.be, all).gfp;
     return with_new_callers ? (theirs | mine) : theirs;
@@ -647,7 +826,7 @@ z3::expr region(Builder& b, Region r) {
 }
 
 enum class Entry { alloc_pages, free_pages, vmalloc, vmap_stack, cached_stack, pgtable_kernel, pgtable_user, thread_info, user_page, skb,
-                   skb_frags };
+                   skb_fallback, skb_frags };
 
 const char* entry_name(Entry en) {
     switch (en) {
@@ -661,6 +840,7 @@ const char* entry_name(Entry en) {
         case Entry::thread_info: return "thread_info_pages";
         case Entry::user_page: return "user_page";
         case Entry::skb: return "skb_frag";
+        case Entry::skb_fallback: return "skb_frag_fallback";
         case Entry::skb_frags: return "skb_with_frags";
     }
     return "?";
@@ -669,7 +849,9 @@ const char* entry_name(Entry en) {
 std::string isolation_scenario(const Builder& b, const z3::model& m, Entry en, const z3::expr& gfp, bool hw_active) {
     std::string name = std::string(hw_active ? "changes_" : "mode_isolation_") + entry_name(en);
     std::string s = header(b, m, name, "the entry point under the variant and its baseline, same tag choices",
-                           "cpus=1 vmap_stack=" + std::string(en == Entry::thread_info ? "n" : "y"));
+                           // seven pages hold no order-3 block: skb_page_frag_refill falls back to order 0
+                           std::string(en == Entry::skb_fallback ? "pages=7 " : "") + "cpus=1 vmap_stack=" +
+                               std::string(en == Entry::thread_info ? "n" : "y"));
     s += "baseline " + b.base->concrete().name() + "\n";
     // a previous owner, so that stale page tags and memory tags exist
     if (en != Entry::free_pages) s += "old = alloc_pages(0, GFP_KERNEL)\nfree_pages(old)\n";
@@ -685,7 +867,8 @@ std::string isolation_scenario(const Builder& b, const z3::model& m, Entry en, c
         case Entry::pgtable_user: s += "pt = pgtable_alloc(user)\nread(pt, 8)\n"; break;
         case Entry::thread_info: s += "s = stack_alloc()\nread(s, 8)\n"; break;
         case Entry::user_page: s += "u = user_fault()\npu = page_address(u)\nread(pu, 8)\n"; break;
-        case Entry::skb: s += "sk = skb_alloc()\n"; break;
+        case Entry::skb:
+        case Entry::skb_fallback: s += "sk = skb_alloc()\n"; break;
         case Entry::skb_frags: s += "sk = alloc_skb_with_frags(32768, 3)\nf0 = skb_frag_page(sk, 0)\n"; break;
     }
     return s + "expect violation mode-isolation\n";
@@ -763,6 +946,11 @@ Query isolation_query(Builder& b, Entry en, Region rg) {
             plan_fields(q, "skb frag page", b.e, b.v.post_alloc_hook(b.e, b.v.skb_frag_gfp(b.e), b.c.bv_val(3, 64), skip),
                         *b.be, B.post_alloc_hook(*b.be, B.skb_frag_gfp(*b.be), b.c.bv_val(3, 64), skip));
             break;
+        case Entry::skb_fallback:
+            plan_fields(q, "skb frag page (order-0 fallback)", b.e,
+                        b.v.post_alloc_hook(b.e, b.v.skb_frag_fallback_gfp(b.e), b.c.bv_val(0, 64), skip), *b.be,
+                        B.post_alloc_hook(*b.be, B.skb_frag_fallback_gfp(*b.be), b.c.bv_val(0, 64), skip));
+            break;
         case Entry::skb_frags:
             plan_fields(q, "skb frag (order 3)", b.e,
                         b.v.post_alloc_hook(b.e, b.v.alloc_skb_frags_gfp(b.e, b.e.gfp.GFP_KERNEL), b.c.bv_val(3, 64), skip),
@@ -792,7 +980,7 @@ Query vmalloc_internals_query(Builder& b, int field) {
     q.fields = {all.at(field)};
     q.prefer.push_back(gfp == (b.e.gfp.GFP_KERNEL | b.e.gfp.SKIP_KASAN));
     q.prefer.push_back(prot);
-    q.contracts = vmalloc_contracts(b.e, gfp, b.bits_mask, supported_flags(b));
+    q.contracts = vmalloc_contracts(b.e, gfp, b.bits_mask, supported_flags(b, false));
     q.violation = any_differs(b.c, q);
     q.minimise_bits.push_back(gfp);
     q.witnesses = {{"gfp", gfp, Witness::gfp}, {"prot == PAGE_KERNEL", prot, Witness::boolean}};
@@ -862,6 +1050,20 @@ std::vector<Obligation> build_list() {
         {"page-tag-consistency/free_pages", "page-tag-consistency",
          "free-time poisoning matches the allocation: skipped iff tagging was skipped", false, false,
          [](Builder& b) { return free_pages_query(b, true); }},
+        {"zeroing/vmalloc", "zeroing", "an area __vmalloc's caller asks zeroed (__GFP_ZERO, init_on_alloc) reads zero",
+         false, false, [](Builder& b) { return zeroing_vmalloc_query(b); }},
+        {"detection/coverage/vmalloc", "detection",
+         "a PAGE_KERNEL vmalloc area is tagged and (HW) mapped MT_NORMAL_TAGGED unless match-all is allowed or claimed",
+         false, false, [](Builder& b) { return coverage_vmalloc_query(b); }},
+        {"no-false-positive/vmalloc", "no-false-positive",
+         "an access through __vmalloc's pointer to its own area never faults", false, false,
+         [](Builder& b) { return no_false_positive_vmalloc_query(b); }},
+        {"detection/kmem_cache_free", "detection",
+         "a freed slab object is poisoned once no reader may use it, wherever KASAN promises to catch its use",
+         false, false, [](Builder& b) { return detection_slab_free_query(b); }},
+        {"no-false-positive/kmem_cache_free", "no-false-positive",
+         "a SLAB_TYPESAFE_BY_RCU object stays readable until the grace period ends", false, false,
+         [](Builder& b) { return no_false_positive_slab_free_query(b); }},
         {"tag-range/random_tag", "tag-range", "random tags lie in 0xF0..0xFD (HW) / 0x00..0xFD (SW)", false, false,
          [](Builder& b) { return tag_range_query(b); }},
         {"sampling-accounting/bmc", "sampling-accounting",
@@ -876,7 +1078,7 @@ std::vector<Obligation> build_list() {
     for (Region rg : {Region::none, Region::generic, Region::sw_tags, Region::hw_inactive})
         for (Entry en : {Entry::alloc_pages, Entry::free_pages, Entry::vmalloc, Entry::vmap_stack, Entry::cached_stack,
                          Entry::pgtable_kernel, Entry::pgtable_user, Entry::thread_info, Entry::user_page, Entry::skb,
-                         Entry::skb_frags}) {
+                         Entry::skb_fallback, Entry::skb_frags}) {
             v.push_back({std::string("mode-isolation/") + region_name(rg) + "/" + entry_name(en), "mode-isolation",
                          std::string("in the state ") + region_name(rg) +
                              " the entry point behaves exactly as under the baseline",
@@ -905,7 +1107,7 @@ std::vector<Obligation> build_list() {
     // every entry point mode-isolation has, free_pages and the per-CPU stack cache too
     for (Entry en : {Entry::alloc_pages, Entry::free_pages, Entry::vmalloc, Entry::vmap_stack, Entry::cached_stack,
                      Entry::pgtable_kernel, Entry::pgtable_user, Entry::thread_info, Entry::user_page, Entry::skb,
-                     Entry::skb_frags}) {
+                     Entry::skb_fallback, Entry::skb_frags}) {
         v.push_back({std::string("changes/") + entry_name(en), "mode-isolation",
                      "with HW_TAGS active: what the entry point does differently from the baseline", true, true,
                      [en](Builder& b) { return isolation_query(b, en, Region::hw_active); }});

@@ -133,14 +133,22 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
         z3::context c;
         ContextScope scope(c);
         Builder b{c, v, ob.needs_baseline ? base : nullptr, make_inputs(c), {}, {}, c.bv_val(0, 64), opt.depth};
+        b.callers = base;
         b.e = make_env(v, b.in);
         if (b.base) b.be = make_env(*b.base, b.in);
-        // a parameter an era does not parse keeps its default in that era
+        // a parameter an era does not parse keeps its default in that era,
+        // an option it does not have is off
+        b.in.slub_rcu_debug_exists = true;
         for (const SymVariant* w : {&v, b.base}) {
             if (!w) continue;
             BootParamSyntax syn = w->concrete().boot_syntax();
             if (!syn.page_alloc_sample) b.in.domain.push_back(b.in.sample == c.bv_val(1, 64));
             if (!syn.page_alloc_sample_order) b.in.domain.push_back(b.in.sample_order == c.bv_val(3, 64));
+            if (!syn.write_only) b.in.domain.push_back(!b.in.write_only);
+            if (!w->concrete().features().slub_rcu_debug) {
+                b.in.domain.push_back(!b.in.slub_rcu_debug);
+                b.in.slub_rcu_debug_exists = false;
+            }
         }
         if (opt.mode) {
             switch (*opt.mode) {
@@ -171,10 +179,8 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
             scopes.push_back({"within caller contracts", true});
             if (opt.raw_scope) scopes.push_back({"raw flag space", false});
         }
-        for (const auto& [scope_name, with_contracts] : scopes) {
-            ScopeVerdict sv;
-            sv.scope = scope_name;
-            auto t0 = std::chrono::steady_clock::now();
+        // A solver over the query, with or without the caller contracts.
+        auto make_solver = [&](bool with_contracts, const std::string& scope_name, ScopeVerdict& sv) {
             z3::solver s(c, "QF_BV");
             z3::params p(c);
             p.set("timeout", opt.timeout_ms);
@@ -188,7 +194,12 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
                 sv.smt2_file = opt.smt2_dir + "/" + safe(vd.variant + "." + ob.id + "." + scope_name) + ".smt2";
                 std::ofstream(sv.smt2_file) << s.to_smt2();
             }
-            z3::check_result r = s.check();
+            return s;
+        };
+        // The verdict of a scope whose solver has answered `r`; a
+        // counterexample is made readable (preferences, fewest GFP bits),
+        // shown and replayed.
+        auto decide = [&](z3::solver& s, z3::check_result r, const std::string& scope_name, ScopeVerdict& sv) {
             if (r == z3::unsat) {
                 sv.verdict = ob.informational ? "unchanged" : "proved";
             } else if (r == z3::unknown) {
@@ -203,7 +214,9 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
                                           z3::expr(!b.in.init_on_alloc), z3::expr(!b.in.init_on_free),
                                           z3::expr(z3::ule(b.in.sample, c.bv_val(16, 64))),
                                           z3::expr(b.in.sample == c.bv_val(1, 64)),
-                                          z3::expr(b.in.sample_order == c.bv_val(3, 64))})
+                                          z3::expr(b.in.sample_order == c.bv_val(3, 64)),
+                                          z3::expr(!b.in.tcf_async && !b.in.tcf_asymm && !b.in.write_only),
+                                          z3::expr(b.in.slub_rcu_debug == (b.in.rt.generic || b.in.rt.sw_tags))})
                     prefs.push_back(d);
                 // After a refused preference is popped the solver holds no
                 // model until it checks again; that check waits until a model
@@ -281,7 +294,56 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
                     }
                 }
             }
-            sv.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        };
+        auto ms_since = [](std::chrono::steady_clock::time_point t0) {
+            return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        };
+        if (scopes.size() == 2) {
+            // The contracts only narrow the inputs: a proof over the raw flag
+            // space is one within them, and a counterexample within them is
+            // one over the raw flag space. So the raw space is asked first;
+            // only when it has a counterexample are the contracts asked, and
+            // a counterexample within them serves both scopes.
+            ScopeVerdict within, raw;
+            within.scope = scopes[0].first;
+            raw.scope = scopes[1].first;
+            auto t0 = std::chrono::steady_clock::now();
+            z3::solver rs = make_solver(false, raw.scope, raw);
+            const z3::check_result rr = rs.check();
+            if (rr == z3::unsat) {
+                decide(rs, rr, raw.scope, raw);
+                raw.ms = ms_since(t0);
+                within.verdict = raw.verdict;
+                within.ms = raw.ms;
+            } else {
+                auto t1 = std::chrono::steady_clock::now();
+                z3::solver ws = make_solver(true, within.scope, within);
+                const z3::check_result wr = ws.check();
+                decide(ws, wr, within.scope, within);
+                within.ms = ms_since(t1);
+                if (wr == z3::sat) {
+                    const std::string smt2 = raw.smt2_file;
+                    raw = within;  // the same input, outside no contract
+                    raw.scope = scopes[1].first;
+                    raw.smt2_file = smt2;
+                    raw.ms = ms_since(t0);
+                    if (!opt.scenario_dir.empty() && !raw.scenario.empty())
+                        std::ofstream(opt.scenario_dir + "/" + safe(vd.variant + "." + ob.id + "." + raw.scope) + ".litmus")
+                            << raw.scenario;
+                } else {
+                    decide(rs, rr, raw.scope, raw);
+                    raw.ms = ms_since(t0);
+                }
+            }
+            vd.scopes.push_back(within);
+            vd.scopes.push_back(raw);
+        } else {
+            ScopeVerdict sv;
+            sv.scope = scopes[0].first;
+            auto t0 = std::chrono::steady_clock::now();
+            z3::solver s = make_solver(scopes[0].second, sv.scope, sv);
+            decide(s, s.check(), sv.scope, sv);
+            sv.ms = ms_since(t0);
             vd.scopes.push_back(sv);
         }
         out.push_back(vd);

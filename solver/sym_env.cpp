@@ -20,11 +20,24 @@ SymInputs make_inputs(z3::context& c, const std::string& p) {
     in.rt.vmalloc_param = b("kasan.vmalloc");
     in.init_on_alloc = b("init_on_alloc");
     in.init_on_free = b("init_on_free");
+    in.tcf_async = b("kasan.mode=async");
+    in.tcf_asymm = b("kasan.mode=asymm");
+    in.write_only = b("kasan.write_only");
+    in.slub_rcu_debug = b("CONFIG_SLUB_RCU_DEBUG");
     in.sample = word(c, p + "kasan.page_alloc.sample");
     in.sample_order = word(c, p + "kasan.page_alloc.sample.order");
     // at most one KASAN mode is compiled in
     in.domain.push_back(!(in.rt.generic && in.rt.sw_tags) && !(in.rt.generic && in.rt.hw_tags) &&
                         !(in.rt.sw_tags && in.rt.hw_tags));
+    // arm64 (the only home of HW_TAGS and SW_TAGS) selects KASAN_VMALLOC if
+    // KASAN since v5.18 ("arm64: select KASAN_VMALLOC for SW/HW_TAGS modes"):
+    // a tag-based build without it cannot be configured
+    in.domain.push_back(z3::implies(in.rt.sw_tags || in.rt.hw_tags, in.rt.config_kasan_vmalloc));
+    // mm/Kconfig.debug: SLUB_RCU_DEBUG depends on KASAN
+    in.domain.push_back(z3::implies(in.slub_rcu_debug, !in.none));
+    // one kasan.mode; it and kasan.write_only are HW_TAGS parameters
+    in.domain.push_back(!(in.tcf_async && in.tcf_asymm));
+    in.domain.push_back(z3::implies(in.tcf_async || in.tcf_asymm || in.write_only, in.rt.hw_tags));
     // early_kasan_flag_page_alloc_sample: 1..LONG_MAX; sample.order: 0..INT_MAX
     in.domain.push_back(z3::uge(in.sample, c.bv_val(1, 64)) && z3::ule(in.sample, c.bv_val((std::uint64_t)LONG_MAX, 64)));
     in.domain.push_back(z3::ule(in.sample_order, c.bv_val((std::uint64_t)INT_MAX, 64)));
@@ -38,7 +51,7 @@ SEnv make_env(const SymVariant& v, const SymInputs& in) {
     e.init_on_alloc = in.init_on_alloc;
     e.init_on_free = in.init_on_free;
     e.deferred_pages = Symbolic::boolean(false);  // after boot
-    e.slub_rcu_debug = Symbolic::boolean(false);  // no obligation frees slab objects
+    e.slub_rcu_debug = in.slub_rcu_debug;  // false where the era lacks it (prove's domain)
     e.kfence = Symbolic::boolean(false);          // no obligation allocates from KFENCE
     // sampling parameters exist only in eras that parse them (v6.3+)
     BootParamSyntax syn = v.concrete().boot_syntax();
@@ -75,26 +88,40 @@ ConcreteConfig read_config(const z3::model& m, const SymInputs& in) {
     c.init_on_free = truth(m, in.init_on_free);
     c.sample = num(m, in.sample);
     c.sample_order = num(m, in.sample_order);
+    c.check_mode = truth(m, in.tcf_async) ? TagCheckMode::async
+                   : truth(m, in.tcf_asymm) ? TagCheckMode::asymm : TagCheckMode::sync;
+    c.write_only = truth(m, in.write_only);
+    if (in.slub_rcu_debug_exists) c.slub_rcu_debug = truth(m, in.slub_rcu_debug);
     return c;
+}
+
+// mm/Kconfig.debug: SLUB_RCU_DEBUG defaults to KASAN_GENERIC || KASAN_SW_TAGS,
+// which is what a scenario gets when it does not name the option
+bool ConcreteConfig::slub_rcu_debug_differs() const {
+    return slub_rcu_debug && *slub_rcu_debug != (mode == Mode::generic || mode == Mode::sw_tags);
 }
 
 std::string ConcreteConfig::describe() const {
     std::string s = mode_name(mode);
     if (mode == Mode::hw_tags) s += mte ? ", MTE" : ", no MTE";
     if (!config_kasan_vmalloc) s += ", CONFIG_KASAN_VMALLOC=n";
+    if (slub_rcu_debug_differs()) s += *slub_rcu_debug ? ", CONFIG_SLUB_RCU_DEBUG=y" : ", CONFIG_SLUB_RCU_DEBUG=n";
     std::string b = boot_line();
     if (!b.empty()) s += ", " + b;
     return s;
 }
 
 std::string ConcreteConfig::config_line() const {
-    return std::string("config mte=") + (mte ? "y" : "n") + " kasan_vmalloc=" + (config_kasan_vmalloc ? "y" : "n");
+    return std::string("config mte=") + (mte ? "y" : "n") + " kasan_vmalloc=" + (config_kasan_vmalloc ? "y" : "n") +
+           (slub_rcu_debug_differs() ? std::string(" slub_rcu_debug=") + (*slub_rcu_debug ? "y" : "n") : "");
 }
 
 std::string ConcreteConfig::boot_line() const {
     std::string b;
     auto add = [&](const std::string& x) { b += (b.empty() ? "" : " ") + x; };
     if (kasan_off) add("kasan=off");
+    if (check_mode != TagCheckMode::sync) add(std::string("kasan.mode=") + check_mode_name(check_mode));
+    if (write_only) add("kasan.write_only=on");
     if (!vmalloc_param) add("kasan.vmalloc=off");
     if (sample != 1) add("kasan.page_alloc.sample=" + std::to_string(sample));
     if (sample_order != 3) add("kasan.page_alloc.sample.order=" + std::to_string(sample_order));

@@ -1,6 +1,7 @@
 // sym_env.hpp — symbolic decision inputs: every build mode, machine and boot
 // state at once, with the domain constraints the kernel guarantees.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,14 @@ struct SymInputs {
     SBool init_on_alloc, init_on_free;
     SWord sample, sample_order;  // kasan.page_alloc.sample, .order
     SBool none;                  // no KASAN compiled in
+    // kasan.mode=async / kasan.mode=asymm (neither: sync) and kasan.write_only=on,
+    // HW_TAGS only (the CPU offers asymm and store-only): how a tag check
+    // fault is delivered and which accesses are checked (the trace BMC reads them)
+    SBool tcf_async, tcf_asymm, write_only;
+    SBool slub_rcu_debug;  // CONFIG_SLUB_RCU_DEBUG (v6.12+)
+    // whether the eras compared have CONFIG_SLUB_RCU_DEBUG at all (set by
+    // prove: a scenario may name the option only where it exists)
+    bool slub_rcu_debug_exists = false;
     std::vector<z3::expr> domain;  // what every input satisfies (one mode, parameter ranges)
 };
 
@@ -32,6 +41,10 @@ struct ConcreteConfig {
     bool mte = true, kasan_off = false, vmalloc_param = true, config_kasan_vmalloc = true;
     bool init_on_alloc = false, init_on_free = false;
     std::uint64_t sample = 1, sample_order = 3;
+    TagCheckMode check_mode = TagCheckMode::sync;
+    bool write_only = false;
+    std::optional<bool> slub_rcu_debug;  // set where the era has the option
+    bool slub_rcu_debug_differs() const;  // from the Kconfig default (named in the config line then)
     std::string describe() const;
     std::string config_line() const;  // scenario "config ..." line
     std::string boot_line() const;    // scenario "boot ..." line

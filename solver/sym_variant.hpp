@@ -26,6 +26,7 @@ public:
     virtual SWord user_page_gfp(const SEnv&, const SBool& vm_mte) const = 0;
     virtual SBool mte_sync_tags_clears(const SEnv&, const SBool& pg_mte_tagged) const = 0;
     virtual SWord skb_frag_gfp(const SEnv&) const = 0;
+    virtual SWord skb_frag_fallback_gfp(const SEnv&) const = 0;
     virtual SWord alloc_skb_frags_gfp(const SEnv&, const SWord& gfp) const = 0;
     virtual SBool want_init_on_alloc(const SEnv&, const SWord& gfp) const = 0;
     virtual kernel::PostAllocPlan<Symbolic> post_alloc_hook(const SEnv&, const SWord& gfp, const SWord& order,
@@ -39,6 +40,7 @@ public:
     virtual kernel::VmallocUnpoison<Symbolic> kasan_unpoison_vmalloc(const SEnv&,
                                                                      const kernel::VmallocPlan<Symbolic>&) const = 0;
     virtual SBool cached_stack_unpoison(const SEnv&) const = 0;
+    virtual kernel::SlabFreePlan<Symbolic> kasan_slab_free(const SEnv&, const SBool& typesafe_by_rcu) const = 0;
     virtual SWord random_tag_min(const SEnv&) const = 0;
     virtual SWord random_tag_max(const SEnv&) const = 0;
     virtual SBool granule_check_faults(const SEnv&, const kernel::TagCheckInput<Symbolic>&) const = 0;
@@ -60,6 +62,7 @@ public:
         return V::template mte_sync_tags_clears<S>(e, t);
     }
     SWord skb_frag_gfp(const SEnv& e) const override { return V::template skb_frag_gfp<S>(e); }
+    SWord skb_frag_fallback_gfp(const SEnv& e) const override { return V::template skb_frag_fallback_gfp<S>(e); }
     SWord alloc_skb_frags_gfp(const SEnv& e, const SWord& g) const override {
         return V::template alloc_skb_frags_gfp<S>(e, g);
     }
@@ -85,6 +88,9 @@ public:
     }
     kernel::VmallocUnpoison<S> kasan_unpoison_vmalloc(const SEnv& e, const kernel::VmallocPlan<S>& v) const override {
         return V::template kasan_unpoison_vmalloc<S>(e, v);
+    }
+    kernel::SlabFreePlan<S> kasan_slab_free(const SEnv& e, const SBool& rcu) const override {
+        return V::template kasan_slab_free<S>(e, rcu);
     }
     SBool cached_stack_unpoison(const SEnv& e) const override { return V::template cached_stack_unpoison<S>(e); }
     SWord random_tag_min(const SEnv& e) const override { return V::template random_tag_min<S>(e); }

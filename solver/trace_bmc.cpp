@@ -2,10 +2,14 @@
 // 2 CPUs, up to `depth` steps of alloc_pages / free_pages / an access
 // through the newest pointer of a page (so use-after-free and reuse of a
 // freed page are in scope). Every step runs the variant's own decisions;
-// the checks are the oracle's, stated here. kasan.mode=sync, as booted by
-// default; a sync fault turns tag checking off on that CPU.
+// the checks are the oracle's, stated here. kasan.mode (sync, async, asymm)
+// and kasan.write_only are inputs like the other boot parameters: how a fault
+// is delivered is the architecture's (checks/hw_check.hpp: a synchronous one
+// turns tag checking off on that CPU), which accesses are checked the
+// variant's granule check.
 #include "trace_bmc.hpp"
 
+#include "checks/hw_check.hpp"
 #include "effects.hpp"
 
 #include <cstdio>
@@ -38,11 +42,13 @@ z3::expr sel(const std::vector<z3::expr>& xs, const z3::expr& i) {
 Query trace_query(Builder& b, const std::string& invariant) {
     Query q(b.c);
     q.entry = "alloc_pages / free_pages / access sequences on 2 pages and 2 CPUs";
-    q.method = "bounded model checking, depth " + std::to_string(b.depth) + " (kasan.mode=sync)";
+    q.method = "bounded model checking, depth " + std::to_string(b.depth) +
+               " (kasan.mode=sync, async or asymm; kasan.write_only where the era has it)";
     auto& c = b.c;
     auto bv = [&](std::uint64_t v) { return c.bv_val(v, 64); };
     const SEnv& e = b.e;
     z3::expr tagged_build = e.tag_based() && e.kasan_enabled;
+    const z3::expr write_only = b.in.write_only && e.kasan_hw_tags_enabled();
     std::vector<PageSt> pg;
     for (int i = 0; i < kPages; ++i)
         pg.push_back({c.bool_val(false), bv(0xFF), z3::ite(e.hw_tags, bv(0xFE), bv(0xFF)), c.bool_val(false), bv(0xFF),
@@ -126,14 +132,14 @@ Query trace_query(Builder& b, const std::string& invariant) {
             z3::expr x = is_access && here;
             TagCheckInput<S> in;
             in.tcf_on = tcf;
-            in.write_only = S::boolean(false);
+            in.write_only = write_only;
             in.is_write = st.wr;
             in.tagged_mapping = S::boolean(true);
             in.ptr_tag = p.ptr;
             in.mem_tag = p.mem;
             z3::expr fault = b.v.granule_check_faults(e, in);
             fault_any = fault_any || (x && fault);
-            z3::expr checking = (e.kasan_hw_tags_enabled() && tcf) || (e.sw_tags && e.kasan_enabled);
+            z3::expr checking = (e.kasan_hw_tags_enabled() && tcf && !(write_only && !st.wr)) || (e.sw_tags && e.kasan_enabled);
             z3::expr mism = z3::ite(e.hw_tags, (p.ptr & bv(0xF)) != (p.mem & bv(0xF)), p.ptr != p.mem);
 
             // the oracle's checks at this step
@@ -165,11 +171,12 @@ Query trace_query(Builder& b, const std::string& invariant) {
                                  p.skipreq);
             np.mem_by_ptr = z3::ite(a, plan.unpoison, z3::ite(f && fp.poison, c.bool_val(false), p.mem_by_ptr));
         }
+        // do_tag_recovery: a synchronous fault turns checking off on this CPU
+        const auto delivery = kernel::checks::mte_fault_delivery<S>(b.in.tcf_async, b.in.tcf_asymm, st.wr);
         for (int j = 0; j < kCpus; ++j) {
             z3::expr here = st.cpu == bv(j);
             cpu[j].skip = z3::ite(is_alloc && here, plan.sample_skip_next, cpu[j].skip);
-            // do_tag_recovery: a sync fault turns checking off on this CPU
-            cpu[j].tcf = z3::ite(here && fault_any && e.hw_tags, c.bool_val(false), cpu[j].tcf);
+            cpu[j].tcf = z3::ite(here && fault_any && e.hw_tags && delivery.checks_off_after, c.bool_val(false), cpu[j].tcf);
         }
         pg = next;
         bad_at.push_back(step_bad);
@@ -177,6 +184,7 @@ Query trace_query(Builder& b, const std::string& invariant) {
     q.violation = bad;
     unsigned depth = b.depth;
     q.prefer.push_back(c.bool_val(true));
+    q.prefer.push_back(!b.in.tcf_async && !b.in.tcf_asymm && !b.in.write_only);  // the default boot first
     for (const auto& st : steps) q.prefer.push_back(st.cpu == bv(0));
     q.scenario = [&b, steps, invariant, depth, bad_at](const z3::model& m) {
         auto num = [&](const z3::expr& x) { return m.eval(x, true).get_numeral_uint64(); };

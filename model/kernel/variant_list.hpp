@@ -21,4 +21,4 @@
     X(control_stack_zero_needs_tags) X(control_vmalloc_drops_zero) X(control_rcu_debug_not_deferred) \
     X(control_rcu_poisoned_at_free) X(control_mempool_whole_slot) X(control_sync_tags_hw_only) \
     X(control_page_tag_plain) X(control_vmap_tags_pages) \
-    X(control_reset_after_unpoison)
+    X(control_reset_after_unpoison) X(mutant_write_only_unchecked)

@@ -51,6 +51,23 @@ struct mutant_invalid_matches final : rules_7_0<mutant_invalid_matches> {
     }
 };
 
+// 2 mismatch-faults, only with kasan.write_only=on: the store-only check
+// inverted, so writes go unchecked too (SCTLR_EL1.TCSO read as "no checks").
+// The default boot is sync without write_only: an engine that looks only
+// there cannot see it (the trace BMC ranges over kasan.mode and write_only).
+struct mutant_write_only_unchecked final : rules_7_0<mutant_write_only_unchecked> {
+    static constexpr const char* name = "mutant-write-only-unchecked";
+    static constexpr const char* baseline = "linux-7.0";
+    static constexpr const char* summary = "linux-7.0 whose kasan.write_only=on leaves writes unchecked too";
+    static constexpr bool mutant = true;
+    template <class D>
+    static typename D::Bool granule_check_faults(const KasanEnv<D>& e, const TagCheckInput<D>& in) {
+        TagCheckInput<D> none = in;
+        none.tcf_on = in.tcf_on && !in.write_only;
+        return rules_7_0<mutant_write_only_unchecked>::granule_check_faults(e, none);
+    }
+};
+
 // 7 tag-range: random tags may be 0xFE or 0xFF (GCR_EL1 exclude mask empty).
 struct mutant_match_all_tag final : rules_7_0<mutant_match_all_tag> {
     static constexpr const char* name = "mutant-match-all-tag";
