@@ -2,6 +2,7 @@
 #include "cross_check.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 namespace tagproof::explore {
 
@@ -16,12 +17,16 @@ struct Decider {
     const char* entry;
     std::vector<std::string> families;
     std::vector<std::string> events;
+    // The handles the entry point's allocations get in those families (their
+    // stems: "v" for v0, v1): no-false-positive is judged when the caller
+    // uses what it got, so an access through one of them decides it too.
+    std::vector<std::string> stems = {};
 };
 
 const std::vector<Decider>& deciders() {
     static const std::vector<Decider> d = {
         {"access", {}, {"read(", "write("}},
-        {"alloc_pages", {"pages"}, {"alloc_pages("}},
+        {"alloc_pages", {"pages"}, {"alloc_pages("}, {"p", "q", "s"}},
         {"free_pages", {"pages"}, {"free_pages(", "read(", "write("}},
         {"trace", {"pages"}, {"alloc_pages(", "free_pages(", "read(", "write("}},
         {"bmc", {"pages"}, {"alloc_pages("}},
@@ -36,7 +41,9 @@ const std::vector<Decider>& deciders() {
         {"cached_stack", {"stacks"}, {"stack_alloc("}},
         {"skb_frag", {"skb", "skb_fallback"}, {"skb_alloc("}},
         {"skb_with_frags", {"skb", "skb_fallback"}, {"alloc_skb_with_frags("}},
-        {"vmalloc", {"vmalloc"}, {"vmalloc(", "vzalloc("}},
+        {"vmalloc", {"vmalloc"}, {"vmalloc(", "vzalloc("}, {"v", "z", "w", "h"}},
+        // a freed object is judged when it is used: the reads and writes through old pointers
+        {"kmem_cache_free", {"kmem_cache", "kmem_cache_rcu"}, {"kmem_cache_free(", "rcu_barrier(", "read(", "write("}},
     };
     return d;
 }
@@ -48,10 +55,21 @@ const Decider* decider_for(const std::string& id) {
     return nullptr;
 }
 
-bool runs_entry(const Decider& d, const std::string& line) {
+// "read(v0, 1)", "write(p1p, 1)": an access through a handle of one of the stems.
+bool access_through(const std::vector<std::string>& stems, const std::string& line) {
+    for (const char* op : {"read(", "write("})
+        for (const auto& st : stems) {
+            const std::string pre = op + st;
+            if (line.rfind(pre, 0) == 0 && line.size() > pre.size() && std::isdigit((unsigned char)line[pre.size()]))
+                return true;
+        }
+    return false;
+}
+
+bool runs_entry(const Decider& d, const std::string& line, const std::string& invariant) {
     for (const auto& e : d.events)
         if (line.find(e) != std::string::npos) return true;
-    return false;
+    return invariant == "no-false-positive" && access_through(d.stems, line);
 }
 
 }  // namespace
@@ -73,7 +91,7 @@ void CrossChecker::add(const FamilyResult& fr) {
         truncated_[i] = truncated_[i] || fr.truncated;
         for (auto [e, end] = boost::edges(fr.graph); e != end; ++e) {
             const FamilyEdge& fe = fr.graph[*e];
-            if (!runs_entry(*d, fe.line)) continue;
+            if (!runs_entry(*d, fe.line, inv)) continue;
             ++cc.transitions;
             if (cc.kind == CrossCheck::disagrees) continue;
             if (std::find(fe.violated.begin(), fe.violated.end(), inv) == fe.violated.end()) continue;

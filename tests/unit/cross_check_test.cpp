@@ -75,6 +75,47 @@ TEST(CrossCheck, ARefutedObligationPassedOffAsProvedIsCaught) {
     EXPECT_NE(over_product[0].detail.find("huge_zero_folio("), std::string::npos) << over_product[0].detail;
 }
 
+// The obligations of __vmalloc's area (zeroing, coverage, no-false-positive),
+// of an allocation's use (no-false-positive/alloc_pages) and of a slab
+// object's free: each refuted for a mutant; passed off as proved, its family
+// over the boot product contradicts it (mutant-no-tcma's stale tags behind a
+// 0xff pointer show only with kasan.vmalloc=off).
+TEST(CrossCheck, RefutedEntryPointObligationsPassedOffAsProvedAreCaught) {
+    struct Case {
+        std::string variant, family;
+        explore::ProvedObligation claim;
+        std::string line;  // the transition that contradicts it
+    };
+    const std::vector<Case> cases = {
+        {"control-vmalloc-drops-zero", "vmalloc", {"zeroing/vmalloc", "zeroing"}, "vmalloc(3000, GFP_KERNEL|__GFP_ZERO)"},
+        {"mutant-match-all-tag", "vmalloc", {"detection/coverage/vmalloc", "detection"}, "vmalloc(3000)"},
+        // no-false-positive is decided where the caller uses its pointer
+        {"mutant-no-tcma", "vmalloc", {"no-false-positive/vmalloc", "no-false-positive"}, "read(v0, 1)"},
+        {"mutant-no-tcma", "pages", {"no-false-positive/alloc_pages", "no-false-positive"}, "p, 1)"},
+        // a freed slab object is judged when it is used again
+        {"control-rcu-debug-not-deferred", "kmem_cache_rcu", {"detection/kmem_cache_free", "detection"}, "(t"},
+        {"control-rcu-poisoned-at-free", "kmem_cache_rcu", {"no-false-positive/kmem_cache_free", "no-false-positive"},
+         "(t"},
+    };
+    for (const auto& cs : cases) {
+        const auto r = check(cs.variant, {cs.claim}, cs.family);
+        ASSERT_EQ(r.size(), 1u);
+        EXPECT_EQ(r[0].kind, explore::CrossCheck::disagrees) << cs.variant << " " << cs.claim.id << ": " << r[0].detail;
+        EXPECT_NE(r[0].detail.find("the " + cs.family + " family"), std::string::npos) << r[0].detail;
+        EXPECT_NE(r[0].detail.find("breaks " + cs.claim.invariant), std::string::npos) << r[0].detail;
+        EXPECT_NE(r[0].detail.find(cs.line), std::string::npos) << r[0].detail;
+    }
+    // the positive twin: linux-7.0's own vmalloc proofs agree there
+    const auto ok = check("linux-7.0", {{"zeroing/vmalloc", "zeroing"},
+                                                       {"detection/coverage/vmalloc", "detection"},
+                                                       {"no-false-positive/vmalloc", "no-false-positive"}});
+    for (const auto& cc : ok) EXPECT_EQ(cc.kind, explore::CrossCheck::agrees) << cc.obligation << ": " << cc.detail;
+    const auto slab_ok = check("linux-7.0", {{"detection/kmem_cache_free", "detection"},
+                                             {"no-false-positive/kmem_cache_free", "no-false-positive"}},
+                               "kmem_cache_rcu");
+    for (const auto& cc : slab_ok) EXPECT_EQ(cc.kind, explore::CrossCheck::agrees) << cc.obligation << ": " << cc.detail;
+}
+
 TEST(CrossCheck, AnObligationWithoutAnEntryPointIsNotEnumerated) {
     const auto r = check("linux-6.1", {{"tag-range/random_tag", "tag-range"}, {"no-false-positive/alloc_pages", "no-false-positive"}});
     ASSERT_EQ(r.size(), 2u);
