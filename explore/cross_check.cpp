@@ -38,7 +38,7 @@ const std::vector<Decider>& deciders() {
         {"pgtable_user", {"user"}, {"pgtable_alloc(user)"}},
         {"thread_info_pages", {"stacks", "stacks_novmap"}, {"stack_alloc("}},
         {"vmap_stack", {"stacks"}, {"stack_alloc("}},
-        {"cached_stack", {"stacks"}, {"stack_alloc("}},
+        {"cached_stack", {"stacks"}, {"stack_alloc("}, {"s"}},
         {"skb_frag", {"skb", "skb_fallback"}, {"skb_alloc("}},
         {"skb_with_frags", {"skb", "skb_fallback"}, {"alloc_skb_with_frags("}},
         {"vmalloc", {"vmalloc"}, {"vmalloc(", "vzalloc("}, {"v", "z", "w", "h"}},

@@ -4,6 +4,7 @@
 // stated here in its own words.
 #include <cstdio>
 
+#include "checks/generic_check.hpp"
 #include "coverage.hpp"
 #include "effects.hpp"
 #include "error.hpp"
@@ -607,6 +608,38 @@ Query no_false_positive_slab_free_query(Builder& b) {
     return q;
 }
 
+// ---- thread stacks: a stack from the per-CPU cache ------------------------------------------------
+// 3 no-false-positive: the new task's accesses to its stack (through
+// tsk->stack, stored with kasan_reset_tag()) never fault, whatever the
+// previous task's instrumentation left in the shadow; the stack after the
+// reuse from the one transition (effects.hpp cached_stack_effect). Generic's
+// shadow check is checks/generic_check.hpp's, the tag modes' the variant's.
+Query no_false_positive_cached_stack_query(Builder& b) {
+    Query q(b.c);
+    q.entry = "alloc_thread_stack_node() from this CPU's cached_stacks[] (CONFIG_VMAP_STACK)";
+    const z3::expr leftover = b.tag("leftover_shadow", q.assumptions);
+    const z3::expr T = b.tag("stack_area_tag", q.assumptions);
+    q.assumptions.push_back(z3::uge(T, b.v.random_tag_min(b.e)) && z3::ule(T, b.v.random_tag_max(b.e)));
+    const auto fx = kernel::cached_stack_effect<S>(b.e, b.v.cached_stack_unpoison(b.e), T, leftover);
+    const z3::expr ptr = b.c.bv_val(KASAN_TAG_KERNEL, 64);
+    // an 8-byte read at a granule's start
+    const z3::expr generic_faults = kernel::checks::generic_granule_poisons<S>(fx.mem_tag, b.c.bv_val(7, 64), S::boolean(false));
+    q.violation = z3::ite(b.e.generic, b.e.kasan_enabled && generic_faults,
+                          b.v.granule_check_faults(b.e, plain_access(b, ptr, fx.mem_tag)));
+    q.prefer.push_back(leftover == b.c.bv_val(0xF2, 64));  // KASAN_STACK_LEFT, what the model's leftover is
+    q.witnesses = {{"left in the shadow", leftover, Witness::hex},
+                   {"kasan_unpoison_range on reuse", fx.unpoisoned, Witness::boolean},
+                   {"shadow / tag after", fx.mem_tag, Witness::hex}};
+    q.scenario = [&b](const z3::model& m) {
+        std::string s = header(b, m, "no_false_positive_cached_stack",
+                               "a task's stack left poisoned by its instrumentation, reused from the cache",
+                               "cpus=1 vmap_stack=y");
+        s += "s = stack_alloc()\nstack_poison_leftover(s, 64, 32)\nstack_free(s)\ns2 = stack_alloc()\nread(s2 + 64, 8)\n";
+        return s + "expect violation no-false-positive\n";
+    };
+    return q;
+}
+
 // ---- 7 tag-range ----------------------------------------------------------------------------------
 Query tag_range_query(Builder& b) {
     Query q(b.c);
@@ -1064,6 +1097,9 @@ std::vector<Obligation> build_list() {
         {"no-false-positive/kmem_cache_free", "no-false-positive",
          "a SLAB_TYPESAFE_BY_RCU object stays readable until the grace period ends", false, false,
          [](Builder& b) { return no_false_positive_slab_free_query(b); }},
+        {"no-false-positive/cached_stack", "no-false-positive",
+         "a stack reused from the per-CPU cache is accessible to its new task, whatever the old one left", false,
+         false, [](Builder& b) { return no_false_positive_cached_stack_query(b); }},
         {"tag-range/random_tag", "tag-range", "random tags lie in 0xF0..0xFD (HW) / 0x00..0xFD (SW)", false, false,
          [](Builder& b) { return tag_range_query(b); }},
         {"sampling-accounting/bmc", "sampling-accounting",

@@ -13,8 +13,9 @@
 //   4. kernel_init_pages()        data := 0
 //
 // and what __vmalloc_node_range's KASAN part does to a new VM_ALLOC area after
-// its backing pages' post_alloc_hook (vmalloc_area_effect), and what a slab
-// object's free does to it (slab_free_effect), below.
+// its backing pages' post_alloc_hook (vmalloc_area_effect), what a slab
+// object's free does to it (slab_free_effect) and what taking a thread stack
+// from the per-CPU cache does to it (cached_stack_effect), below.
 #pragma once
 #include "env.hpp"
 #include "plans.hpp"
@@ -148,6 +149,30 @@ SlabFreeEffect<D> slab_free_effect(const KasanEnv<D>& e, const SlabFreePlan<D>& 
     x.poisoned_now = p.poison && !p.defer_to_rcu;
     x.poisoned_after_gp = p.defer_to_rcu && e.kasan_enabled;
     x.data_zeroed = !p.defer_to_rcu && e.init_on_free && !ctor_or_rcu;
+    return x;
+}
+
+// ---- thread stacks ----------------------------------------------------------
+// alloc_thread_stack_node() serving a stack from this CPU's cached_stacks[]
+// (kernel/fork.c, CONFIG_VMAP_STACK): kasan_unpoison_range(vm->addr,
+// THREAD_SIZE) where the variant calls it and KASAN is on (the area's own tag
+// over the whole stack; Generic: accessible), then memset(0) of the stack.
+// `leftover` is what the previous task's stack instrumentation left in the
+// shadow (Generic's stack redzones, SW_TAGS' frame tags).
+template <class D>
+struct CachedStackEffect {
+    typename D::Bool unpoisoned{};  // kasan_unpoison_range() ran
+    typename D::Word mem_tag{};     // a granule's tag or shadow afterwards
+    typename D::Bool data_zeroed{};  // the stack reads zero
+};
+
+template <class D>
+CachedStackEffect<D> cached_stack_effect(const KasanEnv<D>& e, typename D::Bool unpoison, typename D::Word area_tag,
+                                         typename D::Word leftover) {
+    CachedStackEffect<D> x;
+    x.unpoisoned = unpoison && e.kasan_enabled;
+    x.mem_tag = D::ite(x.unpoisoned, D::ite(e.generic, D::lit(0), area_tag), leftover);
+    x.data_zeroed = D::boolean(true);  // memset(s, 0, THREAD_SIZE): not a KASAN decision
     return x;
 }
 

@@ -34,11 +34,12 @@ Ptr Model::stack_alloc(int cpu, std::optional<int> node) {
         int ai = slot;
         slot = -1;
         VmArea& a = areas_[ai];
-        if (v_.cached_stack_unpoison(env_) && rt_.kasan_enabled) {
-            // kasan_unpoison_range(vm->addr, THREAD_SIZE): the area's own tag
-            kasan_unpoison(Ptr{a.start, a.tag, a.obj}, thread_size, false, a.obj);
-        }
-        set_data(a.start, thread_size, DATA_ZERO);  // clear the stack
+        // the one transition (effects.hpp): the leftover tag is read only when nothing unpoisons
+        const Tag leftover = mem_tag(Ptr{a.start, KASAN_TAG_KERNEL, a.obj}).value_or(KASAN_TAG_KERNEL);
+        const auto fx = kernel::cached_stack_effect<kernel::Concrete>(env_, v_.cached_stack_unpoison(env_), a.tag, leftover);
+        // kasan_unpoison_range(vm->addr, THREAD_SIZE): the area's own tag
+        if (fx.unpoisoned) kasan_unpoison(Ptr{a.start, a.tag, a.obj}, thread_size, false, a.obj);
+        if (fx.data_zeroed) set_data(a.start, thread_size, DATA_ZERO);  // clear the stack
         int id = new_object(ObjKind::stack, "thread stack (from the per-CPU cache)");
         Object& o = objects_[id];
         o.base = a.start;
