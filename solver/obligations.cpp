@@ -859,7 +859,7 @@ z3::expr region(Builder& b, Region r) {
 }
 
 enum class Entry { alloc_pages, free_pages, vmalloc, vmap_stack, cached_stack, pgtable_kernel, pgtable_user, thread_info, user_page, skb,
-                   skb_fallback, skb_frags };
+                   skb_fallback, skb_frags, kfence };
 
 const char* entry_name(Entry en) {
     switch (en) {
@@ -875,6 +875,7 @@ const char* entry_name(Entry en) {
         case Entry::skb: return "skb_frag";
         case Entry::skb_fallback: return "skb_frag_fallback";
         case Entry::skb_frags: return "skb_with_frags";
+        case Entry::kfence: return "kfence_alloc";
     }
     return "?";
 }
@@ -902,6 +903,7 @@ std::string isolation_scenario(const Builder& b, const z3::model& m, Entry en, c
         case Entry::user_page: s += "u = user_fault()\npu = page_address(u)\nread(pu, 8)\n"; break;
         case Entry::skb:
         case Entry::skb_fallback: s += "sk = skb_alloc()\n"; break;
+        case Entry::kfence: s += "k = kfence_kmalloc(32)\nread(k, 1)\n"; break;
         case Entry::skb_frags: s += "sk = alloc_skb_with_frags(32768, 3)\nf0 = skb_frag_page(sk, 0)\n"; break;
     }
     return s + "expect violation mode-isolation\n";
@@ -978,6 +980,10 @@ Query isolation_query(Builder& b, Entry en, Region rg) {
         case Entry::skb:
             plan_fields(q, "skb frag page", b.e, b.v.post_alloc_hook(b.e, b.v.skb_frag_gfp(b.e), b.c.bv_val(3, 64), skip),
                         *b.be, B.post_alloc_hook(*b.be, B.skb_frag_gfp(*b.be), b.c.bv_val(3, 64), skip));
+            break;
+        case Entry::kfence:
+            // mm/kfence/core.c: whether kfence_alloc() takes a sampled kmalloc at all
+            q.fields = {{"KFENCE pool kept (kfence_alloc serves)", {b.v.kfence_enabled(b.e), B.kfence_enabled(*b.be)}}};
             break;
         case Entry::skb_fallback:
             plan_fields(q, "skb frag page (order-0 fallback)", b.e,
@@ -1114,7 +1120,7 @@ std::vector<Obligation> build_list() {
     for (Region rg : {Region::none, Region::generic, Region::sw_tags, Region::hw_inactive})
         for (Entry en : {Entry::alloc_pages, Entry::free_pages, Entry::vmalloc, Entry::vmap_stack, Entry::cached_stack,
                          Entry::pgtable_kernel, Entry::pgtable_user, Entry::thread_info, Entry::user_page, Entry::skb,
-                         Entry::skb_fallback, Entry::skb_frags}) {
+                         Entry::skb_fallback, Entry::skb_frags, Entry::kfence}) {
             v.push_back({std::string("mode-isolation/") + region_name(rg) + "/" + entry_name(en), "mode-isolation",
                          std::string("in the state ") + region_name(rg) +
                              " the entry point behaves exactly as under the baseline",
@@ -1143,7 +1149,7 @@ std::vector<Obligation> build_list() {
     // every entry point mode-isolation has, free_pages and the per-CPU stack cache too
     for (Entry en : {Entry::alloc_pages, Entry::free_pages, Entry::vmalloc, Entry::vmap_stack, Entry::cached_stack,
                      Entry::pgtable_kernel, Entry::pgtable_user, Entry::thread_info, Entry::user_page, Entry::skb,
-                     Entry::skb_fallback, Entry::skb_frags}) {
+                     Entry::skb_fallback, Entry::skb_frags, Entry::kfence}) {
         v.push_back({std::string("changes/") + entry_name(en), "mode-isolation",
                      "with HW_TAGS active: what the entry point does differently from the baseline", true, true,
                      [en](Builder& b) { return isolation_query(b, en, Region::hw_active); }});

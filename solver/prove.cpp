@@ -216,7 +216,8 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
                                           z3::expr(b.in.sample == c.bv_val(1, 64)),
                                           z3::expr(b.in.sample_order == c.bv_val(3, 64)),
                                           z3::expr(!b.in.tcf_async && !b.in.tcf_asymm && !b.in.write_only),
-                                          z3::expr(b.in.slub_rcu_debug == (b.in.rt.generic || b.in.rt.sw_tags))})
+                                          z3::expr(b.in.slub_rcu_debug == (b.in.rt.generic || b.in.rt.sw_tags)),
+                                          z3::expr(!b.in.kfence)})
                     prefs.push_back(d);
                 // After a refused preference is popped the solver holds no
                 // model until it checks again; that check waits until a model

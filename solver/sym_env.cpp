@@ -24,6 +24,7 @@ SymInputs make_inputs(z3::context& c, const std::string& p) {
     in.tcf_asymm = b("kasan.mode=asymm");
     in.write_only = b("kasan.write_only");
     in.slub_rcu_debug = b("CONFIG_SLUB_RCU_DEBUG");
+    in.kfence = b("CONFIG_KFENCE");
     in.sample = word(c, p + "kasan.page_alloc.sample");
     in.sample_order = word(c, p + "kasan.page_alloc.sample.order");
     // at most one KASAN mode is compiled in
@@ -52,7 +53,7 @@ SEnv make_env(const SymVariant& v, const SymInputs& in) {
     e.init_on_free = in.init_on_free;
     e.deferred_pages = Symbolic::boolean(false);  // after boot
     e.slub_rcu_debug = in.slub_rcu_debug;  // false where the era lacks it (prove's domain)
-    e.kfence = Symbolic::boolean(false);          // no obligation allocates from KFENCE
+    e.kfence = in.kfence;
     // sampling parameters exist only in eras that parse them (v6.3+)
     BootParamSyntax syn = v.concrete().boot_syntax();
     e.sample = syn.page_alloc_sample ? SWord(in.sample) : Symbolic::lit(1);
@@ -92,6 +93,7 @@ ConcreteConfig read_config(const z3::model& m, const SymInputs& in) {
                    : truth(m, in.tcf_asymm) ? TagCheckMode::asymm : TagCheckMode::sync;
     c.write_only = truth(m, in.write_only);
     if (in.slub_rcu_debug_exists) c.slub_rcu_debug = truth(m, in.slub_rcu_debug);
+    c.kfence = truth(m, in.kfence);
     return c;
 }
 
@@ -106,6 +108,7 @@ std::string ConcreteConfig::describe() const {
     if (mode == Mode::hw_tags) s += mte ? ", MTE" : ", no MTE";
     if (!config_kasan_vmalloc) s += ", CONFIG_KASAN_VMALLOC=n";
     if (slub_rcu_debug_differs()) s += *slub_rcu_debug ? ", CONFIG_SLUB_RCU_DEBUG=y" : ", CONFIG_SLUB_RCU_DEBUG=n";
+    if (kfence) s += ", CONFIG_KFENCE=y";
     std::string b = boot_line();
     if (!b.empty()) s += ", " + b;
     return s;
@@ -113,7 +116,8 @@ std::string ConcreteConfig::describe() const {
 
 std::string ConcreteConfig::config_line() const {
     return std::string("config mte=") + (mte ? "y" : "n") + " kasan_vmalloc=" + (config_kasan_vmalloc ? "y" : "n") +
-           (slub_rcu_debug_differs() ? std::string(" slub_rcu_debug=") + (*slub_rcu_debug ? "y" : "n") : "");
+           (slub_rcu_debug_differs() ? std::string(" slub_rcu_debug=") + (*slub_rcu_debug ? "y" : "n") : "") +
+           (kfence ? " kfence=y" : "");
 }
 
 std::string ConcreteConfig::boot_line() const {

@@ -19,6 +19,7 @@ struct SymInputs {
     // fault is delivered and which accesses are checked (the trace BMC reads them)
     SBool tcf_async, tcf_asymm, write_only;
     SBool slub_rcu_debug;  // CONFIG_SLUB_RCU_DEBUG (v6.12+)
+    SBool kfence;          // CONFIG_KFENCE
     // whether the eras compared have CONFIG_SLUB_RCU_DEBUG at all (set by
     // prove: a scenario may name the option only where it exists)
     bool slub_rcu_debug_exists = false;
@@ -44,6 +45,7 @@ struct ConcreteConfig {
     TagCheckMode check_mode = TagCheckMode::sync;
     bool write_only = false;
     std::optional<bool> slub_rcu_debug;  // set where the era has the option
+    bool kfence = false;
     bool slub_rcu_debug_differs() const;  // from the Kconfig default (named in the config line then)
     std::string describe() const;
     std::string config_line() const;  // scenario "config ..." line

@@ -40,6 +40,7 @@ public:
     virtual kernel::VmallocUnpoison<Symbolic> kasan_unpoison_vmalloc(const SEnv&,
                                                                      const kernel::VmallocPlan<Symbolic>&) const = 0;
     virtual SBool cached_stack_unpoison(const SEnv&) const = 0;
+    virtual SBool kfence_enabled(const SEnv&) const = 0;
     virtual kernel::SlabFreePlan<Symbolic> kasan_slab_free(const SEnv&, const SBool& typesafe_by_rcu) const = 0;
     virtual SWord random_tag_min(const SEnv&) const = 0;
     virtual SWord random_tag_max(const SEnv&) const = 0;
@@ -92,6 +93,7 @@ public:
     kernel::SlabFreePlan<S> kasan_slab_free(const SEnv& e, const SBool& rcu) const override {
         return V::template kasan_slab_free<S>(e, rcu);
     }
+    SBool kfence_enabled(const SEnv& e) const override { return V::template kfence_enabled<S>(e); }
     SBool cached_stack_unpoison(const SEnv& e) const override { return V::template cached_stack_unpoison<S>(e); }
     SWord random_tag_min(const SEnv& e) const override { return V::template random_tag_min<S>(e); }
     SWord random_tag_max(const SEnv& e) const override { return V::template random_tag_max<S>(e); }
