@@ -85,7 +85,9 @@ int Model::map_vm_area(VmArea va, ObjKind kind, const std::string& what,
 
 // The first backing page as effects.hpp reads it (BlockState), before
 // kasan_unpoison_vmalloc: its page tag, the tag the area's first granule
-// has, its MTE tag, and whether all of the area's pages read zero.
+// has, its MTE tag, and whether the area's pages read zero (their head
+// granules, as check_block_effect reads a block: a whole scan of every
+// stack and area cost the corpus a fifth of its time).
 kernel::BlockState<kernel::Concrete> Model::backing_state(const VmArea& a) const {
     kernel::BlockState<kernel::Concrete> b;
     if (a.pfns.empty()) return b;
@@ -93,8 +95,7 @@ kernel::BlockState<kernel::Concrete> Model::backing_state(const VmArea& a) const
     b.mem_tag = tag_[gidx(a.pfns[0], 0)];
     b.mte_tag = mte_tag_at(a.pfns[0], 0);
     b.data_zero = true;
-    for (std::uint64_t pfn : a.pfns)
-        for (std::uint64_t off = 0; off < PAGE_SIZE; off += G_) b.data_zero = b.data_zero && data_[gidx(pfn, off)] == DATA_ZERO;
+    for (std::uint64_t pfn : a.pfns) b.data_zero = b.data_zero && data_[gidx(pfn, 0)] == DATA_ZERO;
     return b;
 }
 
@@ -120,8 +121,9 @@ void Model::check_area_effect(const VmArea& a, std::uint64_t size, const kernel:
         bad("the redzone's tag", tag_[gidx(a.pfns[rz / PAGE_SIZE], rz % PAGE_SIZE)], KASAN_TAG_INVALID);
     if (fx.page_tags_written && rt_.kasan_enabled && page_kasan_tag(a.pfns.back()) != Tag(fx.ptr_tag))
         bad("the last page's page tag", page_kasan_tag(a.pfns.back()), unsigned(fx.ptr_tag));
-    if (fx.data_zeroed && !data_zero(Ptr{a.start, KASAN_TAG_KERNEL, a.obj}, a.pfns.size() * PAGE_SIZE))
-        bad("the data", 1, 0);
+    if (fx.data_zeroed)
+        for (std::uint64_t pfn : a.pfns)
+            if (data_[gidx(pfn, 0)] != DATA_ZERO) bad("the data", data_[gidx(pfn, 0)], DATA_ZERO);
 }
 
 Ptr Model::vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel, int cpu, ObjKind kind,
