@@ -71,4 +71,9 @@ struct Obligation {
 
 const std::vector<Obligation>& all_obligations();
 
+// The oracle's words for a tag check, shared by the single-step obligations
+// and the trace BMC: whether the tags differ, whether the access is checked.
+z3::expr oracle_mismatch(const SEnv& e, const z3::expr& ptr, const z3::expr& mem);
+z3::expr oracle_checking(const SEnv& e, const kernel::TagCheckInput<Symbolic>& in);
+
 }  // namespace tagproof::solver

@@ -27,6 +27,20 @@ z3::expr Builder::tag(const std::string& name, std::vector<z3::expr>& domain) {
     return t;
 }
 
+// The oracle's notion of "the tags differ" (nibbles for MTE, bytes for SW_TAGS).
+z3::expr oracle_mismatch(const SEnv& e, const z3::expr& ptr, const z3::expr& mem) {
+    z3::context& c = ptr.ctx();
+    auto f = c.bv_val(0xF, 64);
+    return z3::ite(e.hw_tags, (ptr & f) != (mem & f), ptr != mem);
+}
+
+// The oracle's notion of "this access is checked": HW tags active, TCF on,
+// a Normal-Tagged mapping, not a load under kasan.write_only; SW_TAGS always.
+z3::expr oracle_checking(const SEnv& e, const TagCheckInput<S>& in) {
+    return (e.kasan_hw_tags_enabled() && in.tcf_on && in.tagged_mapping && !(in.write_only && !in.is_write)) ||
+           (e.sw_tags && e.kasan_enabled);
+}
+
 namespace {
 
 std::uint64_t num(const z3::model& m, const z3::expr& e) { return m.eval(e, true).get_numeral_uint64(); }
@@ -68,12 +82,6 @@ std::string gfp_text(const Builder& b, const z3::model& m, const z3::expr& gfp) 
     return text;
 }
 
-// The oracle's notion of "this access is checked and the tags differ".
-z3::expr oracle_mismatch(const SEnv& e, const z3::expr& ptr, const z3::expr& mem) {
-    z3::context& c = ptr.ctx();
-    auto f = c.bv_val(0xF, 64);
-    return z3::ite(e.hw_tags, (ptr & f) != (mem & f), ptr != mem);
-}
 
 TagCheckInput<S> plain_access(Builder& b, const z3::expr& ptr, const z3::expr& mem) {
     TagCheckInput<S> in;
@@ -172,10 +180,7 @@ Query access_query(Builder& b, bool match_all) {
     if (match_all) {
         q.violation = in.ptr_tag == b.c.bv_val(0xFF, 64) && faults;
     } else {
-        z3::expr checking = (b.e.kasan_hw_tags_enabled() && in.tcf_on && in.tagged_mapping &&
-                             !(in.write_only && !in.is_write)) ||
-                            (b.e.sw_tags && b.e.kasan_enabled);
-        q.violation = checking && in.ptr_tag != b.c.bv_val(0xFF, 64) && oracle_mismatch(b.e, in.ptr_tag, in.mem_tag) &&
+        q.violation = oracle_checking(b.e, in) && in.ptr_tag != b.c.bv_val(0xFF, 64) && oracle_mismatch(b.e, in.ptr_tag, in.mem_tag) &&
                       !faults;
     }
     q.witnesses = {{"pointer tag", in.ptr_tag, Witness::hex}, {"memory tag", in.mem_tag, Witness::hex},

@@ -316,6 +316,7 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
                 raw.ms = ms_since(t0);
                 within.verdict = raw.verdict;
                 within.ms = raw.ms;
+                if (!opt.smt2_dir.empty()) make_solver(true, within.scope, within);  // --smt2 writes both queries
             } else {
                 auto t1 = std::chrono::steady_clock::now();
                 z3::solver ws = make_solver(true, within.scope, within);

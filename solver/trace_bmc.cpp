@@ -139,8 +139,8 @@ Query trace_query(Builder& b, const std::string& invariant) {
             in.mem_tag = p.mem;
             z3::expr fault = b.v.granule_check_faults(e, in);
             fault_any = fault_any || (x && fault);
-            z3::expr checking = (e.kasan_hw_tags_enabled() && tcf && !(write_only && !st.wr)) || (e.sw_tags && e.kasan_enabled);
-            z3::expr mism = z3::ite(e.hw_tags, (p.ptr & bv(0xF)) != (p.mem & bv(0xF)), p.ptr != p.mem);
+            z3::expr checking = oracle_checking(e, in);
+            z3::expr mism = oracle_mismatch(e, p.ptr, p.mem);
 
             // the oracle's checks at this step
             z3::expr chk = c.bool_val(false);
