@@ -42,6 +42,7 @@ const std::vector<Decider>& deciders() {
         {"skb_frag", {"skb", "skb_fallback"}, {"skb_alloc("}},
         {"skb_with_frags", {"skb", "skb_fallback"}, {"alloc_skb_with_frags("}},
         {"vmalloc", {"vmalloc"}, {"vmalloc(", "vzalloc("}, {"v", "z", "w", "h"}},
+        {"kmalloc", {"slab"}, {"kmalloc(", "kzalloc("}, {"k", "z"}},
         // a freed object is judged when it is used: the reads and writes through old pointers
         {"kmem_cache_free", {"kmem_cache", "kmem_cache_rcu"}, {"kmem_cache_free(", "rcu_barrier(", "read(", "write("}},
     };

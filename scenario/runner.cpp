@@ -238,6 +238,12 @@ private:
                 if (obj >= 0) {
                     const auto& o = m_.object(obj);
                     obs += m_.data_zero(Ptr{o.base, KASAN_TAG_KERNEL, obj}, o.size) ? ", data zero" : ", data not zero";
+                    // a PROT_MTE user page's tags are what user space sees (LDG),
+                    // in every KASAN mode (the solver compares them once mapped)
+                    if (o.vm_mte) {
+                        std::snprintf(b, sizeof b, ", MTE tag %02x", m_.mte_tag_at(o.pfn, 0));
+                        obs += b;
+                    }
                 }
             }
             // a WARN the kernel prints is visible too (vmalloc_fix_flags)

@@ -3,10 +3,12 @@
 // (instantiated with the Z3 domain); the oracle side — what must hold — is
 // stated here in its own words.
 #include <cstdio>
+#include <functional>
 
 #include "checks/generic_check.hpp"
 #include "coverage.hpp"
 #include "effects.hpp"
+#include "promises.hpp"
 #include "error.hpp"
 #include "layout.hpp"
 
@@ -328,19 +330,26 @@ Query huge_zero_query(Builder& b) {
     return q;
 }
 
-// A PROT_MTE user page, any KASAN mode: do_anonymous_page()'s allocation
-// (user_page_gfp with VM_MTE), then set_pte_at()'s mte_sync_tags(). Freeing
+// A user page once mapped: post_alloc_hook's block `allocated`, then
+// set_pte_at()'s mte_sync_tags() for a VM_MTE vma (effects.hpp). Freeing
 // cleared PG_mte_tagged, so after the allocation it is set only if
 // post_alloc_hook cleared the tags (tag_clear_highpage(s)).
+BlockState<S> mapped_user_page(const SymVariant& v, const SEnv& e, const PostAllocPlan<S>& plan,
+                               const BlockState<S>& allocated, const z3::expr& vm_mte) {
+    const z3::expr clears = v.mte_sync_tags_clears(e, kernel::pg_mte_tagged_after_alloc<S>(e, plan));
+    return kernel::apply_effect<S>(kernel::mte_sync_tags_effect<S>(e, vm_mte, clears), allocated);
+}
+
+// A PROT_MTE user page, any KASAN mode: do_anonymous_page()'s allocation
+// (user_page_gfp with VM_MTE), then the mapping.
 Query user_page_mte_query(Builder& b) {
     Query q(b.c);
     q.entry = "do_anonymous_page() on a VM_MTE vma: vma_alloc_zeroed_movable_folio(), then mte_sync_tags()";
     PageAlloc a = page_alloc(b, q, b.v.user_page_gfp(b.e, b.c.bool_val(true)));
     q.assumptions.push_back(a.order == b.c.bv_val(0, 64));
-    z3::expr tagged = a.plan.tag_clear && b.e.mte;
-    z3::expr after = z3::ite(b.v.mte_sync_tags_clears(b.e, tagged), b.c.bv_val(0xF0, 64), a.mte);
-    q.witnesses.push_back({"mte_sync_tags clears", b.v.mte_sync_tags_clears(b.e, tagged), Witness::boolean});
-    q.violation = b.e.mte && (after & b.c.bv_val(0xF, 64)) != b.c.bv_val(0, 64);
+    const BlockState<S> after = mapped_user_page(b.v, b.e, a.plan, {a.page_tag, a.mem, a.mte, a.zeroed}, b.c.bool_val(true));
+    q.witnesses.push_back({"MTE tag after mte_sync_tags", after.mte_tag, Witness::hex});
+    q.violation = b.e.mte && (after.mte_tag & b.c.bv_val(0xF, 64)) != b.c.bv_val(0, 64);
     q.scenario = [&b](const z3::model& m) {
         std::string s = header(b, m, "zeroing_user_page_mte", "a PROT_MTE user page after a tagged previous user",
                                "pages=64");
@@ -543,6 +552,101 @@ Query no_false_positive_vmalloc_query(Builder& b) {
     in.tagged_mapping = v.area.tagged_mapping;
     q.violation = b.v.granule_check_faults(b.e, in);
     q.scenario = [&b, v](const z3::model& m) { return vmalloc_scenario(b, m, v, "no-false-positive"); };
+    return q;
+}
+
+// ---- slab: kmalloc --------------------------------------------------------------------------------
+// One kmalloc(size, gfp) object of a kmalloc cache whose object_size holds it
+// (size <= object_size <= 8192, a multiple of 8): the variant's decisions
+// (slab_tag_per_alloc, slab_memset_init, kmalloc_redzone_start) and their
+// effect on the object (effects.hpp slab_alloc_effect), against what the
+// caller needs (requirements.hpp). kmalloc caches have no constructor, so the
+// slot carries no fixed tag (KASAN_TAG_KERNEL).
+struct KmallocAlloc {
+    z3::expr gfp, size, object_size, T;
+    kernel::SlabAllocEffect<S> fx;
+    kernel::Requirement<S> need;
+};
+
+KmallocAlloc kmalloc_alloc(Builder& b, Query& q) {
+    KmallocAlloc k{b.word("gfp"), b.word("size"), b.word("object_size"), b.tag("random_tag", q.assumptions), {}, {}};
+    auto& c = b.c;
+    q.assumptions.push_back(z3::ule(c.bv_val(1, 64), k.size) && z3::ule(k.size, k.object_size) &&
+                            z3::ule(k.object_size, c.bv_val(8192, 64)) &&
+                            (k.object_size & c.bv_val(7, 64)) == c.bv_val(0, 64));
+    q.assumptions.push_back(z3::uge(k.T, b.v.random_tag_min(b.e)) && z3::ule(k.T, b.v.random_tag_max(b.e)));
+    q.contracts = page_alloc_contracts(b.e, k.gfp, b.bits_mask);
+    const z3::expr no_ctor = c.bool_val(false);
+    const z3::expr init = kernel::slab_want_init_on_alloc<S>(b.e, k.gfp, no_ctor);
+    k.fx = kernel::slab_alloc_effect<S>(b.e, b.v.slab_tag_per_alloc(b.e, no_ctor), k.T, S::lit(KASAN_TAG_KERNEL), init,
+                                        b.v.slab_memset_init(b.e, init), c.bool_val(true),
+                                        b.v.kmalloc_redzone_start(b.e, k.size));
+    k.need = need(b, kernel::Caller::kmalloc, k.gfp, c.bv_val(0, 64));
+    q.entry = "kmalloc(size, gfp) from a kmalloc cache (__kasan_slab_alloc, __kasan_kmalloc, slab_post_alloc_hook)";
+    q.prefer.push_back(k.gfp == b.e.gfp.GFP_KERNEL || k.gfp == (b.e.gfp.GFP_KERNEL | b.e.gfp.ZERO));
+    q.prefer.push_back(k.object_size == c.bv_val(128, 64));
+    q.witnesses = {{"gfp", k.gfp, Witness::gfp},
+                   {"size", k.size},
+                   {"object_size (the cache)", k.object_size},
+                   {"pointer tag", k.fx.ptr_tag, Witness::hex},
+                   {"object tag / shadow", k.fx.obj_tag, Witness::hex},
+                   {"redzone from", k.fx.redzone_from},
+                   {"zeroed", k.fx.data_zeroed, Witness::boolean}};
+    return k;
+}
+
+// Replay: the object from a previous owner's dirty memory, then `tail`.
+std::string kmalloc_scenario(const Builder& b, const z3::model& m, const KmallocAlloc& k, const std::string& name,
+                             const std::string& tail) {
+    std::string s = header(b, m, name, "one kmalloc object");
+    s += "p = kmalloc(" + std::to_string(num(m, k.size)) + ", " + gfp_text(b, m, k.gfp) + ")\n";
+    return s + tail;
+}
+
+// 5 zeroing: kzalloc() and init_on_alloc get zeroed objects (init_on_free's
+// zeroing at the last free is not modelled in one step: excluded).
+Query zeroing_kmalloc_query(Builder& b) {
+    Query q(b.c);
+    const KmallocAlloc k = kmalloc_alloc(b, q);
+    q.violation = !b.e.init_on_free && k.need.zero_data && !k.fx.data_zeroed;
+    q.scenario = [&b, k](const z3::model& m) {
+        return kmalloc_scenario(b, m, k, "zeroing_kmalloc", "expect violation zeroing\n");
+    };
+    return q;
+}
+
+// 4 detection, coverage: the object's pointer carries a random tag wherever
+// the caller may not get match-all (coverage.hpp).
+Query coverage_kmalloc_query(Builder& b) {
+    Query q(b.c);
+    const KmallocAlloc k = kmalloc_alloc(b, q);
+    q.violation = coverage_lost(b, kernel::Caller::kmalloc, k.gfp, b.c.bv_val(0, 64), k.fx.ptr_tag);
+    q.scenario = [&b, k](const z3::model& m) {
+        return kmalloc_scenario(b, m, k, "coverage_kmalloc", "expect violation detection\n");
+    };
+    return q;
+}
+
+// 3 no-false-positive: a one-byte access at any offset below size through
+// kmalloc's pointer never faults: the granule's tag or shadow after the
+// allocation (effects.hpp slab_granule_after) against the check of the mode.
+Query no_false_positive_kmalloc_query(Builder& b) {
+    Query q(b.c);
+    const KmallocAlloc k = kmalloc_alloc(b, q);
+    const z3::expr off = b.word("offset");
+    q.assumptions.push_back(z3::ult(off, k.size));
+    const z3::expr granule = off & z3::ite(b.e.generic, b.c.bv_val(~std::uint64_t(7), 64), b.c.bv_val(~std::uint64_t(15), 64));
+    const z3::expr mem = kernel::slab_granule_after<S>(b.e, k.fx, k.size, granule);
+    const z3::expr generic_faults =
+        kernel::checks::generic_granule_poisons<S>(mem, off & b.c.bv_val(7, 64), S::boolean(false));
+    q.violation = z3::ite(b.e.generic, b.e.kasan_enabled && generic_faults,
+                          b.v.granule_check_faults(b.e, plain_access(b, k.fx.ptr_tag, mem)));
+    q.witnesses.push_back({"offset", off});
+    q.witnesses.push_back({"granule tag / shadow", mem, Witness::hex});
+    q.scenario = [&b, k, off](const z3::model& m) {
+        return kmalloc_scenario(b, m, k, "no_false_positive_kmalloc",
+                                "read(p + " + std::to_string(num(m, off)) + ", 1)\nexpect violation no-false-positive\n");
+    };
     return q;
 }
 
@@ -757,21 +861,29 @@ Effects effects(const SEnv& e, const PostAllocPlan<S>& p, const BlockState<S>& o
             S::ite(tags_visible, now.page_tag, S::lit(KASAN_TAG_KERNEL)), p.set_skip_poison_flag,
             S::ite(e.kasan_hw_tags_enabled(), p.sample_skip_next, S::lit(0))};
 }
+// `then`, when given, is what happens to the block after post_alloc_hook
+// before anyone can observe it (a user page's mapping), on each side.
+using Then = std::function<BlockState<S>(bool baseline_side, const PostAllocPlan<S>&, const BlockState<S>&)>;
 void plan_fields(Query& q, const std::string& what, const SEnv& ea, const PostAllocPlan<S>& a, const SEnv& eb,
-                 const PostAllocPlan<S>& b) {
+                 const PostAllocPlan<S>& b, const Then& then = nullptr) {
     // one old block and one drawn tag for both sides
     z3::context& c = a.unpoison.ctx();
     BlockState<S> old;
     old.page_tag = c.bv_const((what + ".old_page_tag").c_str(), 64);
     old.mem_tag = old.mte_tag = c.bv_const((what + ".old_mte_tag").c_str(), 64);
+    q.assumptions.push_back(z3::ule(old.mte_tag, c.bv_val(0xFF, 64)));  // a tag is a byte
     old.data_zero = c.bool_val(false);
     const z3::expr T = c.bv_const((what + ".random_tag").c_str(), 64);
     q.assumptions.push_back(z3::uge(T, c.bv_val(0x01, 64)) && z3::ule(T, c.bv_val(0xFE, 64)));  // a tag KASAN draws
     Effects x = effects(ea, a, old, T), y = effects(eb, b, old, T);
+    if (then) {
+        x.mte_tag = S::ite(ea.mte, then(false, a, kernel::apply_effect<S>(kernel::post_alloc_effect<S>(ea, a, T), old)).mte_tag, S::lit(0));
+        y.mte_tag = S::ite(eb.mte, then(true, b, kernel::apply_effect<S>(kernel::post_alloc_effect<S>(eb, b, T), old)).mte_tag, S::lit(0));
+    }
     auto f = [&](const char* n, const z3::expr& u, const z3::expr& v) { q.fields.push_back({what + "." + n, {u, v}}); };
     f("data zeroed", x.zeroed, y.zeroed);
     f("given a random tag", x.retagged, y.retagged);
-    f("MTE tag after", x.mte_tag, y.mte_tag);
+    f(then ? "MTE tag once mapped (mte_sync_tags)" : "MTE tag after", x.mte_tag, y.mte_tag);
     f("page_address() tag", x.page_tag, y.page_tag);
     f("PG_skip_kasan_poison set", x.skip_flag, y.skip_flag);
     f("sampling counter after", x.counter, y.counter);
@@ -905,7 +1017,14 @@ std::string isolation_scenario(const Builder& b, const z3::model& m, Entry en, c
         case Entry::pgtable_kernel: s += "pt = pgtable_alloc(kernel)\nread(pt, 8)\n"; break;
         case Entry::pgtable_user: s += "pt = pgtable_alloc(user)\nread(pt, 8)\n"; break;
         case Entry::thread_info: s += "s = stack_alloc()\nread(s, 8)\n"; break;
-        case Entry::user_page: s += "u = user_fault()\npu = page_address(u)\nread(pu, 8)\n"; break;
+        case Entry::user_page:
+            // a previous PROT_MTE user left its tags (the page is freed untagged
+            // in PG_mte_tagged's sense); the new one is mapped PROT_MTE
+            // the vma of the counterexample (isolation_query's `vm_mte`)
+            if (truth(m, b.c.bool_const("vm_mte"))) s += "um = user_fault(mte)\nuser_set_tag(um, 0, 5)\nmunmap(um)\nu = user_fault(mte)\n";
+            else s += "u = user_fault()\n";
+            s += "pu = page_address(u)\nread(pu, 8)\n";
+            break;
         case Entry::skb:
         case Entry::skb_fallback: s += "sk = skb_alloc()\n"; break;
         case Entry::kfence: s += "k = kfence_kmalloc(32)\nread(k, 1)\n"; break;
@@ -978,8 +1097,13 @@ Query isolation_query(Builder& b, Entry en, Region rg) {
         case Entry::user_page: {
             z3::expr mte = b.c.bool_const("vm_mte");
             q.assumptions.push_back(z3::implies(mte, b.e.mte));
+            // what user space and the kernel observe is the page once mapped:
+            // its MTE tags after mte_sync_tags(), not after the allocation alone
+            const Then mapped = [&b, &B, mte](bool base_side, const PostAllocPlan<S>& p, const BlockState<S>& s) {
+                return base_side ? mapped_user_page(B, *b.be, p, s, mte) : mapped_user_page(b.v, b.e, p, s, mte);
+            };
             plan_fields(q, "user page", b.e, b.v.post_alloc_hook(b.e, b.v.user_page_gfp(b.e, mte), b.c.bv_val(0, 64), skip),
-                        *b.be, B.post_alloc_hook(*b.be, B.user_page_gfp(*b.be, mte), b.c.bv_val(0, 64), skip));
+                        *b.be, B.post_alloc_hook(*b.be, B.user_page_gfp(*b.be, mte), b.c.bv_val(0, 64), skip), mapped);
             break;
         }
         case Entry::skb:
@@ -1102,6 +1226,14 @@ std::vector<Obligation> build_list() {
         {"no-false-positive/vmalloc", "no-false-positive",
          "an access through __vmalloc's pointer to its own area never faults", false, false,
          [](Builder& b) { return no_false_positive_vmalloc_query(b); }},
+        {"zeroing/kmalloc", "zeroing", "a kmalloc object its caller asks zeroed (__GFP_ZERO, init_on_alloc) reads zero",
+         false, false, [](Builder& b) { return zeroing_kmalloc_query(b); }},
+        {"detection/coverage/kmalloc", "detection",
+         "kmalloc's pointer carries a random tag unless the caller may have match-all", false, false,
+         [](Builder& b) { return coverage_kmalloc_query(b); }},
+        {"no-false-positive/kmalloc", "no-false-positive",
+         "an access through kmalloc's pointer below the size it asked for never faults", false, false,
+         [](Builder& b) { return no_false_positive_kmalloc_query(b); }},
         {"detection/kmem_cache_free", "detection",
          "a freed slab object is poisoned once no reader may use it, wherever KASAN promises to catch its use",
          false, false, [](Builder& b) { return detection_slab_free_query(b); }},

@@ -42,6 +42,9 @@ public:
     virtual SBool cached_stack_unpoison(const SEnv&) const = 0;
     virtual SBool kfence_enabled(const SEnv&) const = 0;
     virtual kernel::SlabFreePlan<Symbolic> kasan_slab_free(const SEnv&, const SBool& typesafe_by_rcu) const = 0;
+    virtual SBool slab_tag_per_alloc(const SEnv&, const SBool& ctor_or_rcu) const = 0;
+    virtual SBool slab_memset_init(const SEnv&, const SBool& init) const = 0;
+    virtual SWord kmalloc_redzone_start(const SEnv&, const SWord& size) const = 0;
     virtual SWord random_tag_min(const SEnv&) const = 0;
     virtual SWord random_tag_max(const SEnv&) const = 0;
     virtual SBool granule_check_faults(const SEnv&, const kernel::TagCheckInput<Symbolic>&) const = 0;
@@ -92,6 +95,11 @@ public:
     }
     kernel::SlabFreePlan<S> kasan_slab_free(const SEnv& e, const SBool& rcu) const override {
         return V::template kasan_slab_free<S>(e, rcu);
+    }
+    SBool slab_tag_per_alloc(const SEnv& e, const SBool& c) const override { return V::template slab_tag_per_alloc<S>(e, c); }
+    SBool slab_memset_init(const SEnv& e, const SBool& i) const override { return V::template slab_memset_init<S>(e, i); }
+    SWord kmalloc_redzone_start(const SEnv& e, const SWord& n) const override {
+        return V::template kmalloc_redzone_start<S>(e, n);
     }
     SBool kfence_enabled(const SEnv& e) const override { return V::template kfence_enabled<S>(e); }
     SBool cached_stack_unpoison(const SEnv& e) const override { return V::template cached_stack_unpoison<S>(e); }

@@ -15,7 +15,8 @@
 // and what __vmalloc_node_range's KASAN part does to a new VM_ALLOC area after
 // its backing pages' post_alloc_hook (vmalloc_area_effect), what a slab
 // object's free does to it (slab_free_effect) and what taking a thread stack
-// from the per-CPU cache does to it (cached_stack_effect), below.
+// from the per-CPU cache does to it (cached_stack_effect) and what mapping a
+// user page into a VM_MTE vma does to it (mte_sync_tags_effect), below.
 #pragma once
 #include "env.hpp"
 #include "plans.hpp"
@@ -152,6 +153,58 @@ SlabFreeEffect<D> slab_free_effect(const KasanEnv<D>& e, const SlabFreePlan<D>& 
     return x;
 }
 
+// ---- slab allocation ----------------------------------------------------------
+// slab_alloc_node() handing out one object, its KASAN part in order:
+//   1. __kasan_slab_alloc: the object's tag -- a new random one (assign_tag for
+//      caches without a constructor and not SLAB_TYPESAFE_BY_RCU), or the one
+//      __kasan_init_slab_obj fixed for the slot -- over round_up(object_size,
+//      G); with init passed and HW_TAGS on, the same write zeroes it
+//   2. __kasan_kmalloc (kmalloc caches): poison_kmalloc_redzone from the
+//      variant's kmalloc_redzone_start(size) to round_up(object_size, G)
+//   3. slab_post_alloc_hook's memset(0) when the variant's slab_memset_init says
+// `random_tag` is read only if the tag is per allocation; `slot_tag` is the
+// slot's fixed tag (KASAN_TAG_KERNEL when none was fixed).
+template <class D>
+struct SlabAllocEffect {
+    typename D::Word ptr_tag{};         // the tag of the pointer the caller gets
+    typename D::Bool obj_written{};     // KASAN wrote the object's tag (or Generic's shadow 0)
+    typename D::Word obj_tag{};         // the object's granules' tag (Generic: shadow 0)
+    typename D::Bool redzone_poisoned{};  // kmalloc: [redzone_from, round_up(object_size, G)) poisoned
+    typename D::Word redzone_from{};    // the redzone's start, an offset into the object
+    typename D::Bool data_zeroed{};     // object_size bytes read zero
+};
+
+template <class D>
+SlabAllocEffect<D> slab_alloc_effect(const KasanEnv<D>& e, typename D::Bool per_alloc_tag, typename D::Word random_tag,
+                                     typename D::Word slot_tag, typename D::Bool init, typename D::Bool memset,
+                                     typename D::Bool is_kmalloc, typename D::Word redzone_from) {
+    SlabAllocEffect<D> x;
+    const auto tags = e.kasan_enabled && e.tag_based();
+    x.ptr_tag = D::ite(tags, D::ite(per_alloc_tag, random_tag, slot_tag), D::lit(KASAN_TAG_KERNEL));
+    x.obj_written = e.kasan_enabled;
+    x.obj_tag = D::ite(e.generic, D::lit(0), x.ptr_tag);
+    x.redzone_poisoned = e.kasan_enabled && is_kmalloc;
+    x.redzone_from = redzone_from;
+    x.data_zeroed = (init && e.kasan_hw_tags_enabled()) || memset;
+    return x;
+}
+
+// The tag (tag modes) or shadow byte (Generic) of the object's granule that
+// starts at offset `granule` (< round_up(object_size, G)) after the allocation,
+// for a kmalloc(size) object: the redzone's poison from redzone_from on;
+// Generic's kasan_unpoison(object, size) leaves the partial granule before it
+// the number of its accessible bytes.
+template <class D>
+typename D::Word slab_granule_after(const KasanEnv<D>& e, const SlabAllocEffect<D>& x, typename D::Word size,
+                                    typename D::Word granule) {
+    const auto in_redzone = x.redzone_poisoned && !D::ult(granule, x.redzone_from);
+    // Generic: the granule holds the object's end
+    const auto partial = D::ult(granule, size) && D::ult(size, D::add(granule, D::lit(8)));
+    const auto shadow = D::ite(partial, D::sub(size, granule), D::lit(0));
+    return D::ite(in_redzone, D::ite(e.generic, D::lit(KASAN_SLAB_REDZONE_GENERIC), D::lit(KASAN_TAG_INVALID)),
+                  D::ite(e.generic, shadow, x.obj_tag));
+}
+
 // ---- thread stacks ----------------------------------------------------------
 // alloc_thread_stack_node() serving a stack from this CPU's cached_stacks[]
 // (kernel/fork.c, CONFIG_VMAP_STACK): kasan_unpoison_range(vm->addr,
@@ -173,6 +226,32 @@ CachedStackEffect<D> cached_stack_effect(const KasanEnv<D>& e, typename D::Bool 
     x.unpoisoned = unpoison && e.kasan_enabled;
     x.mem_tag = D::ite(x.unpoisoned, D::ite(e.generic, D::lit(0), area_tag), leftover);
     x.data_zeroed = D::boolean(true);  // memset(s, 0, THREAD_SIZE): not a KASAN decision
+    return x;
+}
+
+// ---- user pages ---------------------------------------------------------------
+// A user page is mapped with set_pte_at(); for a pte of a VM_MTE vma arm64's
+// __sync_cache_and_tags() calls mte_sync_tags() (arch/arm64/kernel/mte.c),
+// which clears the MTE tags of a page that is not yet PG_mte_tagged and sets
+// the flag. post_alloc_hook's tag_clear_highpage(s) is what sets PG_mte_tagged
+// at allocation (arm64 tag_clear_highpage: the tags are zeroed, so the page
+// counts as tagged). `clears` is the variant's mte_sync_tags rule.
+template <class D>
+typename D::Bool pg_mte_tagged_after_alloc(const KasanEnv<D>& e, const PostAllocPlan<D>& p) {
+    return p.tag_clear && e.mte;
+}
+
+template <class D>
+BlockEffect<D> mte_sync_tags_effect(const KasanEnv<D>& e, typename D::Bool vm_mte, typename D::Bool clears) {
+    BlockEffect<D> x;
+    const auto cleared = vm_mte && clears && (e.mte || e.hw_tags);  // no MTE CPU: no tags to clear
+    x.page_tag_written = D::boolean(false);
+    x.page_tag = D::lit(KASAN_TAG_KERNEL);
+    x.mte_written = cleared;
+    x.mte_tag = D::lit(0xF0);
+    x.mem_written = cleared && e.hw_tags;  // under HW_TAGS the MTE tags are KASAN's
+    x.mem_tag = D::lit(0xF0);
+    x.data_zeroed = D::boolean(false);
     return x;
 }
 

@@ -440,6 +440,24 @@ struct rules_6_1 {
     static typename D::Bool slab_tag_per_alloc(const KasanEnv<D>& e, typename D::Bool ctor_or_rcu) {
         return e.tag_based() && !ctor_or_rcu;
     }
+
+    // slab_post_alloc_hook (mm/slab.h; mm/slub.c since v6.8): kasan_slab_alloc(s, p,
+    // flags, init) zeroes the object itself when KASAN's init is integrated
+    // (HW_TAGS on: kasan_has_integrated_init()); the memset of object_size
+    // covers every other case.
+    template <class D>
+    static typename D::Bool slab_memset_init(const KasanEnv<D>& e, typename D::Bool init) {
+        return init && !e.kasan_has_integrated_init();
+    }
+
+    // __kasan_kmalloc's poison_kmalloc_redzone (mm/kasan/common.c): the redzone
+    // of a kmalloc object starts at round_up(size, KASAN_GRANULE_SIZE) (Generic
+    // marks the partial granule before it with kasan_poison_last_granule).
+    template <class D>
+    static typename D::Word kmalloc_redzone_start(const KasanEnv<D>& e, typename D::Word size) {
+        const auto g = D::ite(e.generic, D::lit(8), D::lit(16));
+        return D::add(size, D::sub(g, D::lit(1))) & ~D::sub(g, D::lit(1));
+    }
 };
 
 }  // namespace tagproof::kernel

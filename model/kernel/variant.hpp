@@ -70,6 +70,8 @@ public:
     virtual VmallocPlan<Concrete> vmap_unpoison_plan(const CEnv&) const = 0;
     virtual bool stack_cache_takes(const CEnv&, bool remote_pages) const = 0;
     virtual bool slab_tag_per_alloc(const CEnv&, bool ctor_or_rcu) const = 0;
+    virtual bool slab_memset_init(const CEnv&, bool init) const = 0;
+    virtual std::uint64_t kmalloc_redzone_start(const CEnv&, std::uint64_t size) const = 0;
     virtual SlabFreePlan<Concrete> kasan_slab_free(const CEnv&, bool typesafe_by_rcu) const = 0;
     virtual MempoolHooks<Concrete> mempool_hooks(const CEnv&) const = 0;
     virtual VreallocHooks<Concrete> vrealloc_hooks(const CEnv&) const = 0;
@@ -163,6 +165,10 @@ public:
     bool stack_cache_takes(const CEnv& e, bool remote) const override { return V::template stack_cache_takes<C>(e, remote); }
     bool slab_tag_per_alloc(const CEnv& e, bool ctor_or_rcu) const override {
         return V::template slab_tag_per_alloc<C>(e, ctor_or_rcu);
+    }
+    bool slab_memset_init(const CEnv& e, bool init) const override { return V::template slab_memset_init<C>(e, init); }
+    std::uint64_t kmalloc_redzone_start(const CEnv& e, std::uint64_t size) const override {
+        return V::template kmalloc_redzone_start<C>(e, size);
     }
     SlabFreePlan<C> kasan_slab_free(const CEnv& e, bool rcu) const override {
         return V::template kasan_slab_free<C>(e, rcu);

@@ -94,11 +94,11 @@ std::uint64_t RefKernel::slab_alloc(std::int32_t cid, std::uint64_t size, gfp_t 
     if (rt_.kasan_enabled) {
         tag_range_virt(base, c.object_size, mte_nibble(t), init && rt_.hw_tags_enabled);  // __kasan_slab_alloc
         if (c.is_kmalloc) {                                                                // __kasan_kmalloc
-            std::uint64_t rz = round_up(base + size, G), rz_end = round_up(base + c.object_size, G);
+            std::uint64_t rz = base + v_.kmalloc_redzone_start(env_, size), rz_end = round_up(base + c.object_size, G);
             if (rz_end > rz) tag_range_virt(rz, rz_end - rz, mte_nibble(KASAN_TAG_INVALID), false);
         }
     }
-    if (init) zero_range_virt(base, c.object_size, true);
+    if (v_.slab_memset_init(env_, init)) zero_range_virt(base, c.object_size, true);
     slot_tag_[idx] = t;
     // the stack ring's newest entry for this tag is now an allocation
     if ((t & 0xF0) == 0xF0) {

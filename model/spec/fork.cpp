@@ -146,11 +146,15 @@ int Model::user_fault(bool vm_mte, int cpu) {
     if (id < 0) return id;
     objects_[id].vm_mte = vm_mte;
     std::uint64_t pfn = objects_[id].pfn;
-    // set_pte_at() of the PROT_MTE pte -> mte_sync_tags() (the variant's rule).
-    if (vm_mte && v_.mte_sync_tags_clears(env_, pages_[pfn].pg_mte_tagged)) {
-        set_mte_page_tags_pfn(pfn, 1, 0xF0, TAG_BY_TAG_CLEAR);
+    // set_pte_at() of the pte -> mte_sync_tags() for a VM_MTE vma (the
+    // variant's rule; its effect from effects.hpp, checked after the write).
+    const auto fx = kernel::mte_sync_tags_effect<kernel::Concrete>(
+        env_, vm_mte, v_.mte_sync_tags_clears(env_, pages_[pfn].pg_mte_tagged));
+    if (fx.mte_written) {
+        set_mte_page_tags_pfn(pfn, 1, Tag(fx.mte_tag), TAG_BY_TAG_CLEAR);
         pages_[pfn].pg_mte_tagged = true;
     }
+    check_block_effect(pfn, fx);
     oracle_zero_tags(id);
     return id;
 }

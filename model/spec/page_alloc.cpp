@@ -153,11 +153,11 @@ int Model::alloc_pages(unsigned order, gfp_t gfp, int cpu, ObjKind kind, const s
     const Tag drawn = plan.unpoison ? random_tag("page_alloc tag") : KASAN_TAG_KERNEL;
     const auto fx = kernel::post_alloc_effect<kernel::Concrete>(env_, plan, drawn);
     if (plan.tag_clear) {
-        // tag_clear_highpage(s): MTE tags := 0 through page_address; PG_mte_tagged.
+        // tag_clear_highpage(s): MTE tags := 0 through page_address (PG_mte_tagged below, effects.hpp).
         set_mte_page_tags_pfn(pfn, n, 0xF0, TAG_BY_TAG_CLEAR);
         if (plan.tag_clear_data) set_page_data_pfn(pfn, n, DATA_ZERO);
-        for (std::uint64_t i = 0; i < n; ++i) pages_[pfn + i].pg_mte_tagged = true;
     }
+    for (std::uint64_t i = 0; i < n; ++i) pages_[pfn + i].pg_mte_tagged = kernel::pg_mte_tagged_after_alloc(env_, plan);
     const Tag t = drawn;
     if (plan.unpoison) {
         Ptr p{linear(pfn), cfg_.build.mode == Mode::generic ? KASAN_TAG_KERNEL : t, id};
@@ -264,7 +264,7 @@ void Model::check_block_effect(std::uint64_t pfn, const kernel::BlockEffect<kern
         char b[160];
         std::snprintf(b, sizeof b, "%s of pfn %llu is 0x%02x, effects.hpp says 0x%02x", what.c_str(), (unsigned long long)pfn,
                       got, want);
-        throw std::logic_error(std::string("the model's post_alloc_hook and effects.hpp disagree: ") + b);
+        throw std::logic_error(std::string("the model's writes and effects.hpp disagree: ") + b);
     };
     const Mode m = cfg_.build.mode;
     if (fx.page_tag_written && page_kasan_tag(pfn) != Tag(fx.page_tag) &&

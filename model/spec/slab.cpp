@@ -103,32 +103,31 @@ Ptr Model::slab_alloc(int cid, std::uint64_t size, gfp_t gfp, int cpu, const std
     o.cpu = cpu;
     s.slot_obj[slot] = id;
 
+    // The object's tag, redzone and zeroing from the one transition
+    // (effects.hpp slab_alloc_effect); the writes below must give them, which
+    // check_slab_effect asks. A tag is drawn only when the object gets a new one.
     const bool init = kernel::slab_want_init_on_alloc(env_, cfg_.boot, gfp, c.ctor_or_rcu);
-    Tag t = KASAN_TAG_KERNEL;
-    if (rt_.kasan_enabled && cfg_.build.mode != Mode::generic) {
-        if (v_.slab_tag_per_alloc(env_, c.ctor_or_rcu)) {
-            Tag chosen = random_tag("slab object tag");
-            objects_[id].tag = chosen;  // (random_tag may have grown objects_)
-            t = chosen;
-        } else {
-            t = c.slabs[si].slot_tag[slot];
-        }
-    }
-    Object& ob = objects_[id];
+    const bool memset = v_.slab_memset_init(env_, init);
+    const bool per_alloc = v_.slab_tag_per_alloc(env_, c.ctor_or_rcu);
+    const Tag drawn = rt_.kasan_enabled && cfg_.build.mode != Mode::generic && per_alloc ? random_tag("slab object tag")
+                                                                                         : KASAN_TAG_KERNEL;
+    const auto fx = kernel::slab_alloc_effect<kernel::Concrete>(
+        env_, per_alloc, drawn, caches_[cid].slabs[si].slot_tag[slot], init, memset,
+        caches_[cid].is_kmalloc, v_.kmalloc_redzone_start(env_, size));
+    const Tag t = Tag(fx.ptr_tag);
+    Object& ob = objects_[id];  // (random_tag may have grown objects_)
     ob.tag = t;
     Ptr p{ob.base, t, id};
-    if (rt_.kasan_enabled) {
-        bool integrated = rt_.hw_tags_enabled;
-        kasan_unpoison(p, c.object_size, init && integrated, id);  // __kasan_slab_alloc
-        if (c.is_kmalloc) {                                          // __kasan_kmalloc
-            if (cfg_.build.mode == Mode::generic) {
-                kasan_unpoison(p, size, false, id);
-            }
-            std::uint64_t rz = round_up(ob.base + size, G_), rz_end = round_up(ob.base + c.object_size, G_);
+    if (fx.obj_written) {
+        kasan_unpoison(p, c.object_size, init && rt_.hw_tags_enabled, id);  // __kasan_slab_alloc
+        if (fx.redzone_poisoned) {                                            // __kasan_kmalloc
+            if (cfg_.build.mode == Mode::generic) kasan_unpoison(p, size, false, id);
+            std::uint64_t rz = ob.base + fx.redzone_from, rz_end = round_up(ob.base + c.object_size, G_);
             if (rz_end > rz) kasan_poison(rz, rz_end - rz, shadow_poison(KASAN_SLAB_REDZONE_GENERIC), false);
         }
     }
-    if (init) set_data(ob.base, c.object_size, DATA_ZERO);
+    if (memset) set_data(ob.base, c.object_size, DATA_ZERO);
+    check_slab_effect(id, size, fx);
     ob.caller = cid == pgd_cache_ ? kernel::Caller::pgd_slab
                 : c.is_kmalloc       ? kernel::Caller::kmalloc
                                      : kernel::Caller::kmem_cache;
@@ -138,6 +137,35 @@ Ptr Model::slab_alloc(int cid, std::uint64_t size, gfp_t gfp, int cpu, const std
     caches_[cid].slabs[si].ring[slot].push_back({t, false});
     oracle_after_alloc(id);
     return p;
+}
+
+// What slab_alloc wrote against effects.hpp's slab_alloc_effect: the
+// object's first granule, the redzone's first granule, the data. A difference
+// is the model's own bug (logic_error), never a finding.
+void Model::check_slab_effect(int id, std::uint64_t size, const kernel::SlabAllocEffect<kernel::Concrete>& fx) const {
+    const Object& o = objects_.at(id);
+    const Cache& c = caches_.at(o.cache);
+    auto bad = [&](const std::string& what) {
+        throw std::logic_error("the model's slab_alloc and effects.hpp disagree on " + what + " of " + o.what);
+    };
+    const Mode m = cfg_.build.mode;
+    // the first granule: the object's tag, unless a redzone starts at 0 (Generic: a shadow byte)
+    if (fx.obj_written && size > 0 &&
+        mem_tag(Ptr{o.base, KASAN_TAG_KERNEL, id}) != Tag(kernel::slab_granule_after<kernel::Concrete>(env_, fx, size, 0)))
+        bad("the object's tag");
+    const std::uint64_t rz_end = round_up(c.object_size, G_);
+    if (fx.redzone_poisoned && fx.redzone_from < rz_end) {
+        const auto rz = mem_tag(Ptr{o.base + fx.redzone_from, KASAN_TAG_KERNEL, id});
+        const bool poisoned = m == Mode::generic ? rz && (*rz & 0x80) : rz == Tag(KASAN_TAG_INVALID);
+        if (!poisoned) bad("the redzone at offset " + std::to_string(fx.redzone_from));
+    }
+    if (fx.data_zeroed && !data_zero(Ptr{o.base, KASAN_TAG_KERNEL, id}, c.object_size)) bad("the zeroing");
+    // the granule holding the object's last byte (Generic: its partial shadow)
+    if (fx.obj_written && size > 0) {
+        const std::uint64_t g = (size - 1) / G_ * G_;
+        const Tag want = Tag(kernel::slab_granule_after<kernel::Concrete>(env_, fx, size, g));
+        if (mem_tag(Ptr{o.base + g, KASAN_TAG_KERNEL, id}) != want) bad("the granule at offset " + std::to_string(g));
+    }
 }
 
 Ptr Model::kmalloc(std::uint64_t size, gfp_t gfp, int cpu) {

@@ -29,6 +29,9 @@ namespace tagproof::kernel {
     X0(cached_stack_unpoison, Bool)                       \
     X0(kfence_enabled, Bool)                              \
     X1(user_page_gfp, Word, vm_mte, Bool)                 \
+    X1(slab_tag_per_alloc, Bool, ctor_or_rcu, Bool)       \
+    X1(slab_memset_init, Bool, init, Bool)                \
+    X1(kmalloc_redzone_start, Word, size, Word)           \
     X1(alloc_skb_frags_gfp, Word, gfp, Word)              \
     X1(vmalloc_meta_gfp, Word, gfp, Word)                 \
     X1(vmalloc_skip, Bool, gfp, Word)                     \
