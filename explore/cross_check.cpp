@@ -43,6 +43,7 @@ const std::vector<Decider>& deciders() {
         {"skb_with_frags", {"skb", "skb_fallback"}, {"alloc_skb_with_frags("}},
         {"vmalloc", {"vmalloc"}, {"vmalloc(", "vzalloc("}, {"v", "z", "w", "h"}},
         {"kmalloc", {"slab"}, {"kmalloc(", "kzalloc("}, {"k", "z"}},
+        {"krealloc", {"slab"}, {"krealloc("}, {"k"}},
         // a freed object is judged when it is used: the reads and writes through old pointers
         {"kmem_cache_free", {"kmem_cache", "kmem_cache_rcu"}, {"kmem_cache_free(", "rcu_barrier(", "read(", "write("}},
     };

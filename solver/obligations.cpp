@@ -650,6 +650,39 @@ Query no_false_positive_kmalloc_query(Builder& b) {
     return q;
 }
 
+// 3 no-false-positive, krealloc in place: a kmalloc object (its tag T)
+// resized within its object_size keeps its pointer, and an access below the
+// new size through it never faults (effects.hpp krealloc_in_place_effect:
+// the same redzone rule as kmalloc).
+Query no_false_positive_krealloc_query(Builder& b) {
+    Query q(b.c);
+    const KmallocAlloc k = kmalloc_alloc(b, q);  // the object as kmalloc gave it
+    const z3::expr new_size = b.word("new_size"), off = b.word("offset");
+    q.entry = "krealloc(p, new_size, gfp) in place (__do_krealloc, __kasan_krealloc)";
+    q.assumptions.push_back(z3::ule(b.c.bv_val(1, 64), new_size) && z3::ule(new_size, k.object_size));
+    q.assumptions.push_back(z3::ult(off, new_size));
+    const auto fx = kernel::krealloc_in_place_effect<S>(b.e, k.fx.ptr_tag, b.c.bool_val(false),
+                                                        b.v.kmalloc_redzone_start(b.e, new_size));
+    const z3::expr granule = off & z3::ite(b.e.generic, b.c.bv_val(~std::uint64_t(7), 64), b.c.bv_val(~std::uint64_t(15), 64));
+    const z3::expr mem = kernel::slab_granule_after<S>(b.e, fx, new_size, granule);
+    const z3::expr generic_faults =
+        kernel::checks::generic_granule_poisons<S>(mem, off & b.c.bv_val(7, 64), S::boolean(false));
+    q.violation = z3::ite(b.e.generic, b.e.kasan_enabled && generic_faults,
+                          b.v.granule_check_faults(b.e, plain_access(b, fx.ptr_tag, mem)));
+    q.witnesses.push_back({"new size", new_size});
+    q.witnesses.push_back({"offset", off});
+    q.witnesses.push_back({"granule tag / shadow", mem, Witness::hex});
+    // kmalloc(object_size): a cache at least that large, so the model's krealloc stays in place
+    q.prefer.push_back(k.size == k.object_size);
+    q.scenario = [&b, k, new_size, off](const z3::model& m) {
+        std::string s = header(b, m, "no_false_positive_krealloc", "a kmalloc object resized in place");
+        s += "p = kmalloc(" + std::to_string(num(m, k.object_size)) + ", " + gfp_text(b, m, k.gfp) + ")\n";
+        s += "p = krealloc(p, " + std::to_string(num(m, new_size)) + ")\nread(p + " + std::to_string(num(m, off)) + ", 1)\n";
+        return s + "expect violation no-false-positive\n";
+    };
+    return q;
+}
+
 // ---- slab: kmem_cache_free ------------------------------------------------------------------------
 // One object of a cache (with or without a constructor, SLAB_TYPESAFE_BY_RCU
 // or not) freed after the pre-free checks passed: the variant's plan
@@ -1234,6 +1267,9 @@ std::vector<Obligation> build_list() {
         {"no-false-positive/kmalloc", "no-false-positive",
          "an access through kmalloc's pointer below the size it asked for never faults", false, false,
          [](Builder& b) { return no_false_positive_kmalloc_query(b); }},
+        {"no-false-positive/krealloc", "no-false-positive",
+         "after krealloc in place, an access below the new size through the same pointer never faults", false, false,
+         [](Builder& b) { return no_false_positive_krealloc_query(b); }},
         {"detection/kmem_cache_free", "detection",
          "a freed slab object is poisoned once no reader may use it, wherever KASAN promises to catch its use",
          false, false, [](Builder& b) { return detection_slab_free_query(b); }},

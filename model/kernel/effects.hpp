@@ -189,6 +189,25 @@ SlabAllocEffect<D> slab_alloc_effect(const KasanEnv<D>& e, typename D::Bool per_
     return x;
 }
 
+// krealloc() of a kmalloc object in place (the new size fits its cache's
+// object_size; mm/slub.c __do_krealloc): want_init_on_alloc zeroes the growth
+// (data_zeroed here: the bytes from the old size to the new one), then
+// __kasan_krealloc unpoisons [0, size) with the object's own tag and
+// poison_kmalloc_redzone poisons from the variant's kmalloc_redzone_start(new
+// size) to the object's end -- the same rule as kmalloc.
+template <class D>
+SlabAllocEffect<D> krealloc_in_place_effect(const KasanEnv<D>& e, typename D::Word ptr_tag, typename D::Bool zero_growth,
+                                            typename D::Word redzone_from) {
+    SlabAllocEffect<D> x;
+    x.ptr_tag = ptr_tag;
+    x.obj_written = e.kasan_enabled;
+    x.obj_tag = D::ite(e.generic, D::lit(0), ptr_tag);
+    x.redzone_poisoned = e.kasan_enabled;
+    x.redzone_from = redzone_from;
+    x.data_zeroed = zero_growth;
+    return x;
+}
+
 // The tag (tag modes) or shadow byte (Generic) of the object's granule that
 // starts at offset `granule` (< round_up(object_size, G)) after the allocation,
 // for a kmalloc(size) object: the redzone's poison from redzone_from on;

@@ -391,20 +391,34 @@ Ptr Model::krealloc(const Ptr& p, std::uint64_t size, gfp_t gfp, int cpu) {
         // In place: want_init_on_alloc zeroes the growth or the tail, then
         // __kasan_krealloc unpoisons [0, round_up(size)) with the same tag and
         // poisons the rest of the object (or the rest of the large block).
-        if (v_.want_init_on_alloc(env_, gfp)) {
+        const bool init = v_.want_init_on_alloc(env_, gfp);
+        if (init) {
             if (size > o.size) set_data(o.base + o.size, size - o.size, DATA_ZERO);
             else set_data(o.base + size, ks - size, DATA_ZERO);
         }
         Ptr q{o.base, p.tag, obj};
-        if (rt_.kasan_enabled) {
+        // a slab object's redzone from the variant's rule (effects.hpp
+        // krealloc_in_place_effect); a large one's from round_up(size, G)
+        // (poison_kmalloc_large_redzone)
+        const auto fx = kernel::krealloc_in_place_effect<kernel::Concrete>(
+            env_, p.tag, init && size > o.size, large ? round_up(size, G_) : v_.kmalloc_redzone_start(env_, size));
+        if (fx.obj_written) {
             kasan_unpoison(q, size, false, obj);
-            std::uint64_t rz = round_up(o.base + size, G_);
+            std::uint64_t rz = o.base + fx.redzone_from;
             std::uint64_t end = large ? o.base + ks : round_up(o.base + ks, G_);
             if (end > rz)
                 kasan_poison(rz, end - rz, shadow_poison(large ? KASAN_PAGE_REDZONE_GENERIC : KASAN_SLAB_REDZONE_GENERIC),
                              false);
         }
+        const std::uint64_t old_size = o.size;
         o.size = size;
+        if (!large) {
+            auto tags = fx;
+            tags.data_zeroed = false;  // the growth only: checked below
+            check_slab_effect(obj, size, tags);
+            if (fx.data_zeroed && !data_zero(Ptr{o.base + old_size, KASAN_TAG_KERNEL, obj}, size - old_size))
+                throw std::logic_error("the model's krealloc and effects.hpp disagree on the zeroed growth of " + o.what);
+        }
         return q;
     }
     Ptr q = kmalloc(size, gfp, cpu);
