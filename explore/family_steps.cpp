@@ -48,12 +48,13 @@ std::vector<Step> enabled(const Family& f, const State& s, bool async) {
                 const Slot st = s.slot[at];
                 // a page is used through the pointer page_address() gave at allocation
                 const std::string p = k.page ? h + "p" : h;
-                out.push_back({"read(" + p + ", 1)", "", at, st, s.size[at]});
+                // the read goes to the object's last byte when the object ends
+                // inside a granule (the granule a kmalloc redzone must not cover;
+                // the tag is the object's whole, so a use-after-free is seen there
+                // as at its start), the write to its first
+                const std::uint64_t last = s.size[at] % 16 && s.size[at] > 1 ? s.size[at] - 1 : 0;
+                out.push_back({"read(" + p + (last ? " + " + std::to_string(last) : "") + ", 1)", "", at, st, s.size[at]});
                 out.push_back({"write(" + p + ", 1)", "", at, st, s.size[at]});
-                // an object that ends inside a granule: its last byte (the granule
-                // a kmalloc redzone must not cover)
-                if (s.size[at] % 16 && s.size[at] > 1)
-                    out.push_back({"read(" + p + " + " + std::to_string(s.size[at] - 1) + ", 1)", "", at, st, s.size[at]});
                 // the first granule past the object (HW_TAGS checks whole 16-byte granules)
                 const std::uint64_t past = (s.size[at] + 15) / 16 * 16;
                 if (past) out.push_back({"read(" + p + " + " + std::to_string(past) + ", 1)", "", at, st, s.size[at]});
