@@ -627,6 +627,22 @@ Query coverage_kmalloc_query(Builder& b) {
     return q;
 }
 
+// A one-byte read at `off` of a slab object after `fx` (of `size` bytes):
+// its granule's tag or Generic shadow (effects.hpp slab_granule_after) and
+// whether the mode's check faults on it (Generic's shadow check, the
+// variant's tag check).
+struct ByteAccess {
+    z3::expr mem, faults;
+};
+ByteAccess object_byte_access(Builder& b, const kernel::SlabAllocEffect<S>& fx, const z3::expr& size, const z3::expr& off) {
+    const z3::expr granule = off & z3::ite(b.e.generic, b.c.bv_val(~std::uint64_t(7), 64), b.c.bv_val(~std::uint64_t(15), 64));
+    const z3::expr mem = kernel::slab_granule_after<S>(b.e, fx, size, granule);
+    const z3::expr generic_faults =
+        kernel::checks::generic_granule_poisons<S>(mem, off & b.c.bv_val(7, 64), S::boolean(false));
+    return {mem, z3::ite(b.e.generic, b.e.kasan_enabled && generic_faults,
+                         b.v.granule_check_faults(b.e, plain_access(b, fx.ptr_tag, mem)))};
+}
+
 // 3 no-false-positive: a one-byte access at any offset below size through
 // kmalloc's pointer never faults: the granule's tag or shadow after the
 // allocation (effects.hpp slab_granule_after) against the check of the mode.
@@ -635,12 +651,9 @@ Query no_false_positive_kmalloc_query(Builder& b) {
     const KmallocAlloc k = kmalloc_alloc(b, q);
     const z3::expr off = b.word("offset");
     q.assumptions.push_back(z3::ult(off, k.size));
-    const z3::expr granule = off & z3::ite(b.e.generic, b.c.bv_val(~std::uint64_t(7), 64), b.c.bv_val(~std::uint64_t(15), 64));
-    const z3::expr mem = kernel::slab_granule_after<S>(b.e, k.fx, k.size, granule);
-    const z3::expr generic_faults =
-        kernel::checks::generic_granule_poisons<S>(mem, off & b.c.bv_val(7, 64), S::boolean(false));
-    q.violation = z3::ite(b.e.generic, b.e.kasan_enabled && generic_faults,
-                          b.v.granule_check_faults(b.e, plain_access(b, k.fx.ptr_tag, mem)));
+    const ByteAccess a = object_byte_access(b, k.fx, k.size, off);
+    const z3::expr mem = a.mem;
+    q.violation = a.faults;
     q.witnesses.push_back({"offset", off});
     q.witnesses.push_back({"granule tag / shadow", mem, Witness::hex});
     q.scenario = [&b, k, off](const z3::model& m) {
@@ -663,12 +676,9 @@ Query no_false_positive_krealloc_query(Builder& b) {
     q.assumptions.push_back(z3::ult(off, new_size));
     const auto fx = kernel::krealloc_in_place_effect<S>(b.e, k.fx.ptr_tag, b.c.bool_val(false),
                                                         b.v.kmalloc_redzone_start(b.e, new_size));
-    const z3::expr granule = off & z3::ite(b.e.generic, b.c.bv_val(~std::uint64_t(7), 64), b.c.bv_val(~std::uint64_t(15), 64));
-    const z3::expr mem = kernel::slab_granule_after<S>(b.e, fx, new_size, granule);
-    const z3::expr generic_faults =
-        kernel::checks::generic_granule_poisons<S>(mem, off & b.c.bv_val(7, 64), S::boolean(false));
-    q.violation = z3::ite(b.e.generic, b.e.kasan_enabled && generic_faults,
-                          b.v.granule_check_faults(b.e, plain_access(b, fx.ptr_tag, mem)));
+    const ByteAccess a = object_byte_access(b, fx, new_size, off);
+    const z3::expr mem = a.mem;
+    q.violation = a.faults;
     q.witnesses.push_back({"new size", new_size});
     q.witnesses.push_back({"offset", off});
     q.witnesses.push_back({"granule tag / shadow", mem, Witness::hex});
