@@ -171,7 +171,8 @@ struct SlabAllocEffect {
     typename D::Word obj_tag{};         // the object's granules' tag (Generic: shadow 0)
     typename D::Bool redzone_poisoned{};  // kmalloc: [redzone_from, round_up(object_size, G)) poisoned
     typename D::Word redzone_from{};    // the redzone's start, an offset into the object
-    typename D::Bool data_zeroed{};     // object_size bytes read zero
+    typename D::Bool kasan_init{};      // kasan_slab_alloc zeroes the object (init integrated: HW_TAGS on)
+    typename D::Bool data_zeroed{};     // the bytes the hook zeroes read zero (kmalloc: object_size)
 };
 
 template <class D>
@@ -185,7 +186,8 @@ SlabAllocEffect<D> slab_alloc_effect(const KasanEnv<D>& e, typename D::Bool per_
     x.obj_tag = D::ite(e.generic, D::lit(0), x.ptr_tag);
     x.redzone_poisoned = e.kasan_enabled && is_kmalloc;
     x.redzone_from = redzone_from;
-    x.data_zeroed = (init && e.kasan_hw_tags_enabled()) || memset;
+    x.kasan_init = init && e.kasan_hw_tags_enabled();
+    x.data_zeroed = x.kasan_init || memset;
     return x;
 }
 
@@ -195,17 +197,13 @@ SlabAllocEffect<D> slab_alloc_effect(const KasanEnv<D>& e, typename D::Bool per_
 // __kasan_krealloc unpoisons [0, size) with the object's own tag and
 // poison_kmalloc_redzone poisons from the variant's kmalloc_redzone_start(new
 // size) to the object's end -- the same rule as kmalloc.
+// It is kmalloc's effect with the object's own tag kept (as the slot's tag),
+// no init passed to KASAN and the growth's memset as the zeroing.
 template <class D>
 SlabAllocEffect<D> krealloc_in_place_effect(const KasanEnv<D>& e, typename D::Word ptr_tag, typename D::Bool zero_growth,
                                             typename D::Word redzone_from) {
-    SlabAllocEffect<D> x;
-    x.ptr_tag = ptr_tag;
-    x.obj_written = e.kasan_enabled;
-    x.obj_tag = D::ite(e.generic, D::lit(0), ptr_tag);
-    x.redzone_poisoned = e.kasan_enabled;
-    x.redzone_from = redzone_from;
-    x.data_zeroed = zero_growth;
-    return x;
+    return slab_alloc_effect<D>(e, D::boolean(false), ptr_tag, ptr_tag, D::boolean(false), zero_growth, D::boolean(true),
+                                redzone_from);
 }
 
 // The tag (tag modes) or shadow byte (Generic) of the object's granule that

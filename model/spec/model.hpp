@@ -242,7 +242,8 @@ private:
     // The block's head after post_alloc_hook or free_pages_prepare against the one transition
     // (effects.hpp): a difference is a bug in the model, never a finding.
     void check_block_effect(std::uint64_t pfn, const kernel::BlockEffect<kernel::Concrete>& fx) const;
-    void check_slab_effect(int id, std::uint64_t size, const kernel::SlabAllocEffect<kernel::Concrete>& fx) const;
+    void check_slab_effect(int id, std::uint64_t size, const kernel::SlabAllocEffect<kernel::Concrete>& fx,
+                           std::uint64_t zero_from, std::uint64_t zero_len) const;
     kernel::BlockState<kernel::Concrete> backing_state(const VmArea& a) const;
     void check_area_effect(const VmArea& a, std::uint64_t size, const kernel::AreaEffect<kernel::Concrete>& fx) const;
     int find_free_block(unsigned order) const;

@@ -119,7 +119,7 @@ Ptr Model::slab_alloc(int cid, std::uint64_t size, gfp_t gfp, int cpu, const std
     ob.tag = t;
     Ptr p{ob.base, t, id};
     if (fx.obj_written) {
-        kasan_unpoison(p, c.object_size, init && rt_.hw_tags_enabled, id);  // __kasan_slab_alloc
+        kasan_unpoison(p, c.object_size, fx.kasan_init, id);  // __kasan_slab_alloc
         if (fx.redzone_poisoned) {                                            // __kasan_kmalloc
             if (cfg_.build.mode == Mode::generic) kasan_unpoison(p, size, false, id);
             std::uint64_t rz = ob.base + fx.redzone_from, rz_end = round_up(ob.base + c.object_size, G_);
@@ -127,7 +127,7 @@ Ptr Model::slab_alloc(int cid, std::uint64_t size, gfp_t gfp, int cpu, const std
         }
     }
     if (memset) set_data(ob.base, c.object_size, DATA_ZERO);
-    check_slab_effect(id, size, fx);
+    check_slab_effect(id, size, fx, 0, c.object_size);
     ob.caller = cid == pgd_cache_ ? kernel::Caller::pgd_slab
                 : c.is_kmalloc       ? kernel::Caller::kmalloc
                                      : kernel::Caller::kmem_cache;
@@ -139,33 +139,27 @@ Ptr Model::slab_alloc(int cid, std::uint64_t size, gfp_t gfp, int cpu, const std
     return p;
 }
 
-// What slab_alloc wrote against effects.hpp's slab_alloc_effect: the
-// object's first granule, the redzone's first granule, the data. A difference
-// is the model's own bug (logic_error), never a finding.
-void Model::check_slab_effect(int id, std::uint64_t size, const kernel::SlabAllocEffect<kernel::Concrete>& fx) const {
+// What slab_alloc / krealloc wrote against effects.hpp: the tag (Generic:
+// shadow byte) of the object's first granule, of the granule holding its last
+// byte and of the redzone's first granule, each as slab_granule_after says;
+// the bytes [zero_from, zero_from + zero_len) when the effect zeroes. A
+// difference is the model's own bug (logic_error), never a finding.
+void Model::check_slab_effect(int id, std::uint64_t size, const kernel::SlabAllocEffect<kernel::Concrete>& fx,
+                              std::uint64_t zero_from, std::uint64_t zero_len) const {
     const Object& o = objects_.at(id);
     const Cache& c = caches_.at(o.cache);
     auto bad = [&](const std::string& what) {
-        throw std::logic_error("the model's slab_alloc and effects.hpp disagree on " + what + " of " + o.what);
+        throw std::logic_error("the model's slab code and effects.hpp disagree on " + what + " of " + o.what);
     };
-    const Mode m = cfg_.build.mode;
-    // the first granule: the object's tag, unless a redzone starts at 0 (Generic: a shadow byte)
-    if (fx.obj_written && size > 0 &&
-        mem_tag(Ptr{o.base, KASAN_TAG_KERNEL, id}) != Tag(kernel::slab_granule_after<kernel::Concrete>(env_, fx, size, 0)))
-        bad("the object's tag");
-    const std::uint64_t rz_end = round_up(c.object_size, G_);
-    if (fx.redzone_poisoned && fx.redzone_from < rz_end) {
-        const auto rz = mem_tag(Ptr{o.base + fx.redzone_from, KASAN_TAG_KERNEL, id});
-        const bool poisoned = m == Mode::generic ? rz && (*rz & 0x80) : rz == Tag(KASAN_TAG_INVALID);
-        if (!poisoned) bad("the redzone at offset " + std::to_string(fx.redzone_from));
-    }
-    if (fx.data_zeroed && !data_zero(Ptr{o.base, KASAN_TAG_KERNEL, id}, c.object_size)) bad("the zeroing");
-    // the granule holding the object's last byte (Generic: its partial shadow)
     if (fx.obj_written && size > 0) {
-        const std::uint64_t g = (size - 1) / G_ * G_;
-        const Tag want = Tag(kernel::slab_granule_after<kernel::Concrete>(env_, fx, size, g));
-        if (mem_tag(Ptr{o.base + g, KASAN_TAG_KERNEL, id}) != want) bad("the granule at offset " + std::to_string(g));
+        std::vector<std::uint64_t> granules = {0, (size - 1) / G_ * G_};
+        if (fx.redzone_poisoned && fx.redzone_from < round_up(c.object_size, G_)) granules.push_back(fx.redzone_from);
+        for (std::uint64_t g : granules)
+            if (mem_tag(Ptr{o.base + g, KASAN_TAG_KERNEL, id}) !=
+                Tag(kernel::slab_granule_after<kernel::Concrete>(env_, fx, size, g)))
+                bad("the granule at offset " + std::to_string(g));
     }
+    if (fx.data_zeroed && !data_zero(Ptr{o.base + zero_from, KASAN_TAG_KERNEL, id}, zero_len)) bad("the zeroing");
 }
 
 Ptr Model::kmalloc(std::uint64_t size, gfp_t gfp, int cpu) {
@@ -412,13 +406,7 @@ Ptr Model::krealloc(const Ptr& p, std::uint64_t size, gfp_t gfp, int cpu) {
         }
         const std::uint64_t old_size = o.size;
         o.size = size;
-        if (!large) {
-            auto tags = fx;
-            tags.data_zeroed = false;  // the growth only: checked below
-            check_slab_effect(obj, size, tags);
-            if (fx.data_zeroed && !data_zero(Ptr{o.base + old_size, KASAN_TAG_KERNEL, obj}, size - old_size))
-                throw std::logic_error("the model's krealloc and effects.hpp disagree on the zeroed growth of " + o.what);
-        }
+        if (!large) check_slab_effect(obj, size, fx, old_size, size > old_size ? size - old_size : 0);
         return q;
     }
     Ptr q = kmalloc(size, gfp, cpu);

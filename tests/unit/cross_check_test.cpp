@@ -93,6 +93,8 @@ TEST(CrossCheck, RefutedEntryPointObligationsPassedOffAsProvedAreCaught) {
         // (vmalloc(3000) ends inside a granule: the read goes to its last byte)
         {"mutant-no-tcma", "vmalloc", {"no-false-positive/vmalloc", "no-false-positive"}, "read(v0 + 2999, 1)"},
         {"mutant-no-tcma", "pages", {"no-false-positive/alloc_pages", "no-false-positive"}, "p, 1)"},
+        // a kmalloc object's tag is judged where kmalloc / kzalloc hands it out
+        {"mutant-match-all-tag", "slab", {"detection/coverage/kmalloc", "detection"}, "alloc("},
         // a freed slab object is judged when it is used again
         {"control-rcu-debug-not-deferred", "kmem_cache_rcu", {"detection/kmem_cache_free", "detection"}, "(t"},
         {"control-rcu-poisoned-at-free", "kmem_cache_rcu", {"no-false-positive/kmem_cache_free", "no-false-positive"},
