@@ -1,4 +1,6 @@
 // main.cpp — `tagproof VERB ...`.
+#include <malloc.h>
+
 #include <cstring>
 #include <iostream>
 
@@ -30,7 +32,19 @@ static const char* kUsage =
     "`tagproof VERB --help` describes a verb. Exit status: 0 all verdicts as expected,\n"
     "1 counterexample (an unexpected verdict), 2 bad input, 3 unknown.\n";
 
+// Z3 builds and frees a few hundred MB of terms per obligation. glibc's
+// default gives the freed top of the heap back to the kernel at once and
+// serves large blocks with fresh mmaps, so every obligation page-faulted its
+// memory in again: a third of `tagproof prove`'s time (sys 2.0 s of 6.1 s for
+// one variant, reports/PERFORMANCE.md). Keep freed memory for reuse instead.
+static void keep_freed_memory() {
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);  // the largest threshold glibc takes (64-bit)
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    mallopt(M_TOP_PAD, 64 << 20);
+}
+
 int main(int argc, char** argv) {
+    keep_freed_memory();
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
         std::cout << kUsage;
         return argc < 2 ? cli::EXIT_BAD_INPUT : 0;
