@@ -222,6 +222,100 @@ typename D::Word slab_granule_after(const KasanEnv<D>& e, const SlabAllocEffect<
                   D::ite(e.generic, shadow, x.obj_tag));
 }
 
+// ---- mempool elements ---------------------------------------------------------
+// mempool_alloc() taking a slab element back from the reserve (mm/mempool.c
+// kasan_unpoison_element): since v6.8 __kasan_mempool_unpoison_object, i.e.
+// unpoison_slab_object over the cache's object_size with the element's own
+// tag, then, for a kmalloc pool, poison_kmalloc_redzone(elem size): kmalloc's
+// rule. Before (the variant's mempool_hooks().unpoison_whole_slot)
+// kasan_unpoison_range(element, __ksize(element)) and no redzone. No new tag,
+// no zeroing: it is kmalloc's effect with the element's tag kept.
+template <class D>
+SlabAllocEffect<D> mempool_element_effect(const KasanEnv<D>& e, const MempoolHooks<D>& h, typename D::Word elem_tag,
+                                          typename D::Bool kmalloc_pool, typename D::Word redzone_from) {
+    return slab_alloc_effect<D>(e, D::boolean(false), elem_tag, elem_tag, D::boolean(false), D::boolean(false),
+                                kmalloc_pool && !h.unpoison_whole_slot, redzone_from);
+}
+
+// ---- vmalloc areas, granule by granule ---------------------------------------------
+// The tag (tag modes) or shadow byte (Generic) of the granule at offset
+// `granule` of a new area of `size` bytes, within its backing pages: what
+// vmalloc_area_effect wrote. Below round_up(size, G) the area's own (Generic:
+// the partial last granule holds its accessible bytes); above it the redzone
+// (HW: KASAN_TAG_INVALID when retagged, else the backing pages' tag; the
+// shadow modes: the area's populated or early shadow).
+template <class D>
+typename D::Word vmalloc_granule_after(const KasanEnv<D>& e, const VmallocUnpoison<D>& un, const AreaEffect<D>& a,
+                                       typename D::Word size, typename D::Word granule) {
+    const auto G = D::ite(e.generic, D::lit(8), D::lit(16));
+    const auto inside = D::ult(granule, size);
+    const auto partial = inside && D::ult(size, D::add(granule, G));
+    const auto generic_inside = D::ite(un.retag, D::ite(partial, D::sub(size, granule), D::lit(0)), vm_area_shadow<D>(e));
+    const auto redzone = D::ite(e.hw_tags, D::ite(a.redzone_poisoned, D::lit(KASAN_TAG_INVALID), a.mem_tag),
+                                vm_area_shadow<D>(e));
+    return D::ite(inside, D::ite(e.generic, generic_inside, a.mem_tag), redzone);
+}
+
+// ---- vrealloc in place -------------------------------------------------------------
+// vrealloc() of an area whose pages hold the new size (mm/vmalloc.c; v6.12+):
+// the KASAN call on the part that changes, as the variant's vrealloc_hooks
+// say.
+//   shrink: kasan_poison_vmalloc(p + new, old - new) -- shadow only, a no-op
+//           under HW_TAGS; since the fix from round_up(new, G) to round_up(old, G)
+//   grow:   kasan_unpoison_vmalloc(p + old, new - old, PROT_NORMAL [| VM_ALLOC |
+//           KEEP_TAG]); since the fix from round_down(old, G). HW_TAGS retags
+//           only a VM_ALLOC area it tags (kasan.vmalloc=on, tagged PTEs) and then
+//           poisons the rest of the pages and sets their page tags; the shadow
+//           modes write the area's tag (a new random one without KEEP_TAG).
+// kasan_poison() / kasan_unpoison() WARN and do nothing at an address that is
+// not granule-aligned. `area_tag` is the pointer's tag, `random_tag` the tag a
+// grow without KEEP_TAG draws, `tagged_mapping` the area's PTEs.
+template <class D>
+struct VreallocEffect {
+    typename D::Bool grow{};         // new size above the old one
+    typename D::Bool called{};       // the call reaches a write (a shadow to write, or HW retagging)
+    typename D::Bool aligned{};      // the call's start is granule-aligned (else: WARN, no write)
+    typename D::Bool written{};      // [from, to) written with `tag`: called and aligned
+    typename D::Word from{}, to{};   // offsets into the area
+    typename D::Word tag{};          // grow: the tag written (Generic: accessible); shrink: the poison
+    typename D::Bool poison_rest{};  // HW grow: [to, the pages' end) := KASAN_TAG_INVALID, page tags := tag
+};
+
+template <class D>
+VreallocEffect<D> vrealloc_in_place_effect(const KasanEnv<D>& e, const VreallocHooks<D>& h, typename D::Word old_size,
+                                           typename D::Word new_size, typename D::Word area_tag,
+                                           typename D::Word random_tag, typename D::Bool tagged_mapping) {
+    VreallocEffect<D> x;
+    const auto G = D::ite(e.generic, D::lit(8), D::lit(16)), mask = D::sub(D::lit(0), G);
+    const auto up = [&](typename D::Word v) { return D::add(v, D::sub(G, D::lit(1))) & mask; };
+    const auto shadow = e.kasan_enabled && !e.hw_tags && e.config_kasan_vmalloc;
+    x.grow = D::ult(old_size, new_size);
+    x.from = D::ite(x.grow, D::ite(h.granule_aligned, old_size & mask, old_size),
+                    D::ite(h.granule_aligned, up(new_size), new_size));
+    x.to = D::ite(x.grow, up(new_size), D::ite(h.granule_aligned, up(old_size), old_size));
+    x.aligned = (x.from & D::sub(G, D::lit(1))) == D::lit(0);
+    const auto hw_retags = e.kasan_enabled && e.hw_tags && h.grow_vm_alloc && e.vmalloc_on && tagged_mapping;
+    const auto grow_tag = D::ite(e.generic, D::lit(0), D::ite(h.grow_keep_tag, area_tag, random_tag));
+    const auto poison = D::ite(e.generic, D::lit(KASAN_VMALLOC_INVALID_GENERIC), D::lit(KASAN_TAG_INVALID));
+    x.called = D::ult(x.from, x.to) && D::ite(x.grow, hw_retags || shadow, shadow);
+    x.written = x.called && x.aligned;
+    x.tag = D::ite(x.grow, grow_tag, poison);
+    x.poison_rest = x.grow && hw_retags;
+    return x;
+}
+
+// The granule at `granule` after vrealloc_in_place_effect, given its tag or
+// shadow before; Generic's grow leaves the new last granule its accessible bytes.
+template <class D>
+typename D::Word vrealloc_granule_after(const KasanEnv<D>& e, const VreallocEffect<D>& x, typename D::Word new_size,
+                                        typename D::Word granule, typename D::Word before) {
+    const auto in_written = x.written && !D::ult(granule, x.from) && D::ult(granule, x.to);
+    const auto in_rest = x.poison_rest && !D::ult(granule, x.to);
+    const auto partial = D::ult(granule, new_size) && D::ult(new_size, D::add(granule, D::lit(8)));
+    const auto grown = D::ite(e.generic, D::ite(partial, D::sub(new_size, granule), D::lit(0)), x.tag);
+    return D::ite(in_written, D::ite(x.grow, grown, x.tag), D::ite(in_rest, D::lit(KASAN_TAG_INVALID), before));
+}
+
 // ---- thread stacks ----------------------------------------------------------
 // alloc_thread_stack_node() serving a stack from this CPU's cached_stacks[]
 // (kernel/fork.c, CONFIG_VMAP_STACK): kasan_unpoison_range(vm->addr,

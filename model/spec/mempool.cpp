@@ -74,7 +74,8 @@ Ptr Model::mempool_take(int pool, int cpu) {
         }
         return page_address(e.obj);
     }
-    const bool whole = v_.mempool_hooks(env_).unpoison_whole_slot;  // kasan_unpoison_range(e, __ksize(e))
+    const auto hooks = v_.mempool_hooks(env_);
+    const bool whole = hooks.unpoison_whole_slot;  // kasan_unpoison_range(e, __ksize(e))
     if (o.kind == ObjKind::kmalloc_large) {
         if (whole) {
             kasan_unpoison(e, PAGE_SIZE << o.order, false, o.id);
@@ -87,22 +88,26 @@ Ptr Model::mempool_take(int pool, int cpu) {
         o.size = pl.elem_size;
         return e;
     }
-    // slab: kasan_unpoison(ptr, object_size) with the old tag; kmalloc redzone for kmalloc pools
+    // a slab element: effects.hpp mempool_element_effect (kmalloc's effect, the
+    // element's tag kept), written as slab_alloc writes it and checked the same way
     const Cache& c = caches_[o.cache];
-    if (whole) {
-        // __ksize(): slab_ksize() is s->object_size for Generic's SLAB_KASAN
-        // caches, the whole slot (s->size) in the tag modes
-        kasan_unpoison(e, cfg_.build.mode == Mode::generic ? c.object_size : c.slot_size, false, o.id);
-        return e;
+    const bool kmalloc_pool = pl.kind == Mempool::kmalloc;
+    const auto fx = kernel::mempool_element_effect<kernel::Concrete>(env_, hooks, e.tag, kmalloc_pool,
+                                                                     v_.kmalloc_redzone_start(env_, pl.elem_size));
+    // __ksize(): slab_ksize() is s->object_size for Generic's SLAB_KASAN
+    // caches, the whole slot (s->size) in the tag modes
+    const std::uint64_t ksize = cfg_.build.mode == Mode::generic ? c.object_size : c.slot_size;
+    const std::uint64_t unpoisoned = whole ? ksize : c.object_size;
+    const std::uint64_t size = whole ? ksize : kmalloc_pool ? pl.elem_size : c.object_size;
+    Ptr p{o.base, Tag(fx.ptr_tag), o.id};
+    kasan_unpoison(p, unpoisoned, false, o.id);
+    if (fx.redzone_poisoned) {  // poison_kmalloc_redzone(): Generic marks the partial last granule first
+        if (cfg_.build.mode == Mode::generic) kasan_unpoison(p, size, false, o.id);
+        std::uint64_t rz = o.base + fx.redzone_from, rz_end = round_up(o.base + c.object_size, G_);
+        if (rz_end > rz) kasan_poison(rz, rz_end - rz, shadow_poison(KASAN_SLAB_REDZONE_GENERIC), false);
     }
-    kasan_unpoison(e, c.object_size, false, o.id);
-    if (pl.kind == Mempool::kmalloc) {
-        // poison_kmalloc_redzone(): Generic marks the partial last granule first
-        if (cfg_.build.mode == Mode::generic) kasan_unpoison(e, pl.elem_size, false, o.id);
-        std::uint64_t rz = round_up(o.base + pl.elem_size, G_), end = round_up(o.base + c.object_size, G_);
-        if (end > rz) kasan_poison(rz, end - rz, shadow_poison(KASAN_SLAB_REDZONE_GENERIC), false);
-    }
-    return e;
+    check_slab_effect(o.id, size, fx, 0, 0);
+    return p;
 }
 
 void Model::mempool_free(int pool, const Ptr& p) {

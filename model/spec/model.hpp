@@ -77,6 +77,7 @@ public:
     Ptr vmalloc_gfp(std::uint64_t size, gfp_t gfp, int cpu);
     void vfree(const Ptr& p);
     Ptr vrealloc(const Ptr& p, std::uint64_t size, gfp_t gfp, int cpu);
+    void vrealloc_kasan(int area, Tag ptr_tag, std::uint64_t old_size, std::uint64_t new_size);  // in place
     Ptr vmalloc_to_page_address(const Ptr& p) const;  // page_address(vmalloc_to_page(p))
 
     // alloc_thread_stack_node(tsk, node): `node` as asked (NUMA_NO_NODE: none).

@@ -249,6 +249,43 @@ void Model::vfree(const Ptr& p) {
     objects_[obj].live = false;
 }
 
+// vrealloc() in place, its KASAN call: effects.hpp vrealloc_in_place_effect
+// says which granules it writes and with what; the writes below must give
+// what vrealloc_granule_after says of them (a difference is the model's own
+// bug, never a finding). A tag is drawn only when the grow takes a new one.
+void Model::vrealloc_kasan(int ai, Tag ptr_tag, std::uint64_t old, std::uint64_t size) {
+    const auto h = v_.vrealloc_hooks(env_);
+    const bool tagged = areas_[ai].tagged_mapping;
+    auto fx = kernel::vrealloc_in_place_effect<kernel::Concrete>(env_, h, old, size, ptr_tag, KASAN_TAG_KERNEL, tagged);
+    if (fx.grow && fx.called && !h.grow_keep_tag && cfg_.build.mode != Mode::generic) {
+        const Tag t = random_tag("vrealloc grow tag");
+        fx = kernel::vrealloc_in_place_effect<kernel::Concrete>(env_, h, old, size, ptr_tag, t, tagged);
+    }
+    const VmArea& a = areas_[ai];
+    const std::uint64_t end = a.pfns.size() * PAGE_SIZE;
+    // the granules checked afterwards, and what they held before
+    std::vector<std::pair<std::uint64_t, Tag>> probe;
+    for (std::uint64_t off : {fx.from, fx.to - 1, fx.to})
+        if (off < end && fx.from < fx.to) {
+            const std::uint64_t g = off / G_ * G_;
+            probe.push_back({g, mem_tag(Ptr{a.start + g, KASAN_TAG_KERNEL, a.obj}).value_or(KASAN_TAG_KERNEL)});
+        }
+    if (fx.called && !fx.aligned)  // kasan_poison() / kasan_unpoison() (shadow.c)
+        warn(std::string(fx.grow ? "kasan_unpoison" : "kasan_poison") + ": address " +
+             ptr_str(Ptr{a.start + fx.from, ptr_tag}) + " is not granule-aligned");
+    if (fx.written && fx.grow) kasan_unpoison(Ptr{a.start + fx.from, Tag(fx.tag), a.obj}, size - fx.from, false, a.obj);
+    if (fx.written && !fx.grow) set_tags(a.start + fx.from, fx.to - fx.from, Tag(fx.tag), TAG_BY_POISON);
+    if (fx.poison_rest) {
+        if (end > fx.to) kasan_poison(a.start + fx.to, end - fx.to, KASAN_TAG_INVALID, false);
+        for (std::uint64_t pfn : a.pfns) page_kasan_tag_set(pfn, 1, Tag(fx.tag));
+    }
+    for (const auto& [g, before] : probe)
+        if (mem_tag(Ptr{a.start + g, KASAN_TAG_KERNEL, a.obj}).value_or(KASAN_TAG_KERNEL) !=
+            Tag(kernel::vrealloc_granule_after<kernel::Concrete>(env_, fx, size, g, before)))
+            throw std::logic_error("the model's vrealloc and effects.hpp disagree on the granule at offset " +
+                                   std::to_string(g) + " of " + objects_[a.obj].what);
+}
+
 Ptr Model::vrealloc(const Ptr& p, std::uint64_t size, gfp_t gfp, int cpu) {
     if (!v_.features().vrealloc) throw InputError("", "vrealloc() does not exist in " + v_.name() + " (v6.12+)");
     if (p.null) return vmalloc(size, gfp, true, cpu);
@@ -266,43 +303,7 @@ Ptr Model::vrealloc(const Ptr& p, std::uint64_t size, gfp_t gfp, int cpu) {
             set_data(a.start + size, old - size, DATA_ZERO);
         a.size = size;
         o.size = size;
-        if (rt_.kasan_enabled) {
-            const auto h = v_.vrealloc_hooks(env_);
-            const bool shadow = !a.vshadow.empty() && cfg_.build.kasan_vmalloc;
-            // kasan_poison() / kasan_unpoison() (shadow.c) WARN and do nothing on an
-            // address that is not granule-aligned
-            auto aligned = [&](std::uint64_t off, const char* fn) {
-                if (off % G_ == 0) return true;
-                warn(std::string(fn) + ": address " + ptr_str(Ptr{a.start + off, p.tag}) + " is not granule-aligned");
-                return false;
-            };
-            if (size < old) {
-                // shrink: __kasan_poison_vmalloc, shadow only: a no-op on HW, so
-                // the tail keeps the allocation's tag.
-                const std::uint64_t from = h.granule_aligned ? round_up(size, G_) : size;
-                const std::uint64_t to = h.granule_aligned ? round_up(old, G_) : old;
-                if (shadow && to > from && (h.granule_aligned || aligned(from, "kasan_poison")))
-                    set_tags(a.start + from, to - from, shadow_poison(KASAN_VMALLOC_INVALID_GENERIC), TAG_BY_POISON);
-            } else if (size > old) {
-                // grow: __kasan_unpoison_vmalloc(p + from, size - from, PROT_NORMAL [| VM_ALLOC | KEEP_TAG])
-                const std::uint64_t from = h.granule_aligned ? old / G_ * G_ : old;
-                if (cfg_.build.mode == Mode::hw_tags) {
-                    if (h.grow_vm_alloc && rt_.vmalloc_on && a.tagged_mapping) {
-                        const Tag t = h.grow_keep_tag ? p.tag : random_tag("vrealloc grow tag");
-                        std::uint64_t rz = round_up(a.start + size, G_), end = a.start + alloced;
-                        if (h.granule_aligned || aligned(from, "kasan_unpoison"))
-                            kasan_unpoison(Ptr{a.start + from, t, a.obj}, rz - a.start - from, false, a.obj);
-                        if (end > rz) kasan_poison(rz, end - rz, KASAN_TAG_INVALID, false);
-                        for (std::uint64_t pfn : a.pfns) page_kasan_tag_set(pfn, 1, t);
-                    }
-                } else if (shadow && (h.granule_aligned || aligned(from, "kasan_unpoison"))) {
-                    // SW_TAGS without KEEP_TAG: a new random tag the returned pointer does not carry
-                    const Tag t = h.grow_keep_tag || cfg_.build.mode == Mode::generic ? p.tag
-                                                                                       : random_tag("vrealloc grow tag");
-                    kasan_unpoison(Ptr{a.start + from, t, a.obj}, size - from, false, a.obj);
-                }
-            }
-        }
+        if (rt_.kasan_enabled) vrealloc_kasan(ai, p.tag, old, size);
         return Ptr{a.start, p.tag, a.obj};
     }
     // vmalloc() below adds an area: `a` does not survive it
