@@ -555,6 +555,112 @@ Query no_false_positive_vmalloc_query(Builder& b) {
     return q;
 }
 
+// ---- vrealloc in place ---------------------------------------------------------------------------
+// A __vmalloc(old_size) area (vmalloc_alloc above) resized by vrealloc() to a
+// size its pages hold, so it stays in place: the area's granules after the
+// allocation (effects.hpp vmalloc_granule_after), then the variant's
+// vrealloc_hooks and their effect (vrealloc_in_place_effect,
+// vrealloc_granule_after). A one-byte read at `offset` through the pointer
+// vrealloc returns (the area's own) is checked as vmalloc's first access is.
+struct VreallocInPlace {
+    VmallocAlloc v;
+    z3::expr old_size, new_size, off;
+    kernel::VreallocEffect<S> fx;
+    z3::expr mem, faults;  // the read's granule after vrealloc, and whether the read faults
+};
+
+VreallocInPlace vrealloc_in_place(Builder& b, Query& q) {
+    auto& c = b.c;
+    VreallocInPlace r{vmalloc_alloc(b, q), b.word("old_size"), b.word("new_size"), b.word("offset"), {}, c.bool_val(false),
+                      c.bool_val(false)};
+    // The area as vmalloc() / vzalloc() made it: its KASAN state does not
+    // depend on other flags (vmalloc takes no __GFP_SKIP_KASAN; what it drops
+    // is vmalloc's obligations' question), so the flag space stays small and
+    // the contracts' scopes one.
+    q.assumptions.push_back(r.v.gfp == b.e.gfp.GFP_KERNEL || r.v.gfp == (b.e.gfp.GFP_KERNEL | b.e.gfp.ZERO));
+    q.contracts.clear();
+    const z3::expr T2 = b.tag("vrealloc_random_tag", q.assumptions);
+    q.assumptions.push_back(z3::uge(T2, b.v.random_tag_min(b.e)) && z3::ule(T2, b.v.random_tag_max(b.e)));
+    const z3::expr page = c.bv_val(4096, 64), pages_end = (r.old_size + page - c.bv_val(1, 64)) & ~(page - c.bv_val(1, 64));
+    q.assumptions.push_back(z3::ule(c.bv_val(1, 64), r.old_size) && z3::ule(r.old_size, c.bv_val(8192, 64)) &&
+                            z3::ule(c.bv_val(1, 64), r.new_size) && z3::ule(r.new_size, pages_end) &&
+                            r.new_size != r.old_size);
+    q.entry = "vrealloc(p, new_size, gfp) of a __vmalloc area, in place (mm/vmalloc.c, __kasan_vrealloc)";
+    r.fx = kernel::vrealloc_in_place_effect<S>(b.e, b.v.vrealloc_hooks(b.e), r.old_size, r.new_size, r.v.area.ptr_tag,
+                                               T2, r.v.area.tagged_mapping);
+    const z3::expr granule = r.off & z3::ite(b.e.generic, c.bv_val(~std::uint64_t(7), 64), c.bv_val(~std::uint64_t(15), 64));
+    const z3::expr before = kernel::vmalloc_granule_after<S>(b.e, r.v.un, r.v.area, r.old_size, granule);
+    r.mem = kernel::vrealloc_granule_after<S>(b.e, r.fx, r.new_size, granule, before);
+    TagCheckInput<S> in = plain_access(b, r.v.area.ptr_tag, r.mem);
+    in.tagged_mapping = r.v.area.tagged_mapping;
+    const z3::expr generic_faults =
+        kernel::checks::generic_granule_poisons<S>(r.mem, r.off & c.bv_val(7, 64), S::boolean(false));
+    r.faults = z3::ite(b.e.generic, b.e.kasan_enabled && generic_faults, b.v.granule_check_faults(b.e, in));
+    q.witnesses.push_back({"old size", r.old_size});
+    q.witnesses.push_back({"new size", r.new_size});
+    q.witnesses.push_back({"offset", r.off});
+    q.witnesses.push_back({"its granule before", before, Witness::hex});
+    q.witnesses.push_back({"KASAN call writes", r.fx.written, Witness::boolean});
+    q.witnesses.push_back({"KASAN call unaligned (WARN)", r.fx.called && !r.fx.aligned, Witness::boolean});
+    q.witnesses.push_back({"its granule after", r.mem, Witness::hex});
+    return r;
+}
+
+std::string vrealloc_scenario(const Builder& b, const z3::model& m, const VreallocInPlace& r, const std::string& inv) {
+    std::string s = header(b, m, inv + "_vrealloc", "__vmalloc(old_size, gfp), vrealloc in place, a read",
+                           "pages=16 cpus=1");
+    s += "v = vmalloc(" + std::to_string(num(m, r.old_size)) + ", " + gfp_text(b, m, r.v.gfp) + ")\n";
+    s += "v2 = vrealloc(v, " + std::to_string(num(m, r.new_size)) + ")\n";
+    s += "read(v2 + " + std::to_string(num(m, r.off)) + ", 1)\nexpect violation " + inv + "\n";
+    return s;
+}
+
+bool no_vrealloc(Builder& b, Query& q) {
+    if (b.v.concrete().features().vrealloc) return false;
+    q.applicable = false;
+    q.why_not = "vrealloc() does not exist in this era (v6.12+)";
+    return true;
+}
+
+// 3 no-false-positive: after growing or shrinking in place, a read below the
+// new size through the returned pointer never faults (the grow's false
+// positive syzbot found in v6.15 .. v6.18).
+Query no_false_positive_vrealloc_query(Builder& b) {
+    Query q(b.c);
+    if (no_vrealloc(b, q)) return q;
+    const VreallocInPlace r = vrealloc_in_place(b, q);
+    q.assumptions.push_back(z3::ult(r.off, r.new_size));
+    q.violation = r.faults;
+    q.prefer.push_back(r.old_size == b.c.bv_val(1024, 64) && r.new_size == b.c.bv_val(1500, 64));
+    q.scenario = [&b, r](const z3::model& m) { return vrealloc_scenario(b, m, r, "no-false-positive"); };
+    return q;
+}
+
+// 4 detection: after shrinking in place, a read in the granules given up
+// (round_up(new, G) <= off < old) faults wherever the area's redzone was
+// poisoned at allocation (HW: retagged with a tagged pointer; the shadow
+// modes: a populated shadow): what was out of bounds before stays so.
+Query detection_vrealloc_query(Builder& b) {
+    Query q(b.c);
+    if (no_vrealloc(b, q)) return q;
+    const VreallocInPlace r = vrealloc_in_place(b, q);
+    const z3::expr G = z3::ite(b.e.generic, b.c.bv_val(8, 64), b.c.bv_val(16, 64));
+    const z3::expr gone = (r.new_size + G - b.c.bv_val(1, 64)) & ~(G - b.c.bv_val(1, 64));
+    q.assumptions.push_back(z3::ult(r.new_size, r.old_size) && z3::ule(gone, r.off) && z3::ult(r.off, r.old_size));
+    const z3::expr checked =
+        b.e.kasan_enabled &&
+        z3::ite(b.e.hw_tags,
+                r.v.area.redzone_poisoned && r.v.area.tagged_mapping && r.v.area.ptr_tag != b.c.bv_val(KASAN_TAG_KERNEL, 64),
+                b.e.config_kasan_vmalloc);
+    // KASAN's part is the retagging (oob_missed below says why): the granule no
+    // longer carries the pointer's tag, or Generic's shadow poisons the byte
+    const z3::expr caught = z3::ite(b.e.generic, r.faults, oracle_mismatch(b.e, r.v.area.ptr_tag, r.mem));
+    q.violation = checked && !caught;
+    q.prefer.push_back(r.old_size == b.c.bv_val(2048, 64) && r.new_size == b.c.bv_val(1024, 64));
+    q.scenario = [&b, r](const z3::model& m) { return vrealloc_scenario(b, m, r, "detection"); };
+    return q;
+}
+
 // ---- slab: kmalloc --------------------------------------------------------------------------------
 // One kmalloc(size, gfp) object of a kmalloc cache whose object_size holds it
 // (size <= object_size <= 8192, a multiple of 8): the variant's decisions
@@ -689,6 +795,117 @@ Query no_false_positive_krealloc_query(Builder& b) {
         s += "p = kmalloc(" + std::to_string(num(m, k.object_size)) + ", " + gfp_text(b, m, k.gfp) + ")\n";
         s += "p = krealloc(p, " + std::to_string(num(m, new_size)) + ")\nread(p + " + std::to_string(num(m, off)) + ", 1)\n";
         return s + "expect violation no-false-positive\n";
+    };
+    return q;
+}
+
+// 4 detection, out of bounds: a one-byte read past the rounded size, inside
+// the object's slot (round_up(size, G) <= off < object_size), is caught: the
+// kmalloc redzone KUnit's kmalloc_oob_right reads. What KASAN owes here is the
+// retagging -- the granule no longer carries the pointer's tag (Generic: its
+// shadow poisons the byte) -- as the model's oracle judges it; whether a
+// check then faults on differing tags is mismatch-faults' question, and
+// whether the mode checks at all (kasan=off, a match-all pointer) coverage's.
+// `size` is what the caller asked for; `fx_size` the size the effect's
+// granules are read with (slab_granule_after: Generic's partial granule).
+z3::expr oob_missed(Builder& b, const kernel::SlabAllocEffect<S>& fx, const z3::expr& size, const z3::expr& fx_size,
+                    const z3::expr& object_size, const z3::expr& off, Query& q) {
+    const z3::expr G = z3::ite(b.e.generic, b.c.bv_val(8, 64), b.c.bv_val(16, 64));
+    const z3::expr past = (size + G - b.c.bv_val(1, 64)) & ~(G - b.c.bv_val(1, 64));
+    q.assumptions.push_back(z3::ule(past, off) && z3::ult(off, object_size));
+    const ByteAccess a = object_byte_access(b, fx, fx_size, off);
+    q.witnesses.push_back({"offset", off});
+    q.witnesses.push_back({"granule tag / shadow", a.mem, Witness::hex});
+    const z3::expr caught = z3::ite(b.e.generic, a.faults, oracle_mismatch(b.e, fx.ptr_tag, a.mem));
+    return b.e.kasan_enabled && (b.e.generic || fx.ptr_tag != b.c.bv_val(KASAN_TAG_KERNEL, 64)) && !caught;
+}
+
+Query detection_oob_kmalloc_query(Builder& b) {
+    Query q(b.c);
+    const KmallocAlloc k = kmalloc_alloc(b, q);
+    const z3::expr off = b.word("offset");
+    q.violation = oob_missed(b, k.fx, k.size, k.size, k.object_size, off, q);
+    q.prefer.push_back(k.size == b.c.bv_val(107, 64));  // KUnit's kmalloc_oob_right: 128 - G - 5
+    q.scenario = [&b, k, off](const z3::model& m) {
+        return kmalloc_scenario(b, m, k, "detection_oob_kmalloc",
+                                "read(p + " + std::to_string(num(m, off)) + ", 1)\nexpect violation detection\n");
+    };
+    return q;
+}
+
+// ---- mempools: a slab element taken back from the reserve ---------------------------------------
+// A kmalloc pool's element (kmalloc(elem size) in a kmalloc cache of
+// object_size) or a slab pool's (its cache's object_size), handed out again by
+// mempool_alloc from the reserve: effects.hpp mempool_element_effect with the
+// variant's mempool_hooks and kmalloc redzone rule.
+struct MempoolElement {
+    z3::expr kmalloc_pool, size, object_size, T;
+    kernel::SlabAllocEffect<S> fx;
+    z3::expr size_seen;  // the bytes the effect counts as the element's (Generic's partial granule)
+};
+
+MempoolElement mempool_element(Builder& b, Query& q) {
+    MempoolElement el{b.c.bool_const("kmalloc_pool"), b.word("elem_size"), b.word("object_size"),
+                      b.tag("element_tag", q.assumptions), {}, b.c.bool_val(false)};
+    auto& c = b.c;
+    q.entry = "mempool_alloc(pool) of a slab element from the reserve (kasan_unpoison_element)";
+    // a slab pool's elements are its cache's objects
+    q.assumptions.push_back(z3::implies(!el.kmalloc_pool, el.size == el.object_size));
+    q.assumptions.push_back(z3::ule(c.bv_val(1, 64), el.size) && z3::ule(el.size, el.object_size) &&
+                            z3::ule(el.object_size, c.bv_val(8192, 64)) &&
+                            (el.object_size & c.bv_val(7, 64)) == c.bv_val(0, 64));
+    q.assumptions.push_back(z3::uge(el.T, b.v.random_tag_min(b.e)) && z3::ule(el.T, b.v.random_tag_max(b.e)));
+    const auto hooks = b.v.mempool_hooks(b.e);
+    el.fx = kernel::mempool_element_effect<S>(b.e, hooks, el.T, el.kmalloc_pool, b.v.kmalloc_redzone_start(b.e, el.size));
+    // __ksize() unpoisons whole granules of the slot: Generic's object_size, no partial one
+    el.size_seen = z3::ite(hooks.unpoison_whole_slot, el.object_size, el.size);
+    q.prefer.push_back(el.kmalloc_pool);
+    q.prefer.push_back(el.object_size == c.bv_val(128, 64));
+    q.witnesses = {{"kmalloc pool", el.kmalloc_pool, Witness::boolean},
+                   {"element size", el.size},
+                   {"object_size (the cache)", el.object_size},
+                   {"element tag", el.fx.ptr_tag, Witness::hex},
+                   {"redzone poisoned", el.fx.redzone_poisoned, Witness::boolean},
+                   {"redzone from", el.fx.redzone_from}};
+    return el;
+}
+
+// Replay: a pool of 4, one element held so the next goes through the reserve, then `tail`.
+std::string mempool_scenario(const Builder& b, const z3::model& m, const MempoolElement& el, const std::string& name,
+                             const std::string& tail) {
+    std::string s = header(b, m, name, "an element of a mempool, taken from its reserve");
+    s += std::string("pool = mempool_create(") + (truth(m, el.kmalloc_pool) ? "kmalloc" : "slab") + ", " +
+         std::to_string(num(m, el.size)) + ", 4)\nx = mempool_alloc(pool)\ne = mempool_alloc(pool)\n";
+    return s + tail;
+}
+
+// 3 no-false-positive: an access below the element's size never faults.
+Query no_false_positive_mempool_query(Builder& b) {
+    Query q(b.c);
+    const MempoolElement el = mempool_element(b, q);
+    const z3::expr off = b.word("offset");
+    q.assumptions.push_back(z3::ult(off, el.size));
+    const ByteAccess a = object_byte_access(b, el.fx, el.size_seen, off);
+    q.violation = a.faults;
+    q.witnesses.push_back({"offset", off});
+    q.witnesses.push_back({"granule tag / shadow", a.mem, Witness::hex});
+    q.scenario = [&b, el, off](const z3::model& m) {
+        return mempool_scenario(b, m, el, "no_false_positive_mempool",
+                                "read(e + " + std::to_string(num(m, off)) + ", 1)\nexpect violation no-false-positive\n");
+    };
+    return q;
+}
+
+// 4 detection, out of bounds: KUnit's mempool_kmalloc_oob_right, for any size.
+Query detection_oob_mempool_query(Builder& b) {
+    Query q(b.c);
+    const MempoolElement el = mempool_element(b, q);
+    const z3::expr off = b.word("offset");
+    q.violation = oob_missed(b, el.fx, el.size, el.size_seen, el.object_size, off, q);
+    q.prefer.push_back(el.size == b.c.bv_val(107, 64));
+    q.scenario = [&b, el, off](const z3::model& m) {
+        return mempool_scenario(b, m, el, "detection_oob_mempool",
+                                "read(e + " + std::to_string(num(m, off)) + ", 1)\nexpect violation detection\n");
     };
     return q;
 }
@@ -1285,6 +1502,21 @@ std::vector<Obligation> build_list() {
         {"no-false-positive/krealloc", "no-false-positive",
          "after krealloc in place, an access below the new size through the same pointer never faults", false, false,
          [](Builder& b) { return no_false_positive_krealloc_query(b); }},
+        {"detection/oob/kmalloc", "detection",
+         "a read past kmalloc's rounded size, inside the object's slot, faults (kmalloc_oob_right)", false, false,
+         [](Builder& b) { return detection_oob_kmalloc_query(b); }},
+        {"no-false-positive/mempool", "no-false-positive",
+         "an access below the size of a mempool element taken from the reserve never faults", false, false,
+         [](Builder& b) { return no_false_positive_mempool_query(b); }},
+        {"detection/oob/mempool", "detection",
+         "a read past a kmalloc mempool element's rounded size, inside its slot, faults (mempool_kmalloc_oob_right)",
+         false, false, [](Builder& b) { return detection_oob_mempool_query(b); }},
+        {"no-false-positive/vrealloc", "no-false-positive",
+         "after vrealloc in place, a read below the new size through the returned pointer never faults", false, false,
+         [](Builder& b) { return no_false_positive_vrealloc_query(b); }},
+        {"detection/vrealloc", "detection",
+         "after vrealloc shrinks in place, a read of the bytes given up faults wherever the area's redzone was poisoned",
+         false, false, [](Builder& b) { return detection_vrealloc_query(b); }},
         {"detection/kmem_cache_free", "detection",
          "a freed slab object is poisoned once no reader may use it, wherever KASAN promises to catch its use",
          false, false, [](Builder& b) { return detection_slab_free_query(b); }},

@@ -38,7 +38,12 @@ const std::map<std::string, std::vector<RecordedDefect>>& table() {
            "KASAN_VMALLOC_PROT_NORMAL): HW_TAGS ignores it without VM_ALLOC, so the grown bytes keep the "
            "0xFE redzone; SW_TAGS gives them a new tag the returned pointer lacks; an unaligned p + old "
            "WARNs and unpoisons nothing (mm/vmalloc.c v6.15 .. v6.18; fixed by 007f5da43b3d and "
-           "9b47d4eea3f7)"}}},
+           "9b47d4eea3f7)"},
+          {"detection",
+           "vrealloc() shrinking in place to a size that is not granule-aligned calls "
+           "kasan_poison_vmalloc(p + size, old - size): kasan_poison() WARNs at the unaligned address and "
+           "poisons nothing, so under Generic and SW_TAGS the bytes given up stay accessible (mm/vmalloc.c "
+           "v6.15 .. v6.18; fixed by 9b47d4eea3f7, which poisons from round_up(size, KASAN_GRANULE_SIZE))"}}},
         {"sample-v3",
          {{"no-false-positive",
            "post_alloc_hook() as posted starts with reset_tags = !zero_tags: a __GFP_ZEROTAGS page keeps "

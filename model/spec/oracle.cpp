@@ -282,10 +282,13 @@ void Model::oracle_on_access(const Ptr& p, std::uint64_t len, AccessKind kind, i
         for (std::uint64_t a = p.addr - p.addr % G_; a < p.addr + len; a += G_) {
             Where w = translate(a);
             int by;
-            bool software = mode == Mode::sw_tags;
-            if (software && w.area >= 0) {
+            // a vmalloc area in the shadow modes (Generic too) has a shadow of its own
+            bool software = mode != Mode::hw_tags;
+            if (software && w.area >= 0 && !areas_[w.area].vshadow_by.empty()) {
                 const VmArea& va = areas_[w.area];
-                by = va.vshadow_by[((a | ~ADDR_MASK) - va.start) / G_];
+                const std::uint64_t i = ((a | ~ADDR_MASK) - va.start) / G_;
+                // past the area's pages (its guard page): no granule of this object
+                by = i < va.vshadow_by.size() ? va.vshadow_by[i] : TAG_BY_POISON;
             } else {
                 by = tag_by_[gidx(w.pfn, w.off)];
             }
