@@ -62,7 +62,8 @@ std::string review_json(const std::vector<VariantReview>& rs) {
                  q(mode_name(pv.mode)) + ", \"violated\": " + (pv.violated ? "true" : "false") + ", \"sources\": [";
             for (std::size_t j = 0; j < pv.sources.size(); ++j)
                 s += std::string(j ? ", " : "") + "{\"source\": " + q(pv.sources[j].source) + ", \"status\": " +
-                     q(status_name(pv.sources[j].status)) + ", \"detail\": " + q(pv.sources[j].detail) + "}";
+                     q(status_name(pv.sources[j].status)) + ", \"detail\": " + q(pv.sources[j].detail) +
+                     ", \"in_baseline\": " + (pv.sources[j].in_baseline ? "true" : "false") + "}";
             s += "]}";
         }
         s += "],\n   \"findings\": [";

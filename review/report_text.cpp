@@ -128,7 +128,9 @@ std::string review_text(const VariantReview& r, const std::vector<std::string>& 
                                        : "  -- UNRECORDED FINDING");
         s += b;
         for (const auto& sv : pv.sources) {
-            std::snprintf(b, sizeof b, "      %-11s %-15s %s\n", sv.source.c_str(), status_name(sv.status), sv.detail.c_str());
+            const std::string also = sv.in_baseline && !pv.recorded ? " (also in " + r.baseline + ")" : "";
+            std::snprintf(b, sizeof b, "      %-11s %-15s %s%s\n", sv.source.c_str(), status_name(sv.status),
+                          sv.detail.c_str(), also.c_str());
             s += b;
         }
         for (std::size_t k = 0; k < r.findings.size(); ++k)

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "corpus.hpp"
+#include "boot_params.hpp"
 #include "error.hpp"
 #include "explorer.hpp"
 #include "cross_check.hpp"
@@ -168,7 +169,7 @@ static void add_candidate(VariantReview& r, Finding f) {
     f.variant = r.variant;
     f.baseline = r.baseline;
     for (const auto& d : r.recorded_defects) f.recorded |= d == f.property;
-    r.findings.push_back(std::move(f));
+    r.candidates.push_back(std::move(f));
 }
 
 // What a violation is, to tell the same one apart from another of the same
@@ -189,6 +190,25 @@ static std::set<std::string> violation_keys(const std::string& scenario_text, co
     // (a baseline that cannot run it, lacking a flag or entry point, shows none)
     for (const auto& vt : scenario::violations_shown(text, property, mode, 256, 100)) keys.insert(violation_key(vt));
     return keys;
+}
+
+// The scenario as `variant`'s kernel boots it: a parameter its era does not
+// parse (kasan.page_alloc.sample before v6.3) is an unknown parameter that
+// kernel ignores (handed on to init), so it is dropped from the boot line,
+// not allowed to make the scenario unrunnable.
+static std::string booted_by(const std::string& text, const std::string& variant) {
+    const kernel::Variant& v = kernel::find_variant(variant, "--baseline");
+    std::istringstream in(text);
+    std::string l, out;
+    while (std::getline(in, l)) {
+        if (l.rfind("boot ", 0) == 0) {
+            const std::string kept = parse_boot_params(l.substr(5), v.boot_syntax()).to_cmdline();
+            if (!kept.empty()) out += "boot " + kept + "\n";
+            continue;
+        }
+        out += l + "\n";
+    }
+    return out;
 }
 
 // Does the finding's scenario show the same violation (same event, same kind
@@ -226,7 +246,7 @@ static void cross_check_proofs(VariantReview& r, Grid& g, std::size_t proved, co
 static bool shown_by_baseline(const Finding& f, const std::string& variant, const std::string& baseline) {
     if (baseline.empty() || f.property == "mode-isolation") return false;
     const auto mine = violation_keys(f.scenario, variant, f.mode, f.property);
-    const auto theirs = violation_keys(f.scenario, baseline, f.mode, f.property);
+    const auto theirs = violation_keys(booted_by(f.scenario, baseline), baseline, f.mode, f.property);
     for (const auto& k : mine)
         if (theirs.count(k)) return true;
     return false;
@@ -235,8 +255,16 @@ static bool shown_by_baseline(const Finding& f, const std::string& variant, cons
 static void finalize(VariantReview& r) {
     // one finding per (property, mode): the shortest candidate the baseline
     // does not show, else the shortest (then "also in <baseline>")
-    std::map<std::pair<std::string, Mode>, std::vector<Finding>> cands;
-    for (auto& f : r.findings) cands[{f.property, f.mode}].push_back(f);
+    // (asked lazily, once per candidate: each answer is two model replays)
+    auto in_baseline = [&r](Finding& f) {
+        if (!f.baseline_asked) {
+            f.in_baseline = shown_by_baseline(f, r.variant, r.baseline);
+            f.baseline_asked = true;
+        }
+        return f.in_baseline;
+    };
+    std::map<std::pair<std::string, Mode>, std::vector<Finding*>> cands;
+    for (auto& f : r.candidates) cands[{f.property, f.mode}].push_back(&f);
     r.findings.clear();
     for (auto& pv : r.verdicts) {
         pv.violated = false;
@@ -245,18 +273,26 @@ static void finalize(VariantReview& r) {
         auto it = cands.find({pv.property, pv.mode});
         if (!pv.violated || it == cands.end()) continue;
         auto& v = it->second;
-        std::stable_sort(v.begin(), v.end(), [](const Finding& a, const Finding& b) {
-            return event_lines(a.scenario) < event_lines(b.scenario);
+        std::stable_sort(v.begin(), v.end(), [](const Finding* a, const Finding* b) {
+            return event_lines(a->scenario) < event_lines(b->scenario);
         });
         const Finding* pick = nullptr;
-        for (auto& f : v) {
-            f.in_baseline = shown_by_baseline(f, r.variant, r.baseline);
-            if (!f.in_baseline) {
-                pick = &f;
+        for (Finding* f : v)
+            if (!in_baseline(*f)) {
+                pick = f;
                 break;
             }
+        if (!pick) pick = v.front();
+        // each source's own, where the finding is not recorded: all its
+        // counterexamples here are the baseline's too
+        for (auto& s : pv.sources) {
+            s.in_baseline = false;
+            if (s.status != SourceVerdict::counterexample || pv.recorded) continue;
+            bool any = false, all = true;
+            for (Finding* f : v)
+                if (f->source == s.source && all) any = true, all = in_baseline(*f);
+            s.in_baseline = any && all;
         }
-        if (!pick) pick = &v.front();
         pv.in_baseline = pick->in_baseline;
         r.findings.push_back(*pick);
     }

@@ -21,6 +21,10 @@ struct SourceVerdict {
     std::string source;  // corpus | solver | explorer | rapidcheck
     enum Status { holds, counterexample, not_covered, unknown } status = not_covered;
     std::string detail;  // "187 runs", "proved (12 obligations)", the first counterexample
+    // Every counterexample of this source in the cell shows under the baseline
+    // too: the source found what the baseline has, not what the patch brings
+    // (a recorded solver finding of linux-7.0 in a cell a mutant breaks).
+    bool in_baseline = false;
 };
 const char* status_name(SourceVerdict::Status s);
 
@@ -34,6 +38,7 @@ struct Finding {
     Mode mode = Mode::hw_tags;
     bool recorded = false;          // the variant is recorded to have this defect
     bool in_baseline = false;       // the same scenario shows the same violation under the baseline
+    bool baseline_asked = false;    // in_baseline is decided (the replays are not repeated)
     std::string config;             // build and boot, as the scenario sets them
     std::string scenario;           // a scenario file's text that reproduces it
     std::string scenario_file;      // where the review wrote it ("" until written)
@@ -59,6 +64,7 @@ struct VariantReview {
     std::vector<std::string> recorded_defects;
     std::vector<PropertyVerdict> verdicts;  // properties() x modes
     std::vector<Finding> findings;          // one per violated (property, mode): the shortest trace
+    std::vector<Finding> candidates;        // every source's, from which finalize() picks the findings
     std::vector<std::string> notes;         // corpus runs, solver obligations, explorer states ...
     std::vector<std::string> claims;        // what the variant claims (claims.hpp), a line each
     std::vector<std::string> changes;       // differences from the baseline its claims cover
