@@ -461,6 +461,35 @@ Query coverage_alloc_pages_query(Builder& b) {
     return q;
 }
 
+// 5 zeroing, alloc_skb_with_frags(len, order, gfp): a high-order frag is
+// alloc_pages(alloc_skb_frags_gfp(gfp), order) (the variant's rule); the
+// caller's own gfp says what it needs (__GFP_ZERO, init_on_alloc), never the
+// flags the rule passes on.
+Query zeroing_skb_with_frags_query(Builder& b) {
+    Query q(b.c);
+    q.entry = "alloc_skb_with_frags(len, order, gfp): a high-order frag's pages (net/core/skbuff.c)";
+    const z3::expr gfp = b.word("gfp");
+    PageAlloc a = page_alloc(b, q, b.v.alloc_skb_frags_gfp(b.e, gfp));
+    q.assumptions.push_back(z3::ule(b.c.bv_val(1, 64), a.order) && z3::ule(a.order, b.c.bv_val(3, 64)));
+    for (auto& w : q.witnesses)
+        if (w.name == "gfp") w.name = "frag pages' gfp";
+    q.witnesses.insert(q.witnesses.begin(), {"caller's gfp", gfp, Witness::gfp});
+    q.contracts = page_alloc_contracts(b.e, gfp, b.bits_mask);
+    q.minimise_bits = {gfp};
+    q.prefer.insert(q.prefer.begin(), gfp == (b.e.gfp.GFP_KERNEL | b.e.gfp.ZERO));
+    q.violation = !b.e.init_on_free && need(b, kernel::Caller::skb_frag, gfp, a.order).zero_data && !a.zeroed;
+    q.scenario = [&b, a, gfp](const z3::model& m) {
+        const std::uint64_t order = num(m, a.order);
+        std::string s = header(b, m, "zeroing_skb_with_frags", "a freed owner's pages, then alloc_skb_with_frags",
+                               "pages=16 cpus=1");
+        s += "old = alloc_pages(" + std::to_string(order) + ", GFP_KERNEL)\npo = page_address(old)\nwrite(po, 64)\n";
+        s += "free_pages(old)\nsk = alloc_skb_with_frags(" + std::to_string(4096u << order) + ", " +
+             std::to_string(order) + ", " + gfp_text(b, m, gfp) + ")\nexpect violation zeroing\n";
+        return s;
+    };
+    return q;
+}
+
 // ---- vmalloc: __vmalloc(size, gfp) with PAGE_KERNEL ----------------------------------------------
 // vmalloc_fix_flags(), __vmalloc_node_range's plan, the first backing page's
 // post_alloc_hook over a previous owner's block (page_alloc above, at order
@@ -1502,6 +1531,9 @@ std::vector<Obligation> build_list() {
         {"no-false-positive/krealloc", "no-false-positive",
          "after krealloc in place, an access below the new size through the same pointer never faults", false, false,
          [](Builder& b) { return no_false_positive_krealloc_query(b); }},
+        {"zeroing/skb_with_frags", "zeroing",
+         "alloc_skb_with_frags' frags are zeroed where its caller asks (__GFP_ZERO, init_on_alloc)", false, false,
+         [](Builder& b) { return zeroing_skb_with_frags_query(b); }},
         {"detection/oob/kmalloc", "detection",
          "a read past kmalloc's rounded size, inside the object's slot, faults (kmalloc_oob_right)", false, false,
          [](Builder& b) { return detection_oob_kmalloc_query(b); }},

@@ -118,8 +118,11 @@ Requirement<D> required(Caller c, const KasanEnv<D>& e, const CallerInput<D>& in
             r.match_all_ok = no_tags || page_untag_allowed(e, in.gfp, in.order);
             break;
         case Caller::skb_frag:
-            // sk->sk_allocation is GFP_KERNEL: no __GFP_ZERO, no skip flag asked for.
-            r.zero_data = page_zero(e, e.gfp.GFP_KERNEL);
+            // in.gfp is the caller's own: sk->sk_allocation (GFP_KERNEL) for
+            // skb_page_frag_refill, the gfp argument of alloc_skb_with_frags
+            // (a caller may ask for __GFP_ZERO); never the flags the kernel
+            // passes on to the allocator.
+            r.zero_data = page_zero(e, in.gfp);
             r.match_all_ok = no_tags || page_untag_allowed(e, e.gfp.GFP_KERNEL, D::lit(3));
             break;
         case Caller::pgtable_kernel:

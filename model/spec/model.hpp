@@ -50,8 +50,9 @@ public:
     void end_event();                            // KUnit harness step 4/6, oracle checks
 
     // `caller` says whose needs apply (requirements.hpp); by default the one `kind` implies.
+    // `caller_gfp`: what the caller passed when the kernel changed it on the way (its needs).
     int alloc_pages(unsigned order, gfp_t gfp, int cpu, ObjKind kind = ObjKind::pages, const std::string& what = "",
-                    std::optional<kernel::Caller> caller = std::nullopt);
+                    std::optional<kernel::Caller> caller = std::nullopt, std::optional<gfp_t> caller_gfp = std::nullopt);
     void free_pages(int obj);
     Ptr page_address(int obj) const;
     int page_object(const Ptr& p) const;  // the page_alloc object whose head page p points at

@@ -80,7 +80,7 @@ void Model::oracle_sampling(int cpu, bool eligible, bool tagged, bool flag_based
 // it passed itself, the boot and runtime state. Never the variant's rules.
 kernel::Requirement<kernel::Concrete> Model::requirement_of(const Object& o) const {
     kernel::CallerInput<kernel::Concrete> in;
-    in.gfp = o.gfp;
+    in.gfp = o.caller_gfp.value_or(o.gfp);
     in.order = o.order;
     in.vm_mte = o.vm_mte;
     in.prot_kernel = o.prot_kernel;

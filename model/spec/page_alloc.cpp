@@ -115,7 +115,7 @@ kernel::Caller caller_of_kind(ObjKind k) {
 }  // namespace
 
 int Model::alloc_pages(unsigned order, gfp_t gfp, int cpu, ObjKind kind, const std::string& what,
-                       std::optional<kernel::Caller> caller) {
+                       std::optional<kernel::Caller> caller, std::optional<gfp_t> caller_gfp) {
     if (cpu < 0 || cpu >= (int)cpus_.size()) throw InputError("", "cpu " + std::to_string(cpu) + " does not exist");
     if (order > 10) throw InputError("", "order " + std::to_string(order) + " is above MAX_PAGE_ORDER (10)");
     // __alloc_pages(): gfp &= gfp_allowed_mask (__GFP_BITS_MASK after boot): a
@@ -175,6 +175,7 @@ int Model::alloc_pages(unsigned order, gfp_t gfp, int cpu, ObjKind kind, const s
     o.order = order;
     o.pfn = pfn;
     o.gfp = gfp;
+    o.caller_gfp = caller_gfp;
     o.cpu = cpu;
     o.tag = page_address(id).tag;
     o.caller = caller ? *caller : caller_of_kind(kind);

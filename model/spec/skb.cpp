@@ -16,11 +16,14 @@ constexpr std::size_t MAX_SKB_FRAGS = 17;    // CONFIG_MAX_SKB_FRAGS default
 int Model::skb_alloc(int cpu) {
     // The order-3 attempt (marked __GFP_KASAN_SAMPLE by seed 003), then
     // alloc_page(gfp) when it fails: the fallback is never marked.
+    // The socket's sk->sk_allocation (GFP_KERNEL) is what the caller passed:
+    // its needs; the rule's flags are what the kernel does with it.
+    const gfp_t sk_allocation = env_.gfp.GFP_KERNEL;
     int id = alloc_pages(SKB_FRAG_PAGE_ORDER, v_.skb_frag_gfp(env_), cpu, ObjKind::pages, "skb frag page (order 3)",
-                         kernel::Caller::skb_frag);
+                         kernel::Caller::skb_frag, sk_allocation);
     if (id >= 0) return id;
     return alloc_pages(0, v_.skb_frag_fallback_gfp(env_), cpu, ObjKind::pages, "skb frag page (order-0 fallback)",
-                       kernel::Caller::skb_frag);
+                       kernel::Caller::skb_frag, sk_allocation);
 }
 
 int Model::alloc_skb_with_frags(std::uint64_t data_len, unsigned max_page_order, gfp_t gfp, int cpu) {
@@ -41,13 +44,13 @@ int Model::alloc_skb_with_frags(std::uint64_t data_len, unsigned max_page_order,
         int id;
         if (order) {
             id = alloc_pages(order, v_.alloc_skb_frags_gfp(env_, gfp), cpu, ObjKind::pages,
-                             "skb frag (order " + std::to_string(order) + ")", kernel::Caller::skb_frag);
+                             "skb frag (order " + std::to_string(order) + ")", kernel::Caller::skb_frag, gfp);
             if (id < 0) {
                 order = v_.skb_frags_order_after_failure(env_, order);
                 continue;
             }
         } else {
-            id = alloc_pages(0, gfp, cpu, ObjKind::pages, "skb frag (order 0)", kernel::Caller::skb_frag);
+            id = alloc_pages(0, gfp, cpu, ObjKind::pages, "skb frag (order 0)", kernel::Caller::skb_frag, gfp);
             if (id < 0) return fail("no order-0 page");
         }
         s.frags.push_back(id);

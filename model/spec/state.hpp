@@ -1,5 +1,6 @@
 // state.hpp — the state of the modelled kernel (DESIGN §4).
 #pragma once
+#include <optional>
 #include <array>
 #include <cstdint>
 #include <map>
@@ -69,6 +70,11 @@ struct Object {
     bool rcu_gp_open = false;     // freed, and no grace period has passed since (readers may still use it)
     bool skip_requested = false;  // the caller asked page_alloc not to tag (and so not to poison)
     gfp_t gfp = 0;
+    // What the caller itself passed when the kernel's code between it and the
+    // allocator changed the flags (alloc_skb_with_frags' caller, a socket's
+    // sk_allocation): its needs are read from this (requirements.hpp), the
+    // allocation's effects from `gfp`.
+    std::optional<gfp_t> caller_gfp;
     unsigned order = 0;
     std::uint64_t pfn = 0;        // first page (page-backed objects)
     int cache = -1, slab = -1, slot = -1;
