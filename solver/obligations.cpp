@@ -584,6 +584,60 @@ Query no_false_positive_vmalloc_query(Builder& b) {
     return q;
 }
 
+// ---- vmap: an alias of pages the caller owns --------------------------------------------------
+// 3 no-false-positive: vmap() / vm_map_ram() of a page allocation (PAGE_KERNEL,
+// VM_MAP) calls kasan_unpoison_vmalloc with the variant's vmap_unpoison_plan;
+// its effect is vmalloc_area_effect's over the owner's block. Neither the
+// alias's first access nor the owner's own, through page_address() (the
+// linear map, tagged), may fault: under HW_TAGS the MTE tags are the pages',
+// so a retag of the alias retags the owner's memory.
+Query no_false_positive_vmap_query(Builder& b) {
+    Query q(b.c);
+    q.entry = "vmap(pages, count, VM_MAP, PAGE_KERNEL) / vm_map_ram() of a page allocation the caller owns";
+    const z3::expr gfp = b.word("gfp");
+    const PageAlloc a = page_alloc(b, q, gfp);
+    q.contracts = page_alloc_contracts(b.e, gfp, b.bits_mask);
+    q.prefer.insert(q.prefer.begin(), a.order == b.c.bv_val(0, 64));
+    BlockState<S> backing;
+    backing.page_tag = a.page_tag;
+    backing.mem_tag = a.mem;
+    backing.mte_tag = a.mte;
+    backing.data_zero = a.zeroed;
+    const auto plan = b.v.vmap_unpoison_plan(b.e);
+    const auto un = b.v.kasan_unpoison_vmalloc(b.e, plan);
+    const z3::expr T = b.tag("vmap_random_tag", q.assumptions);
+    q.assumptions.push_back(z3::uge(T, b.v.random_tag_min(b.e)) && z3::ule(T, b.v.random_tag_max(b.e)));
+    const auto area = kernel::vmalloc_area_effect<S>(b.e, plan, un, backing, T);
+    // the alias: its own tag against the area's first granule, checked where its PTEs are tagged
+    TagCheckInput<S> alias = plain_access(b, area.ptr_tag, area.mem_tag);
+    alias.tagged_mapping = area.tagged_mapping;
+    const z3::expr alias_generic = kernel::checks::generic_granule_poisons<S>(area.mem_tag, b.c.bv_val(0, 64), S::boolean(false));
+    const z3::expr alias_faults =
+        z3::ite(b.e.generic, b.e.kasan_enabled && alias_generic, b.v.granule_check_faults(b.e, alias));
+    // the owner: page_address()'s tag against the pages' MTE tags after the alias (HW_TAGS);
+    // the shadow modes keep the linear map's shadow apart
+    // (only what the alias changes: an owner's access that faulted before it
+    // is no-false-positive/alloc_pages' finding)
+    const z3::expr owner_mem = z3::ite(b.e.hw_tags, area.mem_tag, a.mem);
+    const z3::expr owner_faults =
+        !b.e.generic && b.v.granule_check_faults(b.e, plain_access(b, a.ptr, owner_mem)) &&
+        !b.v.granule_check_faults(b.e, plain_access(b, a.ptr, a.mem));
+    q.violation = alias_faults || owner_faults;
+    q.witnesses.push_back({"alias pointer tag", area.ptr_tag, Witness::hex});
+    q.witnesses.push_back({"alias memory tag", area.mem_tag, Witness::hex});
+    q.witnesses.push_back({"alias PTEs tagged", area.tagged_mapping, Witness::boolean});
+    q.witnesses.push_back({"kasan_unpoison_vmalloc retags", un.retag, Witness::boolean});
+    q.witnesses.push_back({"owner's memory tag after", owner_mem, Witness::hex});
+    q.scenario = [&b, a](const z3::model& m) {
+        std::string s = header(b, m, "no_false_positive_vmap", "a page allocation, its vmap alias, both read",
+                               "pages=16 cpus=1");
+        s += "g = alloc_pages(" + std::to_string(num(m, a.order)) + ", " + gfp_text(b, m, a.gfp) + ")\n";
+        s += "gp = page_address(g)\nv = vmap(g)\nread(v, 1)\nread(gp, 1)\nexpect violation no-false-positive\n";
+        return s;
+    };
+    return q;
+}
+
 // ---- vrealloc in place ---------------------------------------------------------------------------
 // A __vmalloc(old_size) area (vmalloc_alloc above) resized by vrealloc() to a
 // size its pages hold, so it stays in place: the area's granules after the
@@ -1531,6 +1585,9 @@ std::vector<Obligation> build_list() {
         {"no-false-positive/krealloc", "no-false-positive",
          "after krealloc in place, an access below the new size through the same pointer never faults", false, false,
          [](Builder& b) { return no_false_positive_krealloc_query(b); }},
+        {"no-false-positive/vmap", "no-false-positive",
+         "neither a vmap alias's first access nor the page owner's own through page_address() faults", false, false,
+         [](Builder& b) { return no_false_positive_vmap_query(b); }},
         {"zeroing/skb_with_frags", "zeroing",
          "alloc_skb_with_frags' frags are zeroed where its caller asks (__GFP_ZERO, init_on_alloc)", false, false,
          [](Builder& b) { return zeroing_skb_with_frags_query(b); }},

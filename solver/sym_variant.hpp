@@ -45,6 +45,7 @@ public:
     virtual SBool slab_tag_per_alloc(const SEnv&, const SBool& ctor_or_rcu) const = 0;
     virtual SBool slab_memset_init(const SEnv&, const SBool& init) const = 0;
     virtual SWord kmalloc_redzone_start(const SEnv&, const SWord& size) const = 0;
+    virtual kernel::VmallocPlan<Symbolic> vmap_unpoison_plan(const SEnv&) const = 0;
     virtual kernel::MempoolHooks<Symbolic> mempool_hooks(const SEnv&) const = 0;
     virtual kernel::VreallocHooks<Symbolic> vrealloc_hooks(const SEnv&) const = 0;
     virtual SWord random_tag_min(const SEnv&) const = 0;
@@ -105,6 +106,9 @@ public:
     }
     SBool kfence_enabled(const SEnv& e) const override { return V::template kfence_enabled<S>(e); }
     SBool cached_stack_unpoison(const SEnv& e) const override { return V::template cached_stack_unpoison<S>(e); }
+    kernel::VmallocPlan<S> vmap_unpoison_plan(const SEnv& e) const override {
+        return V::template vmap_unpoison_plan<S>(e);
+    }
     kernel::MempoolHooks<S> mempool_hooks(const SEnv& e) const override { return V::template mempool_hooks<S>(e); }
     kernel::VreallocHooks<S> vrealloc_hooks(const SEnv& e) const override { return V::template vrealloc_hooks<S>(e); }
     SWord random_tag_min(const SEnv& e) const override { return V::template random_tag_min<S>(e); }

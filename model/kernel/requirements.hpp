@@ -144,6 +144,12 @@ Requirement<D> required(Caller c, const KasanEnv<D>& e, const CallerInput<D>& in
             // kasan_reset_tag(): its pointer is match-all in every era.
             r.zero_data = T;
             r.match_all_ok = T;
+            // A dead task's stack goes to this CPU's cache, or waits out an
+            // RCU grace period still mapped, unpoisoned (free_thread_stack,
+            // thread_stack_delayed_free): a use through its old pointer is
+            // not one KASAN promises to catch (nor can in the tag modes: the
+            // pointer is match-all).
+            r.uaf_caught = F;
             break;
         case Caller::kmalloc:
         case Caller::kmem_cache:
