@@ -96,6 +96,18 @@ TagCheckInput<S> plain_access(Builder& b, const z3::expr& ptr, const z3::expr& m
     return in;
 }
 
+// Whether a read whose last byte is at `off` faults on the granule holding
+// `mem` (its tag; Generic: its shadow byte) through a pointer tagged `ptr`:
+// Generic's shadow check with KASAN on, the variant's tag check otherwise
+// (checked where the mapping is tagged).
+z3::expr read_faults(Builder& b, const z3::expr& ptr, const z3::expr& mem, const z3::expr& off,
+                     const z3::expr& tagged_mapping) {
+    const z3::expr shadow = kernel::checks::generic_granule_poisons<S>(mem, off & b.c.bv_val(7, 64), S::boolean(false));
+    TagCheckInput<S> in = plain_access(b, ptr, mem);
+    in.tagged_mapping = tagged_mapping;
+    return z3::ite(b.e.generic, b.e.kasan_enabled && shadow, b.v.granule_check_faults(b.e, in));
+}
+
 // A page allocation from a symbolic old state: the stored page tag and memory
 // tag of whoever had the page before (arbitrary), a reachable sampling counter.
 struct PageAlloc {
@@ -609,11 +621,7 @@ Query no_false_positive_vmap_query(Builder& b) {
     q.assumptions.push_back(z3::uge(T, b.v.random_tag_min(b.e)) && z3::ule(T, b.v.random_tag_max(b.e)));
     const auto area = kernel::vmalloc_area_effect<S>(b.e, plan, un, backing, T);
     // the alias: its own tag against the area's first granule, checked where its PTEs are tagged
-    TagCheckInput<S> alias = plain_access(b, area.ptr_tag, area.mem_tag);
-    alias.tagged_mapping = area.tagged_mapping;
-    const z3::expr alias_generic = kernel::checks::generic_granule_poisons<S>(area.mem_tag, b.c.bv_val(0, 64), S::boolean(false));
-    const z3::expr alias_faults =
-        z3::ite(b.e.generic, b.e.kasan_enabled && alias_generic, b.v.granule_check_faults(b.e, alias));
+    const z3::expr alias_faults = read_faults(b, area.ptr_tag, area.mem_tag, b.c.bv_val(0, 64), area.tagged_mapping);
     // the owner: page_address()'s tag against the pages' MTE tags after the alias (HW_TAGS);
     // the shadow modes keep the linear map's shadow apart
     // (only what the alias changes: an owner's access that faulted before it
@@ -671,14 +679,10 @@ VreallocInPlace vrealloc_in_place(Builder& b, Query& q) {
     q.entry = "vrealloc(p, new_size, gfp) of a __vmalloc area, in place (mm/vmalloc.c, __kasan_vrealloc)";
     r.fx = kernel::vrealloc_in_place_effect<S>(b.e, b.v.vrealloc_hooks(b.e), r.old_size, r.new_size, r.v.area.ptr_tag,
                                                T2, r.v.area.tagged_mapping);
-    const z3::expr granule = r.off & z3::ite(b.e.generic, c.bv_val(~std::uint64_t(7), 64), c.bv_val(~std::uint64_t(15), 64));
+    const z3::expr granule = b.e.granule_down(r.off);
     const z3::expr before = kernel::vmalloc_granule_after<S>(b.e, r.v.un, r.v.area, r.old_size, granule);
     r.mem = kernel::vrealloc_granule_after<S>(b.e, r.fx, r.new_size, granule, before);
-    TagCheckInput<S> in = plain_access(b, r.v.area.ptr_tag, r.mem);
-    in.tagged_mapping = r.v.area.tagged_mapping;
-    const z3::expr generic_faults =
-        kernel::checks::generic_granule_poisons<S>(r.mem, r.off & c.bv_val(7, 64), S::boolean(false));
-    r.faults = z3::ite(b.e.generic, b.e.kasan_enabled && generic_faults, b.v.granule_check_faults(b.e, in));
+    r.faults = read_faults(b, r.v.area.ptr_tag, r.mem, r.off, r.v.area.tagged_mapping);
     q.witnesses.push_back({"old size", r.old_size});
     q.witnesses.push_back({"new size", r.new_size});
     q.witnesses.push_back({"offset", r.off});
@@ -727,8 +731,7 @@ Query detection_vrealloc_query(Builder& b) {
     Query q(b.c);
     if (no_vrealloc(b, q)) return q;
     const VreallocInPlace r = vrealloc_in_place(b, q);
-    const z3::expr G = z3::ite(b.e.generic, b.c.bv_val(8, 64), b.c.bv_val(16, 64));
-    const z3::expr gone = (r.new_size + G - b.c.bv_val(1, 64)) & ~(G - b.c.bv_val(1, 64));
+    const z3::expr gone = b.e.granule_up(r.new_size);
     q.assumptions.push_back(z3::ult(r.new_size, r.old_size) && z3::ule(gone, r.off) && z3::ult(r.off, r.old_size));
     const z3::expr checked =
         b.e.kasan_enabled &&
@@ -820,16 +823,16 @@ Query coverage_kmalloc_query(Builder& b) {
 // its granule's tag or Generic shadow (effects.hpp slab_granule_after) and
 // whether the mode's check faults on it (Generic's shadow check, the
 // variant's tag check).
+// The offset and the granule's value are the query's witnesses.
 struct ByteAccess {
     z3::expr mem, faults;
 };
-ByteAccess object_byte_access(Builder& b, const kernel::SlabAllocEffect<S>& fx, const z3::expr& size, const z3::expr& off) {
-    const z3::expr granule = off & z3::ite(b.e.generic, b.c.bv_val(~std::uint64_t(7), 64), b.c.bv_val(~std::uint64_t(15), 64));
-    const z3::expr mem = kernel::slab_granule_after<S>(b.e, fx, size, granule);
-    const z3::expr generic_faults =
-        kernel::checks::generic_granule_poisons<S>(mem, off & b.c.bv_val(7, 64), S::boolean(false));
-    return {mem, z3::ite(b.e.generic, b.e.kasan_enabled && generic_faults,
-                         b.v.granule_check_faults(b.e, plain_access(b, fx.ptr_tag, mem)))};
+ByteAccess object_byte_access(Builder& b, Query& q, const kernel::SlabAllocEffect<S>& fx, const z3::expr& size,
+                              const z3::expr& off) {
+    const z3::expr mem = kernel::slab_granule_after<S>(b.e, fx, size, b.e.granule_down(off));
+    q.witnesses.push_back({"offset", off});
+    q.witnesses.push_back({"granule tag / shadow", mem, Witness::hex});
+    return {mem, read_faults(b, fx.ptr_tag, mem, off, b.c.bool_val(true))};
 }
 
 // 3 no-false-positive: a one-byte access at any offset below size through
@@ -840,11 +843,7 @@ Query no_false_positive_kmalloc_query(Builder& b) {
     const KmallocAlloc k = kmalloc_alloc(b, q);
     const z3::expr off = b.word("offset");
     q.assumptions.push_back(z3::ult(off, k.size));
-    const ByteAccess a = object_byte_access(b, k.fx, k.size, off);
-    const z3::expr mem = a.mem;
-    q.violation = a.faults;
-    q.witnesses.push_back({"offset", off});
-    q.witnesses.push_back({"granule tag / shadow", mem, Witness::hex});
+    q.violation = object_byte_access(b, q, k.fx, k.size, off).faults;
     q.scenario = [&b, k, off](const z3::model& m) {
         return kmalloc_scenario(b, m, k, "no_false_positive_kmalloc",
                                 "read(p + " + std::to_string(num(m, off)) + ", 1)\nexpect violation no-false-positive\n");
@@ -865,12 +864,8 @@ Query no_false_positive_krealloc_query(Builder& b) {
     q.assumptions.push_back(z3::ult(off, new_size));
     const auto fx = kernel::krealloc_in_place_effect<S>(b.e, k.fx.ptr_tag, b.c.bool_val(false),
                                                         b.v.kmalloc_redzone_start(b.e, new_size));
-    const ByteAccess a = object_byte_access(b, fx, new_size, off);
-    const z3::expr mem = a.mem;
-    q.violation = a.faults;
     q.witnesses.push_back({"new size", new_size});
-    q.witnesses.push_back({"offset", off});
-    q.witnesses.push_back({"granule tag / shadow", mem, Witness::hex});
+    q.violation = object_byte_access(b, q, fx, new_size, off).faults;
     // kmalloc(object_size): a cache at least that large, so the model's krealloc stays in place
     q.prefer.push_back(k.size == k.object_size);
     q.scenario = [&b, k, new_size, off](const z3::model& m) {
@@ -893,12 +888,8 @@ Query no_false_positive_krealloc_query(Builder& b) {
 // granules are read with (slab_granule_after: Generic's partial granule).
 z3::expr oob_missed(Builder& b, const kernel::SlabAllocEffect<S>& fx, const z3::expr& size, const z3::expr& fx_size,
                     const z3::expr& object_size, const z3::expr& off, Query& q) {
-    const z3::expr G = z3::ite(b.e.generic, b.c.bv_val(8, 64), b.c.bv_val(16, 64));
-    const z3::expr past = (size + G - b.c.bv_val(1, 64)) & ~(G - b.c.bv_val(1, 64));
-    q.assumptions.push_back(z3::ule(past, off) && z3::ult(off, object_size));
-    const ByteAccess a = object_byte_access(b, fx, fx_size, off);
-    q.witnesses.push_back({"offset", off});
-    q.witnesses.push_back({"granule tag / shadow", a.mem, Witness::hex});
+    q.assumptions.push_back(z3::ule(b.e.granule_up(size), off) && z3::ult(off, object_size));
+    const ByteAccess a = object_byte_access(b, q, fx, fx_size, off);
     const z3::expr caught = z3::ite(b.e.generic, a.faults, oracle_mismatch(b.e, fx.ptr_tag, a.mem));
     return b.e.kasan_enabled && (b.e.generic || fx.ptr_tag != b.c.bv_val(KASAN_TAG_KERNEL, 64)) && !caught;
 }
@@ -968,10 +959,7 @@ Query no_false_positive_mempool_query(Builder& b) {
     const MempoolElement el = mempool_element(b, q);
     const z3::expr off = b.word("offset");
     q.assumptions.push_back(z3::ult(off, el.size));
-    const ByteAccess a = object_byte_access(b, el.fx, el.size_seen, off);
-    q.violation = a.faults;
-    q.witnesses.push_back({"offset", off});
-    q.witnesses.push_back({"granule tag / shadow", a.mem, Witness::hex});
+    q.violation = object_byte_access(b, q, el.fx, el.size_seen, off).faults;
     q.scenario = [&b, el, off](const z3::model& m) {
         return mempool_scenario(b, m, el, "no_false_positive_mempool",
                                 "read(e + " + std::to_string(num(m, off)) + ", 1)\nexpect violation no-false-positive\n");
@@ -1075,9 +1063,7 @@ Query no_false_positive_cached_stack_query(Builder& b) {
     const auto fx = kernel::cached_stack_effect<S>(b.e, b.v.cached_stack_unpoison(b.e), T, leftover);
     const z3::expr ptr = b.c.bv_val(KASAN_TAG_KERNEL, 64);
     // an 8-byte read at a granule's start
-    const z3::expr generic_faults = kernel::checks::generic_granule_poisons<S>(fx.mem_tag, b.c.bv_val(7, 64), S::boolean(false));
-    q.violation = z3::ite(b.e.generic, b.e.kasan_enabled && generic_faults,
-                          b.v.granule_check_faults(b.e, plain_access(b, ptr, fx.mem_tag)));
+    q.violation = read_faults(b, ptr, fx.mem_tag, b.c.bv_val(7, 64), b.c.bool_val(true));
     q.prefer.push_back(leftover == b.c.bv_val(0xF2, 64));  // KASAN_STACK_LEFT, what the model's leftover is
     q.witnesses = {{"left in the shadow", leftover, Witness::hex},
                    {"kasan_unpoison_range on reuse", fx.unpoisoned, Witness::boolean},

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <fstream>
 #include <sstream>
 
@@ -61,14 +62,20 @@ std::string replay(const std::string& text, const std::string& name, const std::
         kept += "k = kmalloc(16)\n";
     }
     // The two scopes of an obligation often give the same counterexample: one
-    // replay of each scenario text (and invariant) per process.
+    // replay of each scenario text (and invariant) per process. The review
+    // proves variants on worker threads: the memo is shared under a lock.
+    static std::mutex lock;
     static std::map<std::pair<std::string, std::string>, std::pair<std::string, bool>> seen;
     const auto key = std::make_pair(kept, invariant);
-    if (auto it = seen.find(key); it != seen.end()) {
-        ok = it->second.second;
-        return it->second.first;
+    {
+        std::lock_guard<std::mutex> g(lock);
+        if (auto it = seen.find(key); it != seen.end()) {
+            ok = it->second.second;
+            return it->second.first;
+        }
     }
     const std::string verdict = replay_once(kept, name, invariant, ok);
+    std::lock_guard<std::mutex> g(lock);
     seen[key] = {verdict, ok};
     return verdict;
 }

@@ -247,9 +247,8 @@ SlabAllocEffect<D> mempool_element_effect(const KasanEnv<D>& e, const MempoolHoo
 template <class D>
 typename D::Word vmalloc_granule_after(const KasanEnv<D>& e, const VmallocUnpoison<D>& un, const AreaEffect<D>& a,
                                        typename D::Word size, typename D::Word granule) {
-    const auto G = D::ite(e.generic, D::lit(8), D::lit(16));
     const auto inside = D::ult(granule, size);
-    const auto partial = inside && D::ult(size, D::add(granule, G));
+    const auto partial = inside && D::ult(size, D::add(granule, e.granule()));
     const auto generic_inside = D::ite(un.retag, D::ite(partial, D::sub(size, granule), D::lit(0)), vm_area_shadow<D>(e));
     const auto redzone = D::ite(e.hw_tags, D::ite(a.redzone_poisoned, D::lit(KASAN_TAG_INVALID), a.mem_tag),
                                 vm_area_shadow<D>(e));
@@ -286,14 +285,12 @@ VreallocEffect<D> vrealloc_in_place_effect(const KasanEnv<D>& e, const VreallocH
                                            typename D::Word new_size, typename D::Word area_tag,
                                            typename D::Word random_tag, typename D::Bool tagged_mapping) {
     VreallocEffect<D> x;
-    const auto G = D::ite(e.generic, D::lit(8), D::lit(16)), mask = D::sub(D::lit(0), G);
-    const auto up = [&](typename D::Word v) { return D::add(v, D::sub(G, D::lit(1))) & mask; };
     const auto shadow = e.kasan_enabled && !e.hw_tags && e.config_kasan_vmalloc;
     x.grow = D::ult(old_size, new_size);
-    x.from = D::ite(x.grow, D::ite(h.granule_aligned, old_size & mask, old_size),
-                    D::ite(h.granule_aligned, up(new_size), new_size));
-    x.to = D::ite(x.grow, up(new_size), D::ite(h.granule_aligned, up(old_size), old_size));
-    x.aligned = (x.from & D::sub(G, D::lit(1))) == D::lit(0);
+    x.from = D::ite(x.grow, D::ite(h.granule_aligned, e.granule_down(old_size), old_size),
+                    D::ite(h.granule_aligned, e.granule_up(new_size), new_size));
+    x.to = D::ite(x.grow, e.granule_up(new_size), D::ite(h.granule_aligned, e.granule_up(old_size), old_size));
+    x.aligned = e.granule_down(x.from) == x.from;
     const auto hw_retags = e.kasan_enabled && e.hw_tags && h.grow_vm_alloc && e.vmalloc_on && tagged_mapping;
     const auto grow_tag = D::ite(e.generic, D::lit(0), D::ite(h.grow_keep_tag, area_tag, random_tag));
     const auto poison = D::ite(e.generic, D::lit(KASAN_VMALLOC_INVALID_GENERIC), D::lit(KASAN_TAG_INVALID));

@@ -81,6 +81,10 @@ struct KasanEnv {
     Bool kasan_has_integrated_init() const { return kasan_hw_tags_enabled(); }
     Bool software_kasan() const { return generic || sw_tags; }
     Bool tag_based() const { return sw_tags || hw_tags; }
+    // KASAN_GRANULE_SIZE: 8 bytes a shadow byte in Generic, 16 a tag otherwise
+    Word granule() const { return D::ite(generic, D::lit(8), D::lit(16)); }
+    Word granule_down(Word v) const { return v & D::sub(D::lit(0), granule()); }
+    Word granule_up(Word v) const { return granule_down(D::add(v, D::sub(granule(), D::lit(1)))); }
 };
 
 }  // namespace tagproof::kernel

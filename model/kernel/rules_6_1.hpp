@@ -455,8 +455,7 @@ struct rules_6_1 {
     // marks the partial granule before it with kasan_poison_last_granule).
     template <class D>
     static typename D::Word kmalloc_redzone_start(const KasanEnv<D>& e, typename D::Word size) {
-        const auto g = D::ite(e.generic, D::lit(8), D::lit(16));
-        return D::add(size, D::sub(g, D::lit(1))) & ~D::sub(g, D::lit(1));
+        return e.granule_up(size);
     }
 };
 
