@@ -1,6 +1,7 @@
 // interpreter.cpp — see interpreter.hpp.
 #include "interpreter.hpp"
 
+#include "calls.hpp"
 #include "error.hpp"
 
 namespace tagproof::scenario {
@@ -41,148 +42,117 @@ std::uint64_t Interpreter::num(const Arg& a) const {
     return v.n + std::uint64_t(a.offset);
 }
 
+std::uint64_t Interpreter::num(const Statement& st, std::size_t i) const {
+    const std::uint64_t v = num(st.args.at(i));
+    if (const CallSpec* c = find_call(st.call)) check_number(*c, i, v, st.args[i].text, where_);
+    return v;
+}
+
 void Interpreter::call(const Statement& st) {
     const std::string& c = st.call;
     int cpu = st.cpu;
     gfp_t K = m_.gfp().mask("GFP_KERNEL");
     if (c == "alloc_pages") {
-        nargs(st, 1, 2);
-        int id = m_.alloc_pages(unsigned(num(st.args[0])), st.args.size() > 1 ? gfp(st.args[1]) : K, cpu);
+        int id = m_.alloc_pages(unsigned(num(st, 0)), st.args.size() > 1 ? gfp(st.args[1]) : K, cpu);
         if (id < 0) fail("alloc_pages failed: the model ran out of pages (config pages=N)");
         set(st, PG(id));
     } else if (c == "free_pages") {
-        nargs(st, 1, 2);
         m_.free_pages(page(st.args[0]));
     } else if (c == "page_address") {
-        nargs(st, 1, 1);
         set(st, P(m_.page_address(page(st.args[0]))));
     } else if (c == "kmalloc" || c == "kzalloc") {
-        nargs(st, 1, 2);
         gfp_t g = st.args.size() > 1 ? gfp(st.args[1]) : K;
         if (c == "kzalloc") g |= m_.gfp().mask("__GFP_ZERO");
-        set(st, P(m_.kmalloc(num(st.args[0]), g, cpu)));
+        set(st, P(m_.kmalloc(num(st, 0), g, cpu)));
     } else if (c == "kfree") {
-        nargs(st, 1, 1);
         m_.kfree(ptr(st.args[0]));
     } else if (c == "krealloc") {
-        nargs(st, 2, 3);
-        set(st, P(m_.krealloc(ptr(st.args[0]), num(st.args[1]), st.args.size() > 2 ? gfp(st.args[2]) : K, cpu)));
+        set(st, P(m_.krealloc(ptr(st.args[0]), num(st, 1), st.args.size() > 2 ? gfp(st.args[2]) : K, cpu)));
     } else if (c == "ksize") {
-        nargs(st, 1, 1);
         set(st, N(m_.ksize(ptr(st.args[0]))));
     } else if (c == "kmem_cache_create") {
-        nargs(st, 1, 2);
         // kmem_cache_create(SIZE[, ctor|rcu]): rcu is SLAB_TYPESAFE_BY_RCU
-        if (st.args.size() > 1 && st.args[1].text != "ctor" && st.args[1].text != "rcu")
-            fail("kmem_cache_create flags: ctor (a constructor) or rcu (SLAB_TYPESAFE_BY_RCU)");
         const std::string flag = st.args.size() > 1 ? st.args[1].text : "";
         Value v;
         v.kind = Value::cache;
-        v.id = m_.kmem_cache_create(st.result.empty() ? "cache" : st.result, num(st.args[0]), flag == "ctor",
+        v.id = m_.kmem_cache_create(st.result.empty() ? "cache" : st.result, num(st, 0), flag == "ctor",
                                     flag == "rcu");
         set(st, v);
     } else if (c == "kmem_cache_alloc") {
-        nargs(st, 1, 2);
         const Value& cv = var(st.args[0].name);
         if (cv.kind != Value::cache) fail("'" + st.args[0].name + "' is not a kmem_cache");
         set(st, P(m_.kmem_cache_alloc(cv.id, st.args.size() > 1 ? gfp(st.args[1]) : K, cpu)));
     } else if (c == "kmem_cache_free") {
-        nargs(st, 2, 2);
         const Value& cv = var(st.args[0].name);
         if (cv.kind != Value::cache) fail("'" + st.args[0].name + "' is not a kmem_cache");
         m_.kmem_cache_free(cv.id, ptr(st.args[1]));
     } else if (c == "rcu_barrier") {
-        nargs(st, 0, 0);
         m_.rcu_barrier();
     } else if (c == "vmalloc" || c == "vzalloc" || c == "vmalloc_exec") {
-        nargs(st, 1, 2);
         gfp_t g = st.args.size() > 1 ? gfp(st.args[1]) : K;
         if (c == "vzalloc") g |= m_.gfp().mask("__GFP_ZERO");
         // vmalloc(SIZE, GFP) is __vmalloc(size, gfp): the caller's flags are filtered
         if (c == "vmalloc" && st.args.size() > 1)
-            set(st, P(m_.vmalloc_gfp(num(st.args[0]), g, cpu)));
+            set(st, P(m_.vmalloc_gfp(num(st, 0), g, cpu)));
         else
-            set(st, P(m_.vmalloc(num(st.args[0]), g, c != "vmalloc_exec", cpu)));
+            set(st, P(m_.vmalloc(num(st, 0), g, c != "vmalloc_exec", cpu)));
     } else if (c == "vfree") {
-        nargs(st, 1, 1);
         m_.vfree(ptr(st.args[0]));
     } else if (c == "vrealloc") {
-        nargs(st, 2, 3);
-        set(st, P(m_.vrealloc(ptr(st.args[0]), num(st.args[1]), st.args.size() > 2 ? gfp(st.args[2]) : K, cpu)));
+        set(st, P(m_.vrealloc(ptr(st.args[0]), num(st, 1), st.args.size() > 2 ? gfp(st.args[2]) : K, cpu)));
     } else if (c == "vmalloc_huge") {
-        nargs(st, 1, 2);
-        set(st, P(m_.vmalloc(num(st.args[0]), st.args.size() > 1 ? gfp(st.args[1]) : K, true, cpu, spec::ObjKind::vmalloc,
+        set(st, P(m_.vmalloc(num(st, 0), st.args.size() > 1 ? gfp(st.args[1]) : K, true, cpu, spec::ObjKind::vmalloc,
                              std::nullopt, true)));
     } else if (c == "vmap" || c == "vm_map_ram") {
-        nargs(st, 1, 1);
         set(st, P(m_.vmap(page(st.args[0]), c == "vm_map_ram")));
     } else if (c == "vunmap" || c == "vm_unmap_ram") {
-        nargs(st, 1, 1);
         m_.vunmap(ptr(st.args[0]));
     } else if (c == "kfence_kmalloc") {
-        nargs(st, 1, 2);
-        set(st, P(m_.kfence_kmalloc(num(st.args[0]), st.args.size() > 1 ? gfp(st.args[1]) : K, cpu)));
+        set(st, P(m_.kfence_kmalloc(num(st, 0), st.args.size() > 1 ? gfp(st.args[1]) : K, cpu)));
     } else if (c == "virt_to_page_address") {
-        nargs(st, 1, 1);
         set(st, P(m_.virt_to_page_address(ptr(st.args[0]))));
     } else if (c == "vmalloc_to_page_address") {
-        nargs(st, 1, 1);
         set(st, P(m_.vmalloc_to_page_address(ptr(st.args[0]))));
     } else if (c == "stack_alloc") {
-        nargs(st, 0, 1);
         std::optional<int> node;
-        if (!st.args.empty()) node = int(num(st.args[0]));
+        if (!st.args.empty()) node = int(num(st, 0));
         set(st, P(m_.stack_alloc(cpu, node)));
     } else if (c == "stack_free") {
-        nargs(st, 1, 1);
         m_.stack_free(ptr(st.args[0]), cpu);
     } else if (c == "stack_poison_leftover") {
-        nargs(st, 3, 3);
-        m_.stack_poison_leftover(ptr(st.args[0]), num(st.args[1]), num(st.args[2]));
+        m_.stack_poison_leftover(ptr(st.args[0]), num(st, 1), num(st, 2));
     } else if (c == "pgtable_alloc") {
-        nargs(st, 1, 1);
-        const std::string& k = st.args[0].text;
-        if (k != "kernel" && k != "user" && k != "pgd_slab") fail("pgtable_alloc(kernel|user|pgd_slab)");
+        const std::string& k = st.args[0].text;  // kernel, user or pgd_slab (calls.cpp)
         set(st, P(m_.pgtable_alloc(k != "kernel", k == "pgd_slab", cpu)));
     } else if (c == "pgtable_free") {
-        nargs(st, 1, 1);
         m_.pgtable_free(ptr(st.args[0]));
     } else if (c == "user_fault") {
-        nargs(st, 0, 1);
-        bool mte = !st.args.empty();
-        if (mte && st.args[0].text != "mte") fail("user_fault([mte])");
+        bool mte = !st.args.empty();  // user_fault(mte)
         int id = m_.user_fault(mte, cpu);
         if (id < 0) fail("user_fault: out of model memory");
         set(st, PG(id));
     } else if (c == "huge_zero_folio") {
-        nargs(st, 1, 1);
-        int id = m_.huge_zero_folio(unsigned(num(st.args[0])), cpu);
+        int id = m_.huge_zero_folio(unsigned(num(st, 0)), cpu);
         if (id < 0) fail("huge_zero_folio: out of model memory");
         set(st, PG(id));
     } else if (c == "user_set_tag") {
-        nargs(st, 3, 3);
-        std::uint64_t nib = num(st.args[2]);
-        if (nib > 15) fail("user_set_tag takes an MTE nibble 0..15");
-        m_.user_set_tag(page(st.args[0]), num(st.args[1]), std::uint8_t(nib));
+        std::uint64_t nib = num(st, 2);
+        m_.user_set_tag(page(st.args[0]), num(st, 1), std::uint8_t(nib));
     } else if (c == "munmap") {
-        nargs(st, 1, 1);
         m_.munmap(page(st.args[0]));
     } else if (c == "skb_alloc") {
-        nargs(st, 0, 0);
         int id = m_.skb_alloc(cpu);
         if (id < 0) fail("skb_alloc: out of model memory");
         set(st, PG(id));
     } else if (c == "alloc_skb_with_frags") {
         // alloc_skb_with_frags(DATA_LEN, MAX_PAGE_ORDER[, GFP]): a failure is NULL, checked with nr_frags
-        nargs(st, 2, 3);
         Value v;
         v.kind = Value::skb;
-        v.id = m_.alloc_skb_with_frags(num(st.args[0]), unsigned(num(st.args[1])),
+        v.id = m_.alloc_skb_with_frags(num(st, 0), unsigned(num(st, 1)),
                                        st.args.size() > 2 ? gfp(st.args[2]) : K, cpu);
         if (v.id < 0) fail("alloc_skb_with_frags failed (the model's notes say why; config pages=N)");
         set(st, v);
     } else if (c == "skb_frag_page" || c == "skb_nr_frags" || c == "kfree_skb") {
-        nargs(st, c == "skb_frag_page" ? 2 : 1, c == "skb_frag_page" ? 2 : 1);
         const Value& sv = var(st.args[0].name);
         if (sv.kind != Value::skb) fail("'" + st.args[0].name + "' is not an skb");
         const auto& frags = m_.skb(sv.id).frags;
@@ -191,13 +161,12 @@ void Interpreter::call(const Statement& st) {
         } else if (c == "skb_nr_frags") {
             set(st, N(frags.size()));
         } else {
-            std::uint64_t i = num(st.args[1]);
+            std::uint64_t i = num(st, 1);
             if (i >= frags.size())
                 fail("skb_frag_page: frag " + std::to_string(i) + " of " + std::to_string(frags.size()));
             set(st, PG(frags[i]));
         }
     } else if (c == "mempool_create") {
-        nargs(st, 3, 3);
         const std::string& k = st.args[0].text;
         spec::Mempool::Kind kind = k == "kmalloc" ? spec::Mempool::kmalloc
                                    : k == "slab"  ? spec::Mempool::slab
@@ -205,40 +174,30 @@ void Interpreter::call(const Statement& st) {
                                                   : (fail("mempool_create(kmalloc|slab|pages, ...)"), spec::Mempool::kmalloc);
         Value v;
         v.kind = Value::pool;
-        v.id = m_.mempool_create(kind, num(st.args[1]), unsigned(num(st.args[2])), cpu);
+        v.id = m_.mempool_create(kind, num(st, 1), unsigned(num(st, 2)), cpu);
         set(st, v);
     } else if (c == "mempool_alloc" || c == "mempool_free") {
-        nargs(st, c == "mempool_alloc" ? 1 : 2, c == "mempool_alloc" ? 1 : 2);
         const Value& pv = var(st.args[0].name);
         if (pv.kind != Value::pool) fail("'" + st.args[0].name + "' is not a mempool");
         if (c == "mempool_alloc") set(st, P(m_.mempool_alloc(pv.id, cpu)));
         else m_.mempool_free(pv.id, ptr(st.args[1]));
     } else if (c == "set_tag") {
-        nargs(st, 2, 2);
-        std::uint64_t t = num(st.args[1]);
-        if (t > 0xFF) fail("a tag is one byte");
+        std::uint64_t t = num(st, 1);
         set(st, P(m_.set_tag(ptr(st.args[0]), Tag(t))));
     } else if (c == "reset_tag") {
-        nargs(st, 1, 1);
         set(st, P(m_.reset_tag(ptr(st.args[0]))));
     } else if (c == "set_mem_tag") {
-        nargs(st, 3, 3);
-        std::uint64_t t = num(st.args[2]);
-        if (t > 0xFF) fail("a tag is one byte");
-        m_.set_mem_tag(ptr(st.args[0]), num(st.args[1]), Tag(t));
+        std::uint64_t t = num(st, 2);
+        m_.set_mem_tag(ptr(st.args[0]), num(st, 1), Tag(t));
     } else if (c == "racing_read") {
         // racing_read(PTR, LEN, TAG): another CPU retags PTR's granule to TAG during the check
-        nargs(st, 3, 3);
-        std::uint64_t t = num(st.args[2]);
-        if (t > 0xFF) fail("a tag is one byte");
-        m_.access_racing_retag(ptr(st.args[0]), num(st.args[1]), spec::AccessKind::read, cpu, Tag(t));
+        std::uint64_t t = num(st, 2);
+        m_.access_racing_retag(ptr(st.args[0]), num(st, 1), spec::AccessKind::read, cpu, Tag(t));
     } else if (c == "read" || c == "write" || c == "rmw") {
-        nargs(st, 2, 3);
         bool insn = st.args.size() == 3;
-        if (insn && st.args[2].text != "insn") fail(c + "(PTR, LEN[, insn]): the third argument is 'insn'");
         spec::AccessKind k = c == "read" ? spec::AccessKind::read
                              : c == "write" ? spec::AccessKind::write : spec::AccessKind::rmw;
-        m_.access(ptr(st.args[0]), num(st.args[1]), k, cpu, insn);
+        m_.access(ptr(st.args[0]), num(st, 1), k, cpu, insn);
     } else if (c == "kasan_check_async") {
         m_.kasan_check_async(cpu);
     }

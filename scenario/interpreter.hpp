@@ -42,11 +42,9 @@ private:
     Vars& vars_;
     const std::string& where_;
     gfp_t gfp(const Arg& a) const { return m_.gfp().parse(a.text, where_); }
-    void nargs(const Statement& st, std::size_t lo, std::size_t hi) const {
-        if (st.args.size() < lo || st.args.size() > hi)
-            fail(st.call + " takes " + (lo == hi ? std::to_string(lo) : std::to_string(lo) + ".." + std::to_string(hi)) +
-                 " argument(s), got " + std::to_string(st.args.size()));
-    }
+    // Argument i of an event as a number, held to its range in calls.hpp (the
+    // parser checked a literal; a variable's value is checked here).
+    std::uint64_t num(const Statement& st, std::size_t i) const;
     void set(const Statement& st, Value v) {
         if (!st.result.empty()) vars_[st.result] = v;
     }

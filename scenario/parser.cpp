@@ -4,7 +4,13 @@
 #include <set>
 #include <sstream>
 
+#include <numeric>
+
+#include "bug_types.hpp"
+#include "calls.hpp"
+#include "config_keys.hpp"
 #include "error.hpp"
+#include "model.hpp"
 #include "scenario.hpp"
 
 namespace tagproof::scenario {
@@ -17,15 +23,6 @@ std::string trim(const std::string& s) {
     auto e = s.find_last_not_of(" \t\r");
     return s.substr(b, e - b + 1);
 }
-
-const std::set<std::string> kCalls = {
-    "alloc_pages", "free_pages", "page_address", "kmalloc", "kzalloc", "kfree", "krealloc", "ksize",
-    "kmem_cache_create", "kmem_cache_alloc", "kmem_cache_free", "rcu_barrier", "vmalloc", "vzalloc", "vmalloc_exec", "vfree",
-    "vrealloc", "vmalloc_to_page_address", "virt_to_page_address", "kfence_kmalloc", "vmalloc_huge", "vmap", "vm_map_ram", "vunmap", "vm_unmap_ram", "stack_alloc", "stack_free", "stack_poison_leftover", "pgtable_alloc",
-    "pgtable_free", "user_fault", "huge_zero_folio", "user_set_tag", "munmap", "skb_alloc", "alloc_skb_with_frags",
-    "skb_frag_page", "skb_nr_frags", "kfree_skb", "mempool_create",
-    "mempool_alloc", "mempool_free", "set_tag", "reset_tag", "set_mem_tag", "read", "write", "rmw", "racing_read",
-    "kasan_check_async"};
 
 struct LineParser {
     std::string where;
@@ -41,6 +38,19 @@ struct LineParser {
             return false;
         }
         return used == s.size();
+    }
+
+    // "P/Q" with 0 <= P <= Q, Q > 0, in lowest terms as the runner prints it.
+    std::string probability(const std::string& v) const {
+        const auto slash = v.find('/');
+        std::uint64_t p = 0, q = 0;
+        if (slash == std::string::npos || !parse_number(trim(v.substr(0, slash)), p) ||
+            !parse_number(trim(v.substr(slash + 1)), q))
+            fail("probability is a fraction P/Q of whole numbers, e.g. 13/14, got '" + v + "'");
+        if (q == 0) fail("probability '" + v + "' divides by zero");
+        if (p > q) fail("probability '" + v + "' is above 1");
+        const std::uint64_t g = std::gcd(p, q);
+        return std::to_string(p / g) + "/" + std::to_string(q / g);
     }
 
     std::vector<Mode> modes_list(const std::string& s) const {
@@ -76,6 +86,11 @@ struct LineParser {
         if (pos != std::string::npos && t.find('|') == std::string::npos) {
             std::string name = trim(t.substr(0, pos)), num = trim(t.substr(pos + 1));
             if (!parse_number(num, n)) fail("bad offset '" + num + "' in '" + t + "' (expected a number)");
+            if (n > kMaxOffset)
+                fail("offset '" + num + "' in '" + t + "' is beyond 2^56-1: an offset moves the address bits under "
+                     "the pointer's tag, and a larger one only wraps");
+            if (name.empty() || !(std::isalpha((unsigned char)name[0]) || name[0] == '_'))
+                fail("'" + t + "': an offset follows a variable name (p + 8, p - 1)");
             a.name = name;
             a.offset = t[pos] == '+' ? std::int64_t(n) : -std::int64_t(n);
             return a;
@@ -93,7 +108,9 @@ struct LineParser {
         else if (t == "fault") o.kind = Outcome::fault;
         else if (t.rfind("report(", 0) == 0 && t.back() == ')') {
             o.kind = Outcome::report;
-            o.bug_type = t.substr(7, t.size() - 8);
+            o.bug_type = trim(t.substr(7, t.size() - 8));
+            if (!spec::known_bug_type(o.bug_type))
+                fail("unknown bug type '" + o.bug_type + "' in '" + t + "'; the model reports: " + spec::bug_type_list());
         } else if (t.rfind("reports ", 0) == 0) {
             o.kind = Outcome::reports;
             if (!parse_number(trim(t.substr(8)), o.count)) fail("'reports' needs a number: '" + t + "'");
@@ -157,6 +174,8 @@ struct LineParser {
             if (dots == std::string::npos) fail("'in' needs a range A..B");
             c.rhs = term(range.substr(0, dots));
             c.rhs_hi = term(range.substr(dots + 2));
+            if (c.rhs.kind == Term::number && c.rhs_hi.kind == Term::number && c.rhs.value > c.rhs_hi.value)
+                fail("the range '" + trim(range) + "' is empty: its low end is above its high end");
             return c;
         }
         for (const char* op : {"==", "!=", "<=", ">=", "<", ">"}) {
@@ -183,6 +202,8 @@ struct LineParser {
         if (arrow != std::string::npos) {
             out_text = trim(s.substr(arrow + 2));
             s = trim(s.substr(0, arrow));
+            if (out_text.empty())
+                fail("nothing after '=>': expected ok, report, report(TYPE), reports N, fault or any");
         }
         auto eq = s.find('=');
         auto paren = s.find('(');
@@ -197,11 +218,8 @@ struct LineParser {
         if (paren == std::string::npos || close == std::string::npos || close < paren)
             fail("expected an event like 'p = kmalloc(107)', got '" + body + "'");
         st.call = trim(s.substr(0, paren));
-        if (!kCalls.count(st.call)) {
-            std::string known;
-            for (const auto& c : kCalls) known += (known.empty() ? "" : ", ") + c;
-            fail("unknown event '" + st.call + "'; events: " + known);
-        }
+        const CallSpec* spec = find_call(st.call);
+        if (!spec) fail("unknown event '" + st.call + "'; events: " + call_names());
         std::string inner = s.substr(paren + 1, close - paren - 1);
         if (!trim(inner).empty()) {
             int depth = 0;
@@ -216,13 +234,22 @@ struct LineParser {
                     cur += ch;
                 }
             }
+            if (depth != 0) fail("unbalanced parentheses in '" + inner + "'");
             st.args.push_back(arg(cur));
         }
+        if (st.args.size() < spec->required || st.args.size() > spec->args.size())
+            fail(st.call + " takes " +
+                 (spec->required == spec->args.size()
+                      ? std::to_string(spec->required)
+                      : std::to_string(spec->required) + ".." + std::to_string(spec->args.size())) +
+                 " argument(s), got " + std::to_string(st.args.size()));
+        for (std::size_t i = 0; i < st.args.size(); ++i) check_arg(*spec, i, st.args[i], where);
         std::string rest = trim(s.substr(close + 1));
         if (!rest.empty()) {
             if (rest.rfind("cpu=", 0) != 0) fail("unexpected '" + rest + "' after the event (only cpu=N may follow)");
             std::uint64_t c;
-            if (!parse_number(rest.substr(4), c)) fail("bad cpu '" + rest + "'");
+            if (!parse_number(rest.substr(4), c) || c >= std::uint64_t(spec::ModelConfig::kMaxCpus))
+                fail("bad cpu '" + rest + "': expected cpu=0.." + std::to_string(spec::ModelConfig::kMaxCpus - 1));
             st.cpu = int(c);
         }
         if (!out_text.empty()) {
@@ -255,13 +282,26 @@ Scenario parse_scenario(const std::string& text, const std::string& file) {
         auto dot = base.find('.');
         sc.name = dot == std::string::npos ? base : base.substr(0, dot);
     }
-    std::istringstream in(text);
+    // A UTF-8 byte-order mark (some editors write one) is not part of the text.
+    const std::size_t bom = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
+    std::istringstream in(text.substr(bom));
     std::string raw;
     int line = 0;
     bool saw_modes = false;
+    int name_line = 0;
     while (std::getline(in, raw)) {
         ++line;
         LineParser lp{file + ":" + std::to_string(line)};
+        // text only: a NUL or a control character is not part of any statement
+        // (the message shows it escaped, error.hpp); tabs and a final CR are blanks
+        for (std::size_t i = 0; i < raw.size(); ++i) {
+            const unsigned char ch = (unsigned char)raw[i];
+            if ((ch < 0x20 && ch != '\t' && !(ch == '\r' && i + 1 == raw.size())) || ch == 0x7F)
+                lp.fail("column " + std::to_string(i + 1) + ": " +
+                        (ch == 0 ? std::string("a NUL byte: this is not a scenario text file")
+                                 : "the control character " + std::string(1, char(ch)) + " (0x" +
+                                       "0123456789abcdef"[ch >> 4] + "0123456789abcdef"[ch & 15] + ")"));
+        }
         auto hash = raw.find('#');
         std::string s = trim(hash == std::string::npos ? raw : raw.substr(0, hash));
         if (s.empty()) continue;
@@ -274,7 +314,12 @@ Scenario parse_scenario(const std::string& text, const std::string& file) {
         }
         std::string word = s.substr(0, s.find_first_of(" \t"));
         std::string rest = word.size() < s.size() ? trim(s.substr(word.size())) : "";
-        if (word == "name") sc.name = rest;
+        if (word == "name") {
+            if (rest.empty()) lp.fail("name needs a name");
+            if (name_line) lp.fail("a second 'name' (the first is at line " + std::to_string(name_line) + ")");
+            sc.name = rest;
+            name_line = line;
+        }
         else if (word == "source") sc.source = rest;
         else if (word == "doc") sc.doc += (sc.doc.empty() ? "" : " ") + rest;
         else if (word == "variant") {
@@ -294,8 +339,14 @@ Scenario parse_scenario(const std::string& text, const std::string& file) {
                 auto eq = kv.find('=');
                 if (eq == std::string::npos || eq == 0 || eq + 1 == kv.size())
                     lp.fail("config takes key=value pairs, got '" + kv + "'");
-                sc.config[kv.substr(0, eq)] = kv.substr(eq + 1);
+                const std::string key = kv.substr(0, eq);
+                if (sc.config_lines.count(key))
+                    lp.fail("config " + key + " is set twice (first at line " + std::to_string(sc.config_lines[key]) + ")");
+                check_config(key, kv.substr(eq + 1), lp.where);
+                sc.config[key] = kv.substr(eq + 1);
+                sc.config_lines[key] = line;
             }
+            if (rest.empty()) lp.fail("config needs key=value pairs");
             sc.config_line = line;
         } else if (word == "boot") {
             if (modes.empty()) sc.boot = rest;
@@ -329,8 +380,7 @@ Scenario parse_scenario(const std::string& text, const std::string& file) {
                 if (!v.empty()) lp.fail("unexpected '" + v + "' after " + k);
             } else if (k == "probability") {
                 e.kind = Expect::probability;
-                if (v.find('/') == std::string::npos) lp.fail("probability is written as a fraction, e.g. 13/14");
-                e.value = v;
+                e.value = lp.probability(v);
             } else if (k == "violation") {
                 static const std::set<std::string> inv = {
                     "match-all-never-faults", "mismatch-faults", "no-false-positive", "detection", "zeroing",
@@ -346,6 +396,14 @@ Scenario parse_scenario(const std::string& text, const std::string& file) {
             } else {
                 lp.fail("unknown expectation '" + k + "': expected Always, Sometimes, Never, probability P, "
                         "violation INVARIANT or reports N");
+            }
+            for (const Expect& o : sc.expects) {
+                bool overlap = o.modes.empty() || e.modes.empty();
+                for (Mode m : e.modes)
+                    for (Mode n : o.modes) overlap |= m == n;
+                if (overlap && o.kind == e.kind && (e.kind != Expect::violation || o.value == e.value))
+                    lp.fail("a second expectation of the same kind for the same modes (the first is at line " +
+                            std::to_string(o.line) + "); put a [mode] filter on each");
             }
             sc.expects.push_back(e);
         } else {

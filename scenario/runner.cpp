@@ -2,6 +2,8 @@
 // choices, and judges outcomes, checks, invariants and the verdict.
 #include "runner.hpp"
 
+#include "config_keys.hpp"
+
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -35,12 +37,6 @@ std::string at(const Scenario& sc, int line) { return sc.file + ":" + std::to_st
 
 bool mode_applies(const std::vector<Mode>& ms, Mode m) { return ms.empty() || std::count(ms.begin(), ms.end(), m); }
 
-bool yes(const std::string& v, const std::string& where, const std::string& key) {
-    if (v == "y" || v == "1" || v == "on" || v == "yes") return true;
-    if (v == "n" || v == "0" || v == "off" || v == "no") return false;
-    throw InputError(where, "config " + key + "=" + v + ": expected y or n");
-}
-
 }  // namespace
 
 spec::ModelConfig model_config(const Scenario& sc, Mode mode, const kernel::Variant& v) {
@@ -51,46 +47,30 @@ spec::ModelConfig model_config(const Scenario& sc, Mode mode, const kernel::Vari
         // named copies, not structured bindings: clang before 16 cannot capture those in a lambda
         const std::string& k = kv.first;
         const std::string& val = kv.second;
-        std::uint64_t n = 0;
-        auto num = [&]() {
-            std::size_t used = 0;
-            try {
-                n = std::stoull(val, &used, 0);
-            } catch (...) {
-                used = 0;
-            }
-            if (used != val.size()) throw InputError(where, "config " + k + "=" + val + ": expected a number");
-            return n;
-        };
-        if (k == "kasan_vmalloc") c.build.kasan_vmalloc = yes(val, where, k);
-        else if (k == "vmap_stack") c.build.vmap_stack = yes(val, where, k);
-        else if (k == "lockdep") c.build.lockdep = yes(val, where, k);
+        const std::string w = sc.config_lines.count(k) ? at(sc, sc.config_lines.at(k)) : where;
+        check_config(k, val, w);  // the parser did; a Scenario built in code gets the same check
+        auto yes = [&] { return config_yes(k, val, w); };
+        auto num = [&] { return config_number(k, val, w); };
+        if (k == "kasan_vmalloc") c.build.kasan_vmalloc = yes();
+        else if (k == "vmap_stack") c.build.vmap_stack = yes();
+        else if (k == "lockdep") c.build.lockdep = yes();
         else if (k == "slub_rcu_debug") {
             if (!v.features().slub_rcu_debug)
-                throw InputError(where, "config slub_rcu_debug: CONFIG_SLUB_RCU_DEBUG does not exist in " + v.name() +
-                                            " (v6.12+)");
-            c.build.slub_rcu_debug = yes(val, where, k);
+                throw InputError(w, "config slub_rcu_debug: CONFIG_SLUB_RCU_DEBUG does not exist in " + v.name() +
+                                        " (v6.12+)");
+            c.build.slub_rcu_debug = yes();
         }
-        else if (k == "kfence") c.build.kfence = yes(val, where, k);
-        else if (k == "deferred_struct_page_init") c.build.deferred_struct_page_init = yes(val, where, k);
-        else if (k == "mte") c.machine.mte = yes(val, where, k);
-        else if (k == "mte_asymm") c.machine.mte_asymm = yes(val, where, k);
-        else if (k == "mte_store_only") c.machine.mte_store_only = yes(val, where, k);
+        else if (k == "kfence") c.build.kfence = yes();
+        else if (k == "deferred_struct_page_init") c.build.deferred_struct_page_init = yes();
+        else if (k == "mte") c.machine.mte = yes();
+        else if (k == "mte_asymm") c.machine.mte_asymm = yes();
+        else if (k == "mte_store_only") c.machine.mte_store_only = yes();
         else if (k == "cpus") c.machine.cpus = int(num());
-        else if (k == "nodes") {
-            c.machine.nodes = int(num());
-            if (c.machine.nodes < 1 || c.machine.nodes > 2) throw InputError(where, "config nodes is 1 or 2");
-        }
+        else if (k == "nodes") c.machine.nodes = int(num());
         else if (k == "pages") c.pages = unsigned(num());
         else if (k == "initial_mem_tag") c.initial_mem_tag = Tag(num());
-        else if (k == "check_style") c.build.check_style = parse_check_style(val, where);
-        else if (k == "sample_phase") {
-            if (val != "any" && val != "0") throw InputError(where, "config sample_phase is 'any' or 0");
-            c.sample_phase_any = val == "any";
-        } else
-            throw InputError(where, "unknown config key '" + k + "'; known: kasan_vmalloc, vmap_stack, lockdep, slub_rcu_debug, kfence, "
-                                    "deferred_struct_page_init, nodes, mte, "
-                                    "mte_asymm, mte_store_only, cpus, pages, initial_mem_tag, sample_phase, check_style");
+        else if (k == "check_style") c.build.check_style = parse_check_style(val, w);
+        else if (k == "sample_phase") c.sample_phase_any = val == "any";
     }
     // arch/arm64/Kconfig: select KASAN_VMALLOC if KASAN (since v5.18, "arm64:
     // select KASAN_VMALLOC for SW/HW_TAGS modes"); the tag-based modes exist only on arm64

@@ -72,8 +72,9 @@ struct Scenario {
     std::string baseline;  // mode-isolation: outcomes must equal this variant's, event by event
     int baseline_line = 0;
     std::vector<Mode> modes = {Mode::hw_tags};
-    std::map<std::string, std::string> config;  // key -> value, validated by the runner
-    int config_line = 0;
+    std::map<std::string, std::string> config;  // key -> value (config_keys.hpp)
+    std::map<std::string, int> config_lines;    // key -> the line that set it
+    int config_line = 0;                        // the last config line
     std::string boot;
     std::map<Mode, std::string> boot_by_mode;
     int boot_line = 0;

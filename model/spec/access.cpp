@@ -20,6 +20,7 @@
 #include "checks/sw_checks.hpp"
 
 #include "error.hpp"
+#include "bug_types.hpp"
 #include "model.hpp"
 
 namespace tagproof::spec {
@@ -79,6 +80,8 @@ std::string Model::bug_type_for(const Ptr& p, std::uint64_t bad_addr, std::uint8
 }
 
 void Model::report(Report r) {
+    if (!known_bug_type(r.bug_type))
+        throw std::logic_error("report of bug type '" + r.bug_type + "' that bug_types.hpp does not list");
     r.event = event_;
     r.where = label_;
     bool multi = cfg_.boot.multi_shot || cfg_.kunit_harness;

@@ -39,8 +39,11 @@ Model::Model(const kernel::Variant& v, const ModelConfig& cfg, Chooser& chooser)
     : v_(v), cfg_(cfg), ch_(chooser), rt_(derive_runtime(cfg.build, cfg.machine, cfg.boot)),
       env_(v.make_env(cfg.build, cfg.machine, cfg.boot, rt_)), gfp_(v.gfp_layout(cfg.build)),
       G_(cfg.build.mode == Mode::generic ? 8 : 16) {
-    if (cfg_.pages < 4) throw InputError("", "the model needs at least 4 pages of RAM");
-    if (cfg_.machine.cpus < 1 || cfg_.machine.cpus > 64) throw InputError("", "cpus must be 1..64");
+    if (cfg_.pages < ModelConfig::kMinPages || cfg_.pages > ModelConfig::kMaxPages)
+        throw InputError("", "pages must be " + std::to_string(ModelConfig::kMinPages) + ".." +
+                                 std::to_string(ModelConfig::kMaxPages));
+    if (cfg_.machine.cpus < 1 || cfg_.machine.cpus > ModelConfig::kMaxCpus)
+        throw InputError("", "cpus must be 1.." + std::to_string(ModelConfig::kMaxCpus));
     pages_.resize(cfg_.pages);
     pages_[0].reserved = true;  // pfn 0: firmware / kernel image, never handed out
     std::size_t n = cfg_.pages * gran_per_page();

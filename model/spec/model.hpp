@@ -21,6 +21,15 @@
 namespace tagproof::spec {
 
 struct ModelConfig {
+    // What one model instance holds. Every engine's inputs (scenario config
+    // and sizes, the CLI) are held to these at parse time; a larger instance
+    // would only make every state copy slower, and no decision depends on RAM
+    // beyond a few MAX_PAGE_ORDER blocks.
+    static constexpr unsigned kMinPages = 4;       // pfn 0 reserved, one order-1 block, a slab page
+    static constexpr unsigned kMaxPages = 16384;   // 64 MiB: sixteen MAX_PAGE_ORDER blocks
+    static constexpr int kMaxCpus = 64;
+    static constexpr std::uint64_t kMaxBytes = std::uint64_t(kMaxPages) * 4096;
+
     BuildConfig build;
     Machine machine;
     BootParams boot;

@@ -172,6 +172,13 @@ Ptr Model::kmalloc(std::uint64_t size, gfp_t gfp, int cpu) {
 
 Ptr Model::kmalloc_large(std::uint64_t size, gfp_t gfp, int cpu) {
     // ___kmalloc_large_node: page_alloc with __GFP_COMP, then kasan_kmalloc_large.
+    // Above KMALLOC_MAX_SIZE the page allocator refuses the order (with a WARN
+    // unless __GFP_NOWARN) and kmalloc returns NULL.
+    if (get_order(size) > 10) {
+        notes_.push_back(label_ + ": kmalloc(" + std::to_string(size) +
+                         "): above KMALLOC_MAX_SIZE (order 10, 4 MiB): WARN in __alloc_pages, NULL");
+        return Ptr{0, KASAN_TAG_KERNEL, -1, true};
+    }
     int id = alloc_pages(get_order(size), gfp | gfp_.mask("__GFP_COMP"), cpu, ObjKind::kmalloc_large,
                          "kmalloc(" + std::to_string(size) + ")");
     if (id < 0) return Ptr{0, KASAN_TAG_KERNEL, -1, true};
