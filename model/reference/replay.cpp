@@ -1,11 +1,13 @@
 // replay.cpp — see replay.hpp.
 #include "replay.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ostream>
 #include <random>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "error.hpp"
 #include "promises.hpp"
@@ -13,8 +15,10 @@
 namespace tagproof::reference {
 
 namespace {
-constexpr std::uint64_t kChunk = 1024;       // pages a chunk (MAX_PAGE_ORDER block)
-constexpr std::uint64_t kLowPages = 65536;   // where the reference's own slab pages go
+constexpr std::uint64_t kChunk = kChunkPages;  // pages a chunk (MAX_PAGE_ORDER block)
+constexpr std::uint64_t kLowPages = 65536;     // where the reference's own slab pages go
+// which event of a free-told-twice pair replayed it (per reference pfn, until reallocated)
+constexpr std::uint8_t kToldByFree = 1, kToldByBatched = 2;
 }  // namespace
 
 ReplayResult replay_kmem_trace(const kernel::Variant& v, RefConfig cfg, const KmemTrace& trace) {
@@ -22,10 +26,24 @@ ReplayResult replay_kmem_trace(const kernel::Variant& v, RefConfig cfg, const Km
     // 1. memory: one dense chunk a trace chunk; CPUs: as many as the trace names
     std::unordered_map<std::uint64_t, std::uint64_t> chunk_of;
     int max_cpu = 0;
+    auto where = [&](std::uint32_t line) {
+        return trace.file.empty() ? "line " + std::to_string(line) : trace.file + ":" + std::to_string(line);
+    };
     for (const KmemEvent& e : trace.events) {
+        // read_kmem_trace holds these; a trace built another way is held here
+        if (e.order > kMaxPageOrder || e.pfn > kMaxPfn || e.bytes_req > kMaxKmallocSize)
+            throw InputError(where(e.line), "order, pfn or bytes_req out of range (kmem_trace.hpp)");
         if (e.kind == KmemEvent::page_alloc || e.kind == KmemEvent::page_free) {
             std::uint64_t first = e.pfn / kChunk, last = (e.pfn + (std::uint64_t(1) << e.order) - 1) / kChunk;
-            for (std::uint64_t c = first; c <= last; ++c) chunk_of.emplace(c, chunk_of.size());
+            for (std::uint64_t c = first; c <= last; ++c)
+                if (chunk_of.emplace(c, chunk_of.size()).second && chunk_of.size() > kMaxChunks) {
+                    char b[64];
+                    std::snprintf(b, sizeof b, "pfn=%#llx", (unsigned long long)e.pfn);
+                    throw InputError(where(e.line),
+                                     std::string(b) + ": the trace's page events span more than " +
+                                         std::to_string(kMaxChunks) + " chunks of 4 MiB (16 GiB of RAM), as many as the "
+                                         "reference holds: replay a shorter trace, or one of fewer CPUs or nodes");
+                }
         }
         max_cpu = std::max(max_cpu, e.cpu);
     }
@@ -65,14 +83,18 @@ ReplayResult replay_kmem_trace(const kernel::Variant& v, RefConfig cfg, const Km
         else if (k.would_fault(ptr, 1, false, cpu)) ++res.uaf_detected;
     };
     std::unordered_map<std::uint64_t, std::pair<std::uint64_t, std::uint64_t>> objects;  // trace ptr -> (ref ptr, size)
+    std::unordered_set<std::uint64_t> zero_size_ptrs;  // what kmalloc(0) returned (ZERO_SIZE_PTR, as %p printed it)
+    std::vector<std::uint8_t> told(cfg.pages, 0);       // kToldBy*: who replayed the free of the block at this pfn
     const auto t0 = std::chrono::steady_clock::now();
     for (const KmemEvent& e : trace.events) {
         const int cpu = e.cpu < 0 ? 0 : e.cpu % cfg.machine.cpus;
         k.begin_event();
+        ++res.by_tracepoint[std::size_t(e.tp)];
         switch (e.kind) {
             case KmemEvent::page_alloc: {
                 ++res.page_allocs;
                 const std::uint64_t pfn = dense(e.pfn), n = std::uint64_t(1) << e.order;
+                std::fill(told.begin() + std::ptrdiff_t(pfn), told.begin() + std::ptrdiff_t(pfn + n), 0);
                 for (std::uint64_t p = pfn; p < pfn + n; ++p)
                     if (k.page_allocated(p)) {  // the trace missed the free of what was here
                         ++res.missed_frees;
@@ -105,11 +127,33 @@ ReplayResult replay_kmem_trace(const kernel::Variant& v, RefConfig cfg, const Km
             case KmemEvent::page_free: {
                 ++res.page_frees;
                 const std::uint64_t pfn = dense(e.pfn);
+                if (e.tp == KmemEvent::Tp::mm_page_pcpu_drain) {
+                    // free_pcppages_bulk(): a block mm_page_free already freed moves
+                    // from a per-CPU list to the buddy lists. The reference has no
+                    // per-CPU lists, so that is nothing to do; a block still
+                    // allocated here lost its mm_page_free: freed now, a trace gap,
+                    // and not probed (the free happened at some earlier point).
+                    if (k.page_allocated(pfn)) {
+                        ++res.drained_unfreed;
+                        k.free_pages(k.head_pfn(pfn));
+                    } else {
+                        ++res.drains;
+                    }
+                    break;
+                }
+                const bool batched = e.tp == KmemEvent::Tp::mm_page_free_batched || e.tp == KmemEvent::Tp::mm_pagevec_free;
+                if (batched ? told[pfn] != 0 : told[pfn] == kToldByBatched) {
+                    // the free its other event already replayed (kmem_trace.hpp)
+                    ++res.free_told_twice;
+                    told[pfn] = kToldByFree;
+                    break;
+                }
+                told[pfn] = batched ? kToldByBatched : kToldByFree;
                 if (!k.page_allocated(pfn) || k.head_pfn(pfn) != pfn) {
                     ++res.frees_before_trace;
                     break;
                 }
-                if (k.block_order(pfn) != e.order) ++res.order_mismatches;
+                if (!batched && k.block_order(pfn) != e.order) ++res.order_mismatches;
                 const std::uint64_t ptr = k.page_address(pfn);
                 k.free_pages(pfn);
                 probe_uaf(ptr, cpu);
@@ -117,7 +161,11 @@ ReplayResult replay_kmem_trace(const kernel::Variant& v, RefConfig cfg, const Km
             }
             case KmemEvent::kmalloc: {
                 ++res.kmallocs;
-                if (e.bytes_req == 0) break;
+                if (e.bytes_req == 0) {  // ZERO_SIZE_PTR: nothing allocated
+                    ++res.kmalloc_zero;
+                    zero_size_ptrs.insert(e.ptr);
+                    break;
+                }
                 auto old = objects.find(e.ptr);
                 if (old != objects.end()) {  // reused address: the trace missed a kfree
                     ++res.missed_frees;
@@ -141,6 +189,10 @@ ReplayResult replay_kmem_trace(const kernel::Variant& v, RefConfig cfg, const Km
             }
             case KmemEvent::kfree: {
                 ++res.kfrees;
+                if (zero_size_ptrs.count(e.ptr)) {  // ZERO_OR_NULL_PTR(): kfree returns
+                    ++res.kfree_zero_size;
+                    break;
+                }
                 auto it = objects.find(e.ptr);
                 if (it == objects.end()) {
                     ++res.frees_before_trace;
