@@ -110,6 +110,39 @@ std::string tag_picture_dot(const Finding& f) {
     return d + "}\n";
 }
 
+// The key to the picture, for a reader who has not seen one: what a box, a
+// row and each field are, the colour of every memory tag the picture shows,
+// and the red mark of a tag mismatch. HTML beside the picture (not inside the
+// SVG) so it is there with the DOT source too.
+namespace {
+std::string tag_picture_legend(const Finding& f) {
+    const Steps s = read_steps(f.trace);
+    std::vector<std::string> tags;  // memory tags the picture shows, sorted
+    for (const auto& step : s.cells)
+        for (const auto& [name, c] : step)
+            if (c.mem.size() == 2 && std::find(tags.begin(), tags.end(), c.mem) == tags.end()) tags.push_back(c.mem);
+    std::sort(tags.begin(), tags.end());
+    std::string h =
+        "<div class=\"legend\" id=\"legend\">\n<p><b>Legend</b></p>\n<ul>\n"
+        "<li>Each box is one event of the trace, numbered, in order along the arrows; under it, the state after "
+        "the event of every pointer the trace touched, one row a pointer (<code>-</code>: no value: the pointer "
+        "not made yet, or memory without a page tag).</li>\n"
+        "<li><code>ptr XX</code>: the pointer's tag (bits 56-63); <code>ff</code> is the match-all tag "
+        "(KASAN_TAG_KERNEL), which never faults under TCR_EL1.TCMA1.</li>\n"
+        "<li><code>mem XX</code>: the memory tag of the granule the pointer points at; <code>page XX</code>: the "
+        "page's tag (page_kasan_tag). The cell's colour is the memory tag's: one colour per MTE tag value.</li>\n"
+        "<li><span class=\"swatch bad\">mem</span> red border: the pointer's tag differs from the memory tag and is "
+        "not match-all: an access through it faults (a KASAN report).</li>\n";
+    if (!tags.empty()) {
+        h += "<li>Memory tags in this picture:";
+        for (const auto& t : tags)
+            h += " <span class=\"swatch\" style=\"background:" + std::string(colour(t)) + "\">" + esc(t) + "</span>";
+        h += "</li>\n";
+    }
+    return h + "</ul>\n</div>\n";
+}
+}  // namespace
+
 // `dot -Tsvg` of the picture, or "" when Graphviz is not installed.
 std::string render_svg(const std::string& dot) {
     if (std::system("command -v dot >/dev/null 2>&1") != 0) return "";
@@ -137,6 +170,9 @@ std::string finding_html(const Finding& f) {
                     esc(f.variant + ": " + f.property) + "</title>\n<style>\n"
                     "body{font-family:sans-serif;max-width:60em;margin:2em auto;line-height:1.4}\n"
                     "pre{background:#f6f8fa;padding:1em;overflow-x:auto}\n"
+                    ".picture{overflow-x:auto}\n.legend{border:1px solid #ccc;padding:0 1em;font-size:90%}\n"
+                    ".swatch{display:inline-block;font-family:monospace;padding:0 .4em;border:1px solid #000}\n"
+                    ".swatch.bad{border:2px solid red}\n"
                     "table.f td{padding:.2em .8em;vertical-align:top}\n"
                     ".sev{color:#b3261e;font-weight:bold}\nblockquote{border-left:4px solid #ccc;margin:0;padding-left:1em}\n"
                     "</style></head><body>\n";
@@ -157,6 +193,7 @@ std::string finding_html(const Finding& f) {
     if (!svg.empty()) h += "<div class=\"picture\">\n" + svg + "</div>\n";
     else h += "<p>Graphviz is not installed: the picture's DOT source (render with <code>dot -Tsvg</code>):</p>\n"
               "<pre class=\"dot\">" + esc(dot) + "</pre>\n";
+    h += tag_picture_legend(f);
     h += "<h2>Trace</h2>\n<pre>";
     for (const auto& l : f.trace) h += esc(l) + "\n";
     h += "</pre>\n<p><b>What should have happened:</b> " + esc(f.expected) + "</p>\n<p><b>What happened:</b> " +

@@ -3,7 +3,12 @@
 # Idempotent: does nothing when every package is already installed.
 set -eu
 PKGS="cmake ninja-build g++ make pkg-config libgtest-dev googletest libgmock-dev librapidcheck-dev \
-libboost-graph-dev libz3-dev z3 libbenchmark-dev clang libclang-rt-14-dev graphviz"
+libboost-graph-dev libz3-dev z3 libbenchmark-dev clang libclang-rt-14-dev graphviz \
+chromium fonts-dejavu-core python3"
+# chromium, fonts-dejavu-core, python3: the HTML report looked at in headless
+# Chromium (ctest review.html-screenshot, tests/html_check.py). The font is
+# named because --no-install-recommends leaves out chromium's fonts-liberation,
+# and a browser without a font draws the picture's boxes but none of its text.
 missing=""
 for p in $PKGS; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

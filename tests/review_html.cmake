@@ -1,8 +1,12 @@
 # `tagproof review --format html`: one self-contained page per finding with an
 # SVG picture of the tags over time (inline SVG when Graphviz is installed,
-# its DOT source otherwise). With SCREENSHOT=1 the page is opened in headless
-# Chromium and screenshotted; skipped, with the reason, where no Chromium is
-# installed.
+# its DOT source otherwise) and a legend. With SCREENSHOT=1 the page is looked
+# at in headless Chromium (tests/html_check.py): the picture laid out, drawn
+# and not blank in a screenshot, its text inked, the legend visible; then the
+# same check must fail on the page broken on purpose (picture removed, emptied,
+# hidden, painted white, text transparent, legend removed or hidden, no fonts).
+# Chromium, Python 3, Graphviz and fonts come from scripts/setup.sh; without
+# them the screenshot test fails, saying so: it is never skipped.
 file(REMOVE_RECURSE ${OUT})
 execute_process(COMMAND ${TAGPROOF} review --variant mutant-no-tcma --format html --no-solver --no-rapidcheck --out ${OUT}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -14,7 +18,7 @@ if(NOT EXISTS ${page})
   message(FATAL_ERROR "no report page ${page}:\n${out}")
 endif()
 file(READ ${page} html)
-foreach(want "<!DOCTYPE html>" "Severity: high" "Tags over time" "What happened:" "</html>")
+foreach(want "<!DOCTYPE html>" "Severity: high" "Tags over time" "<div class=\"legend\"" "What happened:" "</html>")
   if(NOT html MATCHES "${want}")
     message(FATAL_ERROR "the page lacks '${want}'")
   endif()
@@ -29,17 +33,22 @@ endif()
 if(SCREENSHOT)
   find_program(CHROMIUM NAMES chromium chromium-browser google-chrome google-chrome-stable)
   if(NOT CHROMIUM)
-    message("SKIPPED: no Chromium installed (apt-get install chromium) to screenshot ${page}")
-    return()
+    message(FATAL_ERROR "no Chromium to look at ${page} in: run scripts/setup.sh "
+                        "(or apt-get install --no-install-recommends chromium fonts-dejavu-core)")
   endif()
-  execute_process(COMMAND ${CHROMIUM} --headless --disable-gpu --no-sandbox --window-size=1200,1600
-                          --screenshot=${OUT}/page.png file://${page}
-                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
-  if(NOT rc EQUAL 0 OR NOT EXISTS ${OUT}/page.png)
-    message(FATAL_ERROR "headless Chromium could not screenshot the page (${rc}):\n${err}")
+  find_program(PYTHON3 NAMES python3)
+  if(NOT PYTHON3)
+    message(FATAL_ERROR "no python3 to run tests/html_check.py: run scripts/setup.sh (or apt-get install python3)")
   endif()
-  file(SIZE ${OUT}/page.png size)
-  if(size LESS 1000)
-    message(FATAL_ERROR "the screenshot is empty (${size} bytes)")
+  if(NOT DOT_EXE)
+    message(FATAL_ERROR "no Graphviz: the page carries the picture's DOT source, not the picture; "
+                        "run scripts/setup.sh (or apt-get install graphviz)")
+  endif()
+  execute_process(COMMAND ${PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/html_check.py --chromium ${CHROMIUM} --page ${page}
+                          --work ${OUT}/browser --controls
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 100)
+  message("${out}${err}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "the page, seen in headless Chromium, fails (exit ${rc}): see the FAIL lines above")
   endif()
 endif()

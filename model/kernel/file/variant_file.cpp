@@ -97,6 +97,20 @@ struct ExprParser {
     const std::string& base_name;
     std::string defining;        // the rule this expression defines: naming it means the base's
     bool allow_lockdep = false;  // IS_ENABLED(CONFIG_LOCKDEP): __GFP_BITS_SHIFT only
+    // The reader, the evaluator and the printer recurse over the expression:
+    // a rule is a few terms of the kernel's C, so a hostile one (1500 '(' or
+    // '!', ten thousand '|') is refused before it can overflow the stack.
+    static constexpr int kMaxNesting = 64;
+    static constexpr int kMaxTerms = 512;
+    int nesting = 0, terms = 0;
+    struct Nest {
+        ExprParser& e;
+        Nest(ExprParser& e, std::size_t at) : e(e) {
+            if (++e.nesting > kMaxNesting)
+                e.fail(at, "brackets, '!', '~' or '?:' nested more than " + std::to_string(kMaxNesting) + " deep");
+        }
+        ~Nest() { --e.nesting; }
+    };
 
     [[noreturn]] void fail(std::size_t at, const std::string& msg) const {
         throw InputError(path + ":" + std::to_string(line) + ":" + std::to_string(col0 + int(at) + 1), msg);
@@ -115,14 +129,15 @@ struct ExprParser {
         i += n;
         return true;
     }
-    RuleExpr node(RuleExpr::Kind k, std::size_t at) const {
+    RuleExpr node(RuleExpr::Kind k, std::size_t at) {
+        if (++terms > kMaxTerms) fail(at, "more than " + std::to_string(kMaxTerms) + " terms in one expression");
         RuleExpr x;
         x.kind = k;
         x.line = line;
         x.col = col0 + int(at) + 1;
         return x;
     }
-    RuleExpr bin(const std::string& op, RuleExpr a, RuleExpr b, std::size_t at) const {
+    RuleExpr bin(const std::string& op, RuleExpr a, RuleExpr b, std::size_t at) {
         RuleExpr x = node(RuleExpr::binary, at);
         x.name = op;
         x.kids = {std::move(a), std::move(b)};
@@ -136,6 +151,7 @@ struct ExprParser {
     }
     RuleExpr cond() {
         std::size_t at = (skip_ws(), i);
+        Nest guard(*this, at);
         RuleExpr c = level(0);
         if (!eat("?")) return c;
         RuleExpr a = cond();
@@ -168,6 +184,7 @@ struct ExprParser {
         skip_ws();
         std::size_t at = i;
         if (eat("!") || eat("~")) {
+            Nest guard(*this, at);
             RuleExpr x = node(RuleExpr::unary, at);
             x.name = s.substr(at, 1);
             x.kids = {unary()};
@@ -557,26 +574,55 @@ VariantFile parse_at_depth(const std::string& text, const std::string& path, int
 VariantFile parse_variant_file(const std::string& text, const std::string& path) { return parse_at_depth(text, path, 0); }
 bool is_file_base_release(const std::string& release) { return is_release(release); }
 
-std::string print_rule_expr(const RuleExpr& x) {
+namespace {
+
+// C precedence as ExprParser::level() reads it: '?:' lowest, then || && | ^ &
+// == != < <= > >= + -, then the unary operators, then the primaries.
+int precedence(const RuleExpr& x) {
+    static const std::vector<std::vector<std::string>> ops = {
+        {"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<=", ">=", "<", ">"}, {"+", "-"}};
     switch (x.kind) {
-        case RuleExpr::number: return std::to_string(x.value);
-        case RuleExpr::gfp:
-        case RuleExpr::param: return x.name;
-        case RuleExpr::pred:
-            return x.name.rfind("CONFIG_", 0) == 0 ? "IS_ENABLED(" + x.name + ")" : x.name + "()";
-        case RuleExpr::unary: return "(" + x.name + print_rule_expr(x.kids[0]) + ")";
+        case RuleExpr::cond: return -1;
         case RuleExpr::binary:
-            return "(" + print_rule_expr(x.kids[0]) + " " + x.name + " " + print_rule_expr(x.kids[1]) + ")";
+            for (int l = 0; l < int(ops.size()); ++l)
+                for (const auto& o : ops[l])
+                    if (o == x.name) return l;
+            return 0;
+        case RuleExpr::unary: return 8;
+        default: return 9;
+    }
+}
+
+// Brackets only where the precedence needs them: a chain "a | b | c | ..."
+// prints flat, so what is printed reads back within the reader's nesting limit.
+std::string print_at(const RuleExpr& x, int min_prec) {
+    std::string s;
+    const int p = precedence(x);
+    switch (x.kind) {
+        case RuleExpr::number: s = std::to_string(x.value); break;
+        case RuleExpr::gfp:
+        case RuleExpr::param: s = x.name; break;
+        case RuleExpr::pred: s = x.name.rfind("CONFIG_", 0) == 0 ? "IS_ENABLED(" + x.name + ")" : x.name + "()"; break;
+        case RuleExpr::unary: s = x.name + print_at(x.kids[0], 8); break;
+        case RuleExpr::binary:  // left-associative: the right operand of the same level needs brackets
+            s = print_at(x.kids[0], p) + " " + x.name + " " + print_at(x.kids[1], p + 1);
+            break;
         case RuleExpr::cond:
-            return "(" + print_rule_expr(x.kids[0]) + " ? " + print_rule_expr(x.kids[1]) + " : " + print_rule_expr(x.kids[2]) + ")";
+            s = print_at(x.kids[0], 0) + " ? " + print_at(x.kids[1], -1) + " : " + print_at(x.kids[2], -1);
+            break;
         case RuleExpr::call: {
             std::string a;
-            for (const auto& k : x.kids) a += (a.empty() ? "" : ", ") + print_rule_expr(k);
-            return x.name + "(" + a + ")";
+            for (const auto& k : x.kids) a += (a.empty() ? "" : ", ") + print_at(k, -1);
+            s = x.name + "(" + a + ")";
+            break;
         }
     }
-    return "?";
+    return p < min_prec ? "(" + s + ")" : s;
 }
+
+}  // namespace
+
+std::string print_rule_expr(const RuleExpr& x) { return print_at(x, -1); }
 VariantFile read_variant_file(const std::string& path) { return read_at_depth(path, 0, ""); }
 
 namespace {
