@@ -2,6 +2,7 @@
 #include <malloc.h>
 
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 
 #include "error.hpp"
@@ -87,13 +88,24 @@ int main(int argc, char** argv) {
         if (verb == "replay") return cli::verb_replay(args);
         if (verb == "seeds") return cli::verb_seeds(args);
         if (verb == "bench") return cli::verb_bench(args);
-        std::cerr << "tagproof: unknown verb '" << verb << "'\n" << kUsage;
+        std::cerr << "tagproof: unknown verb '" << error_text::printable(verb) << "'\n" << kUsage;
         return cli::EXIT_BAD_INPUT;
     } catch (const InputError& e) {
         std::cerr << "tagproof: error: " << e.what() << "\n";
         return cli::EXIT_BAD_INPUT;
+    } catch (const std::filesystem::filesystem_error& e) {
+        // a path the user named (--out /proc/nope, a read-only directory):
+        // bad input, said as the path and the system's reason
+        std::string where = e.path1().string();
+        if (!e.path2().empty()) where += " -> " + e.path2().string();
+        std::cerr << "tagproof: error: " << error_text::printable(where + ": " + e.code().message()) << "\n";
+        return cli::EXIT_BAD_INPUT;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "tagproof: internal error: out of memory (an input the parsers let through should have been "
+                     "refused: please report it)\n";
+        return cli::EXIT_UNKNOWN;
     } catch (const std::exception& e) {
-        std::cerr << "tagproof: internal error: " << e.what() << "\n";
+        std::cerr << "tagproof: internal error: " << error_text::printable(e.what()) << "\n";
         return cli::EXIT_UNKNOWN;
     }
 }

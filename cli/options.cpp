@@ -1,5 +1,11 @@
 // options.cpp — the option parser every verb uses.
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <system_error>
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
 
 #include "error.hpp"
 #include "verbs.hpp"
@@ -44,14 +50,61 @@ Options parse_options(const Args& args, const std::vector<std::string>& value_op
     return o;
 }
 
+// Digits only (decimal or 0x hex): stoull alone takes "-3" as 2^64-3 and
+// skips leading blanks, which is how `--depth -3` became 4294967293.
 std::uint64_t parse_u64(const std::string& s, const char* opt) {
-    try {
-        std::size_t used = 0;
-        unsigned long long v = std::stoull(s, &used, 0);
-        if (used == s.size() && !s.empty() && s[0] != '-') return v;
-    } catch (...) {
+    const bool hex = s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    const std::size_t from = hex ? 2 : 0;
+    bool digits = s.size() > from;
+    for (std::size_t i = from; i < s.size(); ++i)
+        digits &= hex ? std::isxdigit((unsigned char)s[i]) != 0 : std::isdigit((unsigned char)s[i]) != 0;
+    if (digits) {
+        errno = 0;
+        const unsigned long long v = std::strtoull(s.c_str() + from, nullptr, hex ? 16 : 10);
+        if (errno != ERANGE) return v;
+        throw InputError(opt, "'" + s + "' is beyond 2^64-1");
     }
+    if (!s.empty() && s[0] == '-') throw InputError(opt, "'" + s + "' is negative: expected a number of 0 or more");
     throw InputError(opt, "'" + s + "' is not a number");
+}
+
+std::uint64_t parse_count(const std::string& s, const char* opt, std::uint64_t lo, std::uint64_t hi) {
+    const std::uint64_t v = parse_u64(s, opt);
+    if (v < lo || v > hi)
+        throw InputError(opt, "'" + s + "' is out of range: expected " + std::to_string(lo) + ".." + std::to_string(hi));
+    return v;
+}
+
+std::uint64_t option_count(const Options& o, const char* opt, std::uint64_t dflt, std::uint64_t lo, std::uint64_t hi) {
+    const std::string s = o.get(opt);
+    if (s.empty()) {
+        for (const auto& [k, v] : o.named)
+            if (k == opt) throw InputError(opt, "needs a value (" + std::to_string(lo) + ".." + std::to_string(hi) + ")");
+        return dflt;
+    }
+    return parse_count(s, opt, lo, hi);
+}
+
+std::uint64_t parse_dczid(const Options& o) {
+    const std::uint64_t v = option_count(o, "--dczid", 4, 0, 0x1F);
+    if ((v & 0xF) > 9)
+        throw InputError("--dczid", "'" + o.get("--dczid") + "': BS (bits 3:0) is " + std::to_string(v & 0xF) +
+                                        ", above 9 (blocks of at most 2 KiB)");
+    return v;
+}
+
+void prepare_out_dir(const std::string& dir, const char* opt) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) throw InputError(std::string(opt) + " " + dir, "cannot create the directory: " + ec.message());
+    if (!fs::is_directory(dir, ec)) throw InputError(std::string(opt) + " " + dir, "is not a directory");
+    const fs::path probe = fs::path(dir) / ".tagproof-write-test";
+    {
+        std::ofstream f(probe);
+        if (!f) throw InputError(std::string(opt) + " " + dir, "cannot write in the directory");
+    }
+    fs::remove(probe, ec);
 }
 
 }  // namespace tagproof::cli

@@ -166,12 +166,12 @@ int verb_cost(const Args& args) {
         for (const auto& w : reference::workloads()) which.push_back(&w);
     else
         which.push_back(&reference::find_workload(o.get("--workload")));
-    const std::uint64_t dczid = parse_u64(o.get("--dczid", "4"), "--dczid");
+    const std::uint64_t dczid = parse_dczid(o);
     for (const auto* w : which) {
         Side a{&kernel::find_variant(o.get("--variant", w->variant), "--variant"), o.get("--boot", w->variant_boot), {}, 0};
         Side b{&kernel::find_variant(o.get("--baseline", w->baseline), "--baseline"),
                o.get("--baseline-boot", w->baseline_boot), {}, 0};
-        const std::uint64_t it = o.get("--iterations").empty() ? w->iterations : parse_u64(o.get("--iterations"), "--iterations");
+        const std::uint64_t it = o.get("--iterations").empty() ? w->iterations : option_count(o, "--iterations", 0, 1, 100000000);
         if (it == 0) throw InputError("--iterations", "needs at least 1");
         run_side(*w, a, it, dczid);
         run_side(*w, b, it, dczid);

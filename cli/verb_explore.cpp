@@ -124,8 +124,7 @@ int verb_explore(const Args& args) {
     if (!o.positional.empty()) throw InputError("command line", "unexpected argument '" + o.positional[0] + "'");
     const std::string variant = o.get("--variant", "linux-7.0");
     const auto& v = kernel::find_variant(variant, "--variant");
-    const unsigned depth = unsigned(parse_u64(o.get("--depth", "6"), "--depth"));
-    if (depth == 0 || depth > 8) throw InputError("--depth", "must be 1..8");
+    const unsigned depth = unsigned(option_count(o, "--depth", 6, 1, 8));
     std::vector<explore::BootConfig> configs;
     bool boot_given = false;
     for (const auto& [k, val] : o.named) boot_given |= k == "--boot";
@@ -133,7 +132,7 @@ int verb_explore(const Args& args) {
     const bool product = !boot_given && !o.has("--no-mte") && o.get("--dot").empty() && o.get("--write-scenarios").empty();
     if (product) configs = explore::boot_product(v, false);
     else configs.push_back({o.get("--boot"), !o.has("--no-mte")});
-    const unsigned family_depth = unsigned(parse_u64(o.get("--family-depth", "4"), "--family-depth"));
+    const unsigned family_depth = unsigned(option_count(o, "--family-depth", 4, 1, 8));
     if (family_depth == 0 || family_depth > 8) throw InputError("--family-depth", "must be 1..8");
     const std::string only = o.get("--family");
     // the families: every event the model has, in the boot product with kasan.mode=async / asymm too

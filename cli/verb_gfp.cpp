@@ -66,6 +66,7 @@ int verb_boot(const Args& args) {
                 (unsigned long long)p.page_alloc_sample, p.page_alloc_sample_order, fault_policy_name(p.fault),
                 p.multi_shot, p.init_on_alloc, p.init_on_free);
     for (const auto& t : p.not_modelled) std::printf("not modelled: %s\n", t.c_str());
+    if (!p.init_args.empty()) std::printf("after \"--\", for init (not kernel parameters): %s\n", p.init_args.c_str());
     return 0;
 }
 

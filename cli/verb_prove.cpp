@@ -154,21 +154,12 @@ int verb_prove(const Args& args) {
             if (k == "--obligation") only.push_back(v);
         return prove_checks(only, o.get("--write-scenarios"), o.get("--variant"));
     }
-    auto number = [&](const char* k, unsigned dflt) -> unsigned {
-        std::string s = o.get(k);
-        if (s.empty()) return dflt;
-        try {
-            return unsigned(std::stoul(s));
-        } catch (...) {
-            throw InputError("command line", std::string(k) + " needs a number");
-        }
-    };
     solver::ProveOptions po;
     po.baseline = o.get("--baseline");
     for (const auto& [k, v] : o.named)
         if (k == "--obligation") po.only.push_back(v);
-    po.depth = number("--depth", 8);
-    po.timeout_ms = number("--timeout", 20000);
+    po.depth = unsigned(option_count(o, "--depth", 8, 1, 16));          // BMC steps: Z3's work grows with each
+    po.timeout_ms = unsigned(option_count(o, "--timeout", 20000, 1, 3600000));  // per query, in ms
     po.smt2_dir = o.get("--smt2");
     po.scenario_dir = o.get("--write-scenarios");
     po.replay = !o.has("--no-replay");

@@ -119,14 +119,14 @@ int verb_review(const Args& args) {
     if (format != "text" && format != "md" && format != "json" && format != "html")
         throw InputError("--format", "'" + format + "': expected text, md, html or json");
     const std::string out = o.get("--out", "reports/review");
-    ro.explore_depth = unsigned(parse_u64(o.get("--explore-depth", "6"), "--explore-depth"));
-    if (ro.explore_depth < 1 || ro.explore_depth > 8) throw InputError("--explore-depth", "must be 1..8");
-    ro.rapidcheck_cases = int(parse_u64(o.get("--rapidcheck", "100"), "--rapidcheck"));
+    ro.explore_depth = unsigned(option_count(o, "--explore-depth", 6, 1, 8));
+    ro.rapidcheck_cases = int(option_count(o, "--rapidcheck", 100, 0, 100000));
     ro.solver = !o.has("--no-solver");
     ro.explorer = !o.has("--no-explorer");
     ro.families = !o.has("--no-families");
     ro.rapidcheck = !o.has("--no-rapidcheck") && ro.rapidcheck_cases > 0;
-    const unsigned jobs = std::max<unsigned>(1, unsigned(parse_u64(o.get("--jobs", "2"), "--jobs")));
+    const unsigned jobs = unsigned(option_count(o, "--jobs", 2, 1, 64));
+    prepare_out_dir(out, "--out");
     if (patch_mode) return review_patch(o.positional, o.get("--base"), ro, format, out, o.has("--map-only"), o.has("--quiet"));
     const auto t0 = std::chrono::steady_clock::now();
     std::mutex progress_lock;

@@ -41,13 +41,8 @@ int verb_run(const Args& args) {
     ro.variant_override = o.get("--variant");
     ro.check_style_override = o.get("--check-style");
     if (!ro.check_style_override.empty()) parse_check_style(ro.check_style_override, "--check-style");  // fail early
-    if (!o.get("--max-runs").empty()) {
-        try {
-            ro.max_runs = std::stoul(o.get("--max-runs"));
-        } catch (...) {
-            throw InputError("command line", "--max-runs needs a number");
-        }
-    }
+    // a run is one choice of random tags; past max_runs a seeded sample
+    ro.max_runs = option_count(o, "--max-runs", ro.max_runs, 1, 1u << 20);
     int status = EXIT_HOLDS;
     int bad_input = 0;
     // directories: their scenario files, the ones meant to fail left out unless named

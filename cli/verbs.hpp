@@ -47,6 +47,17 @@ struct Options {
 };
 // A whole decimal or 0x number given to option `opt`; InputError otherwise.
 std::uint64_t parse_u64(const std::string& s, const char* opt);
+// The same, held to lo..hi: the error names the range.
+std::uint64_t parse_count(const std::string& s, const char* opt, std::uint64_t lo, std::uint64_t hi);
+// Option `opt` of o as parse_count reads it; dflt when it is not given.
+std::uint64_t option_count(const Options& o, const char* opt, std::uint64_t dflt, std::uint64_t lo, std::uint64_t hi);
+// The directory a verb writes its reports to: created now, before any work,
+// so a path that cannot be written is an error naming it (exit 2), not an
+// exception after minutes of proving.
+void prepare_out_dir(const std::string& dir, const char* opt);
+// --dczid: DCZID_EL0 as the cost model reads it: BS (bits 3:0, log2 of the
+// DC ZVA / GVA block in words, at most 9: 2 KiB) and DZP (bit 4).
+std::uint64_t parse_dczid(const Options& o);
 // Throws InputError for an option not in value_opts / flag_opts.
 Options parse_options(const Args& args, const std::vector<std::string>& value_opts,
                       const std::vector<std::string>& flag_opts);

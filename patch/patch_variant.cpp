@@ -100,7 +100,7 @@ std::string reader_message(const std::string& what) {
 
 std::string base_from_text(const std::string& text, std::string* how) {
     static const std::regex applies(
-        R"((applies|applied|based|rebased|apply)\s+(cleanly\s+)?(on|onto|to|against)\s+(top\s+of\s+)?(the\s+)?(linux\s+|kernel\s+|mainline\s+)?v?(\d+)[.-](\d+)([.-]rc\d+)?)",
+        R"((applies|applied|based|rebased|apply)\s+(cleanly\s+)?(on|onto|to|against)\s+(top\s+of\s+)?(the\s+)?(linux\s+|kernel\s+|mainline\s+)?v?(\d{1,3})[.-](\d{1,3})([.-]rc\d+)?)",
         std::regex::icase);
     std::smatch m;
     if (std::regex_search(text, m, applies)) {

@@ -88,11 +88,15 @@ struct Parser {
                                param + "'\" and keeps the default");
     }
 
-    void token(const std::string& tok) {
-        auto eq = tok.find('=');
-        std::string key = tok.substr(0, eq);
-        bool has_value = eq != std::string::npos;
-        std::string v = has_value ? tok.substr(eq + 1) : "";
+    // One parameter as next_arg() hands it over: the name (quotes gone, '-'
+    // read as '_' as parameq() does) and the value, if there is an '='.
+    void token(const CmdlineArg& a) {
+        const std::string tok = a.has_value ? a.param + "=" + a.value : a.param;
+        std::string key = a.param;
+        for (char& c : key)
+            if (c == '-') c = '_';
+        const bool has_value = a.has_value;
+        const std::string& v = a.value;
         auto need_value = [&]() {
             if (!has_value) bad(key, "", "needs a value (the handler gets NULL and returns -EINVAL)");
             return has_value;
@@ -153,9 +157,10 @@ struct Parser {
                 return;
             }
             p.page_alloc_sample_order = (std::uint32_t)n;
-        } else if (key == "kasan_multi_shot") {  // report.c kasan_set_multi_shot (__setup, no value)
-            if (has_value) bad(key, v, "takes no value");
-            else p.multi_shot = true;
+        } else if (key == "kasan_multi_shot") {
+            // report.c kasan_set_multi_shot is a __setup handler: obsolete_checksetup()
+            // hands it whatever follows the name ("=0" too) and it ignores it
+            p.multi_shot = true;
         } else if (key == "init_on_alloc" || key == "init_on_free") {  // mm/mm_init.c early_init_on_*
             if (!need_value()) return;
             bool b;
@@ -173,11 +178,63 @@ struct Parser {
 
 }  // namespace
 
+// lib/cmdline.c next_arg() as kernel/params.c parse_args() calls it: blanks
+// (isspace) separate parameters except inside double quotes; a parameter that
+// starts with '"' loses it and its closing quote; a value that starts with '"'
+// loses it and the token's last character if that is '"' ("kasan.mode="async""
+// is kasan.mode=async); the first '=' splits name from value; a bare "--"
+// ends the kernel's parameters and the rest goes to init.
+std::vector<CmdlineArg> split_cmdline(const std::string& s, std::string* to_init) {
+    auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; };
+    std::vector<CmdlineArg> out;
+    std::size_t i = 0;
+    while (i < s.size() && blank(s[i])) ++i;
+    while (i < s.size()) {
+        bool in_quote = false, quoted = false;
+        if (s[i] == '"') {
+            ++i;
+            in_quote = quoted = true;
+        }
+        const std::size_t start = i;
+        std::size_t eq = std::string::npos, j = start;
+        for (; j < s.size(); ++j) {
+            if (blank(s[j]) && !in_quote) break;
+            if (eq == std::string::npos && s[j] == '=') eq = j;
+            if (s[j] == '"') in_quote = !in_quote;
+        }
+        CmdlineArg a;
+        bool last_quote_gone = false;
+        const bool ends_in_quote = j > start && s[j - 1] == '"';
+        if (eq == std::string::npos) {
+            a.param = s.substr(start, j - start);
+        } else {
+            a.has_value = true;
+            a.param = s.substr(start, eq - start);
+            a.value = s.substr(eq + 1, j - eq - 1);
+            if (!a.value.empty() && a.value[0] == '"') {
+                a.value.erase(0, 1);
+                if (ends_in_quote && !a.value.empty()) a.value.pop_back();
+                last_quote_gone = ends_in_quote;
+            }
+        }
+        if (quoted && ends_in_quote && !last_quote_gone) {
+            std::string& tail = a.has_value ? a.value : a.param;
+            if (!tail.empty()) tail.pop_back();
+        }
+        while (j < s.size() && blank(s[j])) ++j;
+        if (!a.has_value && a.param == "--") {
+            if (to_init) *to_init = s.substr(j);
+            break;
+        }
+        out.push_back(a);
+        i = j;
+    }
+    return out;
+}
+
 BootParams parse_boot_params(const std::string& cmdline, const BootParamSyntax& syntax) {
     Parser ps{BootParams{}, syntax};
-    std::istringstream in(cmdline);
-    std::string tok;
-    while (in >> tok) ps.token(tok);
+    for (const CmdlineArg& a : split_cmdline(cmdline, &ps.p.init_args)) ps.token(a);
     return ps.p;
 }
 

@@ -52,12 +52,23 @@ struct BootParams {
     bool init_on_alloc = false;  // CONFIG_INIT_ON_ALLOC_DEFAULT_ON=n
     bool init_on_free = false;
     std::vector<std::string> not_modelled;  // tokens that are no KASAN concern ("quiet", "root=")
+    std::string init_args;                  // what follows "--": init's, not the kernel's
     std::vector<BootDiagnostic> diagnostics;
 
     // The command line that reproduces these values ("kasan=on kasan.mode=async ...");
     // only non-default values are printed.
     std::string to_cmdline() const;
 };
+
+// One kernel parameter as lib/cmdline.c next_arg() splits it (quotes removed).
+struct CmdlineArg {
+    std::string param;
+    bool has_value = false;  // "param=..." (the handler gets NULL without one)
+    std::string value;
+};
+// The parameters of a command line, as kernel/params.c parse_args() reads them:
+// quoting, and a bare "--" ending the kernel's part (the rest in *to_init).
+std::vector<CmdlineArg> split_cmdline(const std::string& cmdline, std::string* to_init = nullptr);
 
 BootParams parse_boot_params(const std::string& cmdline, const BootParamSyntax& syntax = {});
 // Throws InputError("<where>", "kasan.mode=fast: expected sync, async or asymm ...").

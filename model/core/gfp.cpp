@@ -220,6 +220,9 @@ gfp_t GfpLayout::parse(const std::string& text, const std::string& where) const 
                 used = 0;
             }
             if (used != tok.size()) throw InputError(where, "bad number '" + tok + "' in GFP string" + col);
+            // gfp_t is an unsigned int (include/linux/types.h): 32 bits in every era
+            if (n > 0xFFFFFFFFull)
+                throw InputError(where, "'" + tok + "' does not fit gfp_t (unsigned int, 32 bits)" + col);
             v |= n;
         } else if (const GfpName* f = find(tok)) {
             v |= f->mask;

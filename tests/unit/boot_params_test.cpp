@@ -56,7 +56,8 @@ TEST(BootParams, BadValuesFollowTheKernel) {
     EXPECT_EQ(parse_boot_params("init_on_alloc=maybe").diagnostics.size(), 1u);
     EXPECT_EQ(parse_boot_params("kasan.mode").diagnostics.size(), 1u);  // NULL arg -> -EINVAL
     EXPECT_EQ(parse_boot_params("kasan.smaple=3").diagnostics.size(), 1u);
-    EXPECT_EQ(parse_boot_params("kasan_multi_shot=1").diagnostics.size(), 1u);
+    // __setup("kasan_multi_shot"): obsolete_checksetup() hands "=1" to a handler that ignores it
+    EXPECT_EQ(parse_boot_params("kasan_multi_shot=1").diagnostics.size(), 0u);
 }
 
 TEST(BootParams, StrictParserNamesTheParameter) {
@@ -103,4 +104,52 @@ TEST(Runtime, FallbacksOfTheCpu) {
     BuildConfig novm;
     novm.kasan_vmalloc = false;
     EXPECT_FALSE(derive_runtime(novm, Machine{}, parse_boot_params("")).vmalloc_on);
+}
+
+// lib/cmdline.c next_arg(): quotes group blanks and are removed; a bare "--"
+// ends the kernel's parameters (kernel/params.c parse_args()).
+TEST(BootParams, SplitsAsNextArgDoes) {
+    auto one = [](const std::string& s) {
+        auto v = split_cmdline(s);
+        EXPECT_EQ(v.size(), 1u) << s;
+        return v.empty() ? CmdlineArg{} : v[0];
+    };
+    CmdlineArg a = one("kasan.mode=\"async\"");
+    EXPECT_EQ(a.param, "kasan.mode");
+    EXPECT_EQ(a.value, "async");
+    a = one("\"kasan.mode=asymm\"");
+    EXPECT_EQ(a.param, "kasan.mode");
+    EXPECT_EQ(a.value, "asymm");
+    a = one("foo=\"a b  c\"");
+    EXPECT_EQ(a.value, "a b  c");
+    a = one("\"quiet\"");
+    EXPECT_EQ(a.param, "quiet");
+    EXPECT_FALSE(a.has_value);
+    a = one("k=\"");  // the opening quote is the last character: the value is empty
+    EXPECT_TRUE(a.has_value);
+    EXPECT_EQ(a.value, "");
+    a = one("k=\"open ended");  // an unclosed quote runs to the end of the line
+    EXPECT_EQ(a.value, "open ended");
+    a = one("k=a=b");  // the first '=' splits
+    EXPECT_EQ(a.value, "a=b");
+    std::string init;
+    auto v = split_cmdline("  kasan=on\t--  kasan=off single ", &init);
+    ASSERT_EQ(v.size(), 1u);
+    EXPECT_EQ(v[0].param, "kasan");
+    EXPECT_EQ(init, "kasan=off single ");
+    // next_arg() strips the quotes before parse_args() compares: a quoted "--" ends too
+    EXPECT_EQ(split_cmdline("a \"--\" b", &init).size(), 1u);
+    EXPECT_EQ(init, "b");
+}
+
+TEST(BootParams, QuotesDashesAndInitArguments) {
+    BootParams p = parse_boot_params("kasan.mode=\"async\" kasan.page-alloc.sample=4 -- kasan=off");
+    EXPECT_TRUE(p.diagnostics.empty());
+    EXPECT_EQ(p.mode, TagCheckMode::async);
+    EXPECT_EQ(p.page_alloc_sample, 4u);  // parameq(): '-' and '_' are the same
+    EXPECT_EQ(p.kasan, KasanArg::deflt);  // after "--": init's
+    EXPECT_EQ(p.init_args, "kasan=off");
+    // __setup("kasan_multi_shot"): the handler ignores what follows the name
+    EXPECT_TRUE(parse_boot_params("kasan_multi_shot=0").multi_shot);
+    EXPECT_THROW(parse_boot_params_strict("kasan.mode=\"a sync\"", "cmdline"), InputError);
 }

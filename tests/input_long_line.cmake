@@ -1,0 +1,17 @@
+# A 2 MB line in a scenario file: the error names file:line and quotes the
+# line's head with its length, never the whole line (issue 16).
+set(f ${WORK}/long_line.litmus)
+string(REPEAT "x" 2097152 long)
+file(WRITE ${f} "name long_line\np = kmalloc(16)\n${long}(p)\n")
+execute_process(COMMAND ${TAGPROOF} run ${f} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+string(LENGTH "${out}${err}" n)
+if(NOT rc EQUAL 2)
+  message(FATAL_ERROR "exit status ${rc}, wanted 2")
+endif()
+if(n GREATER 2000)
+  message(FATAL_ERROR "the message is ${n} characters long: the line was echoed")
+endif()
+if(NOT "${err}" MATCHES "long_line.litmus:3: unknown event 'x+\\.\\.\\. \\(2097152 characters\\)'")
+  message(FATAL_ERROR "the message does not name the event's head and length:\n${err}")
+endif()
+message(STATUS "${err}")
