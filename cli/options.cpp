@@ -4,10 +4,9 @@
 #include <fstream>
 #include <system_error>
 #include <cctype>
-#include <cerrno>
-#include <cstdlib>
 
 #include "error.hpp"
+#include "number.hpp"
 #include "verbs.hpp"
 
 namespace tagproof::cli {
@@ -50,22 +49,14 @@ Options parse_options(const Args& args, const std::vector<std::string>& value_op
     return o;
 }
 
-// Digits only (decimal or 0x hex): stoull alone takes "-3" as 2^64-3 and
-// skips leading blanks, which is how `--depth -3` became 4294967293.
+// number.hpp's reader: std::stoull alone takes "-3" as 2^64-3 and skips
+// leading blanks, which is how `--depth -3` became 4294967293.
 std::uint64_t parse_u64(const std::string& s, const char* opt) {
-    const bool hex = s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-    const std::size_t from = hex ? 2 : 0;
-    bool digits = s.size() > from;
-    for (std::size_t i = from; i < s.size(); ++i)
-        digits &= hex ? std::isxdigit((unsigned char)s[i]) != 0 : std::isdigit((unsigned char)s[i]) != 0;
-    if (digits) {
-        errno = 0;
-        const unsigned long long v = std::strtoull(s.c_str() + from, nullptr, hex ? 16 : 10);
-        if (errno != ERANGE) return v;
-        throw InputError(opt, "'" + s + "' is beyond 2^64-1");
-    }
-    if (!s.empty() && s[0] == '-') throw InputError(opt, "'" + s + "' is negative: expected a number of 0 or more");
-    throw InputError(opt, "'" + s + "' is not a number");
+    std::uint64_t v = 0;
+    const NumberRead r = read_number(s, v);
+    if (r == NumberRead::ok) return v;
+    throw InputError(opt, "'" + s + "' " + number_problem(r) +
+                              (r == NumberRead::negative ? ": expected a number of 0 or more" : ""));
 }
 
 std::uint64_t parse_count(const std::string& s, const char* opt, std::uint64_t lo, std::uint64_t hi) {

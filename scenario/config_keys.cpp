@@ -8,6 +8,7 @@
 #include "config.hpp"
 #include "error.hpp"
 #include "model.hpp"
+#include "number.hpp"
 
 namespace tagproof::scenario {
 
@@ -61,16 +62,10 @@ std::uint64_t config_number(const std::string& key, const std::string& v, const 
     const Key& k = find(key, where);
     const std::string range = std::to_string(k.lo) + ".." + std::to_string(k.hi);
     std::uint64_t n = 0;
-    std::size_t used = 0;
-    const bool digits = !v.empty() && v[0] >= '0' && v[0] <= '9';
-    try {
-        if (digits) n = std::stoull(v, &used, 0);
-    } catch (const std::out_of_range&) {
+    const NumberRead r = read_number(v, n);
+    if (r == NumberRead::beyond_u64 || r == NumberRead::negative)
         throw InputError(where, "config " + key + "=" + v + ": out of range (" + range + ")");
-    } catch (...) {
-        used = 0;
-    }
-    if (!digits || used != v.size()) throw InputError(where, "config " + key + "=" + v + ": expected a number (" + range + ")");
+    if (r != NumberRead::ok) throw InputError(where, "config " + key + "=" + v + ": expected a number (" + range + ")");
     if (n < k.lo || n > k.hi) throw InputError(where, "config " + key + "=" + v + ": out of range (" + range + ")");
     return n;
 }

@@ -11,6 +11,7 @@
 #include "config_keys.hpp"
 #include "error.hpp"
 #include "model.hpp"
+#include "number.hpp"
 #include "scenario.hpp"
 
 namespace tagproof::scenario {
@@ -29,16 +30,7 @@ struct LineParser {
 
     [[noreturn]] void fail(const std::string& msg) const { throw InputError(where, msg); }
 
-    static bool parse_number(const std::string& s, std::uint64_t& out) {
-        if (s.empty() || !std::isdigit((unsigned char)s[0])) return false;
-        std::size_t used = 0;
-        try {
-            out = std::stoull(s, &used, 0);
-        } catch (...) {
-            return false;
-        }
-        return used == s.size();
-    }
+    static bool parse_number(const std::string& s, std::uint64_t& out) { return read_number(s, out) == NumberRead::ok; }
 
     // "P/Q" with 0 <= P <= Q, Q > 0, in lowest terms as the runner prints it.
     std::string probability(const std::string& v) const {
@@ -393,6 +385,7 @@ Scenario parse_scenario(const std::string& text, const std::string& file) {
                 std::uint64_t n;
                 if (!LineParser::parse_number(v, n)) lp.fail("expect reports needs a number");
                 e.value = v;
+                e.count = n;
             } else {
                 lp.fail("unknown expectation '" + k + "': expected Always, Sometimes, Never, probability P, "
                         "violation INVARIANT or reports N");

@@ -483,7 +483,7 @@ std::vector<ModeResult> run_scenario(const Scenario& sc, const RunOptions& opt) 
             if (e.kind == Expect::violation && !seen_violations.count(e.value))
                 problems.push_back(where + ": expected a violation of " + e.value + ", but the invariant held in every run");
             if (e.kind == Expect::reports &&
-                !(res.min_reports == std::stoull(e.value) && res.max_reports == res.min_reports))
+                !(res.min_reports == e.count && res.max_reports == res.min_reports))
                 problems.push_back(where + ": expected " + e.value + " report(s) in every run, got " +
                                    std::to_string(res.min_reports) +
                                    (res.max_reports != res.min_reports ? ".." + std::to_string(res.max_reports) : ""));

@@ -60,6 +60,7 @@ struct Statement {
 struct Expect {
     enum Kind { verdict, probability, violation, reports } kind = verdict;
     std::string value;  // Always / 13/14 / detection / 3
+    std::uint64_t count = 0;  // reports N
     std::vector<Mode> modes;
     int line = 0;
 };

@@ -36,3 +36,10 @@ cli_test(input_boot_dashes 0 "sample=4 " boot "kasan.page-alloc.sample=4")
 cli_test(input_boot_double_dash 0 "kasan_enabled=1 .*after \"--\", for init \\(not kernel parameters\\): kasan=off single"
          boot "kasan=on -- kasan=off single")
 cli_test(input_boot_quoted_bad 2 "bad boot parameter 'kasan.mode=a sync': expected sync, async or asymm" boot "kasan.mode=\"a sync\"")
+
+# variant files: nesting and numbers the reader refuses before they overflow
+set(FS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz-seeds/variant_file)
+cli_test(input_variant_deep_parens 2 "deep_parens.variant:6:91: brackets, '!', '~' or '\\?:' nested more than 64 deep"
+         run --variant-file ${FS}/deep_parens.variant ${CMAKE_CURRENT_SOURCE_DIR}/scenarios/kunit/kmalloc_oob_right.litmus)
+cli_test(input_variant_number_overflow 2 "number_overflow.variant:6:40: the number '0x1f+' is beyond 2\\^64-1"
+         run --variant-file ${FS}/number_overflow.variant ${CMAKE_CURRENT_SOURCE_DIR}/scenarios/kunit/kmalloc_oob_right.litmus)

@@ -9,6 +9,7 @@
 #include <cctype>
 
 #include "error.hpp"
+#include "number.hpp"
 
 namespace tagproof {
 
@@ -212,14 +213,10 @@ gfp_t GfpLayout::parse(const std::string& text, const std::string& where) const 
         if (tok.empty()) throw InputError(where, "empty flag name in GFP string '" + text + "'" + col);
         if (tok == "none" || tok == "0") {
         } else if (std::isdigit((unsigned char)tok[0])) {
-            std::size_t used = 0;
-            unsigned long long n = 0;
-            try {
-                n = std::stoull(tok, &used, 0);
-            } catch (...) {
-                used = 0;
-            }
-            if (used != tok.size()) throw InputError(where, "bad number '" + tok + "' in GFP string" + col);
+            std::uint64_t n = 0;
+            const NumberRead r = read_number(tok, n);
+            if (r == NumberRead::beyond_u64) n = ~std::uint64_t(0);  // refused just below as any n > 32 bits
+            else if (r != NumberRead::ok) throw InputError(where, "bad number '" + tok + "' in GFP string" + col);
             // gfp_t is an unsigned int (include/linux/types.h): 32 bits in every era
             if (n > 0xFFFFFFFFull)
                 throw InputError(where, "'" + tok + "' does not fit gfp_t (unsigned int, 32 bits)" + col);

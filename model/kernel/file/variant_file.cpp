@@ -205,6 +205,10 @@ struct ExprParser {
             RuleExpr x = node(RuleExpr::number, at);
             try {
                 x.value = std::stoull(s.substr(i), &used, 0);
+            } catch (const std::out_of_range&) {
+                std::size_t e = i;
+                while (e < s.size() && (std::isxdigit((unsigned char)s[e]) || s[e] == 'x' || s[e] == 'X')) ++e;
+                fail(at, "the number '" + s.substr(i, e - i) + "' is beyond 2^64-1");
             } catch (...) {
                 fail(at, "bad number");
             }
