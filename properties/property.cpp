@@ -116,9 +116,21 @@ std::string minimise_scenario(const std::string& text, const std::string& invari
 }
 
 
-std::uint64_t round_seed(int round) {
-    std::uint64_t s = rc::detail::configuration().testParams.seed + std::uint64_t(round) * 0x9E3779B97F4A7C15ull;
+std::uint64_t round_seed(int round, std::uint64_t base) {
+    if (!base) base = rc::detail::configuration().testParams.seed;
+    std::uint64_t s = base + std::uint64_t(round) * 0x9E3779B97F4A7C15ull;
     return s ? s : 1;  // 0 would mean "the configured seed"
+}
+
+bool seed_configured() {
+    const char* p = std::getenv("RC_PARAMS");
+    return p && std::string(p).find("seed=") != std::string::npos;
+}
+
+std::uint64_t seed_of(const std::string& text) {
+    std::uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a
+    for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ull;
+    return h ? h : 1;
 }
 
 PropertyResult run_check(const std::string& name, const std::function<void()>& property, int tests, int max_size,

@@ -45,10 +45,15 @@ AbstractState initial_state(const kernel::Variant& v, const Config& c, const ker
 // replayable trace. `events` is set to the number of event lines left.
 std::string minimise_scenario(const std::string& text, const std::string& invariant, std::size_t& events);
 
-// The seed for the round-th of several checks in one process: RapidCheck's
-// configured seed (RC_PARAMS seed=..., else random per process) advanced by
-// the round. Checks that all take the configured seed draw the same cases.
-std::uint64_t round_seed(int round);
+// The seed for the round-th of several checks in one process: `base` (0:
+// RapidCheck's configured seed, RC_PARAMS seed=..., else random per process)
+// advanced by the round. Checks that all take the same base draw the same cases.
+std::uint64_t round_seed(int round, std::uint64_t base = 0);
+// Does RC_PARAMS name a seed? (Else RapidCheck draws one per process.)
+bool seed_configured();
+// A nonzero seed that depends only on `text` (a review seeds its checks from
+// the variant, so the same patch gets the same reply every time).
+std::uint64_t seed_of(const std::string& text);
 
 // One property as a RapidCheck check: `tests` cases (max_size 0 and seed 0:
 // RapidCheck's configuration); on failure the case's last_failure(), its
