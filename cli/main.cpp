@@ -29,6 +29,8 @@ static const char* kUsage =
     "  seeds SCENARIO...    the scenarios' HW_TAGS events as seeds of the event fuzz targets\n"
     "  gfp STRING|NUMBER    parse and print GFP flags as the kernel prints them\n"
     "  boot CMDLINE         parse a kernel command line and show the KASAN state it gives\n"
+    "  kernel ...           the kernel oracle: scenarios as a KUnit suite, a real kernel's results\n"
+    "                       (KUnit KTAP, KASAN reports) set beside the model's\n"
     "\n"
     "`tagproof VERB --help` describes a verb. Exit status: 0 all verdicts as expected,\n"
     "1 counterexample (an unexpected verdict), 2 bad input, 3 unknown.\n";
@@ -88,6 +90,7 @@ int main(int argc, char** argv) {
         if (verb == "replay") return cli::verb_replay(args);
         if (verb == "seeds") return cli::verb_seeds(args);
         if (verb == "bench") return cli::verb_bench(args);
+        if (verb == "kernel") return cli::verb_kernel(args);
         std::cerr << "tagproof: unknown verb '" << error_text::printable(verb) << "'\n" << kUsage;
         return cli::EXIT_BAD_INPUT;
     } catch (const InputError& e) {

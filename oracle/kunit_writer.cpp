@@ -1,0 +1,350 @@
+// kunit_writer.cpp — see kunit_writer.hpp. The C written here is this
+// project's own: a case per scenario, each statement between tp_begin() and
+// tp_end(), which follow the protocol mm/kasan/kasan_test_c.c documents for
+// KUNIT_EXPECT_KASAN_FAIL (a console tracepoint probe sees "BUG: KASAN: ";
+// with HW_TAGS in sync mode a report turns tag checking off on that CPU, so
+// the case stays on its CPU and turns it back on).
+#include "kunit_writer.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "error.hpp"
+
+namespace tagproof::oracle {
+
+namespace {
+
+using scenario::Arg;
+using scenario::Outcome;
+using scenario::Scenario;
+using scenario::Statement;
+
+enum class VarKind { pointer, page, cache };
+
+// The calls the kernel C can make, and the kind of what each returns.
+const std::map<std::string, VarKind>& kernel_calls() {
+    static const std::map<std::string, VarKind> m = {
+        {"alloc_pages", VarKind::page},   {"free_pages", VarKind::pointer},   {"page_address", VarKind::pointer},
+        {"kmalloc", VarKind::pointer},    {"kzalloc", VarKind::pointer},      {"kfree", VarKind::pointer},
+        {"krealloc", VarKind::pointer},   {"ksize", VarKind::pointer},        {"kmem_cache_create", VarKind::cache},
+        {"kmem_cache_alloc", VarKind::pointer}, {"kmem_cache_free", VarKind::pointer},
+        {"rcu_barrier", VarKind::pointer}, {"vmalloc", VarKind::pointer},     {"vzalloc", VarKind::pointer},
+        {"vfree", VarKind::pointer},      {"vrealloc", VarKind::pointer},     {"vmalloc_huge", VarKind::pointer},
+        {"vmalloc_to_page_address", VarKind::pointer}, {"virt_to_page_address", VarKind::pointer},
+        {"set_tag", VarKind::pointer},    {"reset_tag", VarKind::pointer},    {"read", VarKind::pointer},
+        {"write", VarKind::pointer},      {"rmw", VarKind::pointer},
+    };
+    return m;
+}
+
+// Config keys the one kernel boots as the model's defaults have them.
+bool harmless_config(const std::string& k, const std::string& v) {
+    if (k == "pages" || k == "cpus" || k == "nodes") return true;
+    static const std::set<std::pair<std::string, std::string>> same = {
+        {"kfence", "n"}, {"lockdep", "n"}, {"vmap_stack", "y"}, {"kasan_vmalloc", "y"}, {"mte", "y"},
+        {"deferred_struct_page_init", "n"}, {"slub_rcu_debug", "n"}};
+    return same.count({k, v}) > 0;
+}
+
+// A boot line that only says what the oracle kernel boots with: HW_TAGS's
+// defaults (kasan=on, kasan.mode=sync, kasan.vmalloc=on), and multi-shot,
+// which the suite turns on itself (kasan_save_enable_multi_shot()).
+bool default_boot(const std::string& line) {
+    static const std::set<std::string> same = {"kasan=on", "kasan.mode=sync", "kasan.vmalloc=on", "kasan_multi_shot"};
+    std::istringstream in(line);
+    std::string tok;
+    while (in >> tok)
+        if (!same.count(tok)) return false;
+    return true;
+}
+
+bool in_hw_tags(const Statement& st) {
+    return st.modes.empty() || std::find(st.modes.begin(), st.modes.end(), Mode::hw_tags) != st.modes.end();
+}
+
+const Outcome& hw_outcome(const Statement& st) {
+    auto it = st.outcome_by_mode.find(Mode::hw_tags);
+    return it == st.outcome_by_mode.end() ? st.outcome : it->second;
+}
+
+std::string c_identifier(const std::string& name, const std::string& file) {
+    std::string id;
+    for (char ch : name) id += std::isalnum((unsigned char)ch) ? ch : '_';
+    if (id.empty() || std::isdigit((unsigned char)id[0]))
+        throw InputError(file, "the scenario's name '" + name + "' cannot name a KUnit case");
+    return id;
+}
+
+std::string c_string(const std::string& s) {
+    std::string out = "\"";
+    for (char ch : s) {
+        if (ch == '"' || ch == '\\') out += '\\';
+        out += ch;
+    }
+    return out + "\"";
+}
+
+// A pointer argument, with its offset: (char *)p + 112
+std::string ptr(const Arg& a) {
+    if (a.offset == 0) return a.name;
+    return "((char *)" + a.name + (a.offset > 0 ? " + " : " - ") + std::to_string(a.offset > 0 ? a.offset : -a.offset) +
+           ")";
+}
+
+std::string num(const Arg& a) { return a.is_number ? std::to_string(a.number) + "UL" : a.name; }
+
+std::string gfp(const Statement& st, std::size_t i) {
+    return st.args.size() > i && !st.args[i].text.empty() ? st.args[i].text : "GFP_KERNEL";
+}
+
+// The statement as the scenario wrote it (for the printed line).
+std::string shown(const Statement& st) {
+    std::string s = st.result.empty() ? "" : st.result + " = ";
+    s += st.call + "(";
+    for (std::size_t i = 0; i < st.args.size(); ++i) s += (i ? ", " : "") + st.args[i].text;
+    return s + ")";
+}
+
+// The C expression of one event (its result assigned where it has one).
+std::string c_event(const Statement& st, const std::string& cache_name) {
+    const auto& a = st.args;
+    const std::string& c = st.call;
+    auto assign = [&](const std::string& e) { return st.result.empty() ? e : st.result + " = " + e; };
+    if (c == "alloc_pages") return assign("alloc_pages(" + gfp(st, 1) + ", " + num(a[0]) + ")");
+    if (c == "free_pages") return "__free_pages(" + a[0].name + ", " + num(a[1]) + ")";
+    if (c == "page_address") return assign("page_address(" + a[0].name + ")");
+    if (c == "kmalloc" || c == "kzalloc") return assign(c + "(" + num(a[0]) + ", " + gfp(st, 1) + ")");
+    if (c == "kfree") return "kfree(" + ptr(a[0]) + ")";
+    if (c == "krealloc") return assign("krealloc(" + ptr(a[0]) + ", " + num(a[1]) + ", " + gfp(st, 2) + ")");
+    if (c == "ksize") return "tp_size = ksize(" + ptr(a[0]) + ")";
+    if (c == "kmem_cache_create") {
+        const std::string flag = a.size() > 1 ? a[1].text : "";
+        return assign("kmem_cache_create(" + c_string(cache_name) + ", " + num(a[0]) + ", 0, " +
+                      (flag == "rcu" ? "SLAB_TYPESAFE_BY_RCU" : "0") + ", " + (flag == "ctor" ? "tp_ctor" : "NULL") + ")");
+    }
+    if (c == "kmem_cache_alloc") return assign("kmem_cache_alloc(" + a[0].name + ", " + gfp(st, 1) + ")");
+    if (c == "kmem_cache_free") return "kmem_cache_free(" + a[0].name + ", " + ptr(a[1]) + ")";
+    if (c == "rcu_barrier") return "rcu_barrier()";
+    if (c == "vmalloc") return assign(a.size() > 1 ? "__vmalloc(" + num(a[0]) + ", " + gfp(st, 1) + ")" : "vmalloc(" + num(a[0]) + ")");
+    if (c == "vzalloc")
+        return assign(a.size() > 1 ? "__vmalloc(" + num(a[0]) + ", " + gfp(st, 1) + " | __GFP_ZERO)" : "vzalloc(" + num(a[0]) + ")");
+    if (c == "vmalloc_huge") return assign("vmalloc_huge(" + num(a[0]) + ", " + gfp(st, 1) + ")");
+    if (c == "vfree") return "vfree(" + ptr(a[0]) + ")";
+    if (c == "vrealloc") return assign("vrealloc(" + ptr(a[0]) + ", " + num(a[1]) + ", " + gfp(st, 2) + ")");
+    if (c == "vmalloc_to_page_address") return assign("page_address(vmalloc_to_page(" + ptr(a[0]) + "))");
+    if (c == "virt_to_page_address") return assign("page_address(virt_to_page(" + ptr(a[0]) + "))");
+    if (c == "set_tag") return assign("(char *)__tag_set(" + ptr(a[0]) + ", " + num(a[1]) + ")");
+    if (c == "reset_tag") return assign("(char *)kasan_reset_tag(" + ptr(a[0]) + ")");
+    if (c == "read" || c == "write" || c == "rmw")
+        return std::string("tp_access(") + ptr(a[0]) + ", " + num(a[1]) + ", " +
+               (c == "read" ? "TP_READ" : c == "write" ? "TP_WRITE" : "TP_RMW") + ")";
+    return "";
+}
+
+const char* kPrologue = R"(// SPDX-License-Identifier: GPL-2.0
+/*
+ * Written by `tagproof kernel kunit`: each case is one tagproof scenario
+ * file's HW_TAGS events. Around each statement the console is watched for
+ * "BUG: KASAN: " (a tracepoint probe, as mm/kasan/kasan_test_c.c does); the
+ * case prints what it saw,
+ *	# tagproof: L<line> <statement>: report|no report
+ * and fails where that is not what the scenario says the model does.
+ * Built into the kernel from mm/kasan/ (it uses mm/kasan/kasan.h).
+ */
+#define pr_fmt(fmt) fmt
+
+#include <kunit/test.h>
+#include <linux/gfp.h>
+#include <linux/kasan.h>
+#include <linux/mm.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+#include <linux/vmalloc.h>
+#include <trace/events/printk.h>
+
+#include "kasan.h"
+
+enum tp_access_kind { TP_READ, TP_WRITE, TP_RMW };
+enum tp_expect { TP_ANY, TP_REPORT, TP_NO_REPORT };
+
+static struct {
+	bool report_found;
+	bool async_fault;
+} tp_status;
+static bool tp_multishot;
+static size_t tp_size __maybe_unused;  /* ksize()'s result */
+
+static void tp_probe_console(void *ignore, const char *buf, size_t len)
+{
+	if (strnstr(buf, "BUG: KASAN: ", len))
+		WRITE_ONCE(tp_status.report_found, true);
+	else if (strnstr(buf, "Asynchronous fault: ", len))
+		WRITE_ONCE(tp_status.async_fault, true);
+}
+
+static void tp_ctor(void *object) { }
+
+/* Byte by byte, stopping at the first report: past it, with tag checks off,
+ * the bytes are not the scenario's to touch. */
+static noinline void tp_access(char *p, size_t len, enum tp_access_kind kind)
+{
+	volatile char *v = p;
+	size_t i;
+
+	for (i = 0; i < len && !READ_ONCE(tp_status.report_found); i++) {
+		char c = 0;
+
+		if (kind != TP_WRITE)
+			c = v[i];
+		if (kind != TP_READ)
+			v[i] = c;
+	}
+}
+
+static void tp_begin(void)
+{
+	if (IS_ENABLED(CONFIG_KASAN_HW_TAGS) && kasan_sync_fault_possible())
+		migrate_disable();
+	WRITE_ONCE(tp_status.report_found, false);
+	WRITE_ONCE(tp_status.async_fault, false);
+	barrier();
+}
+
+static void tp_end(struct kunit *test, int line, const char *what, enum tp_expect expect)
+{
+	bool seen;
+
+	barrier();
+	if (kasan_async_fault_possible())
+		kasan_force_async_fault();
+	seen = READ_ONCE(tp_status.report_found);
+	if (IS_ENABLED(CONFIG_KASAN_HW_TAGS) && kasan_sync_fault_possible()) {
+		if (seen && !READ_ONCE(tp_status.async_fault))
+			kasan_enable_hw_tags();
+		migrate_enable();
+	}
+	pr_info("# tagproof: L%d %s: %s\n", line, what, seen ? "report" : "no report");
+	if (expect == TP_REPORT && !seen)
+		KUNIT_FAIL(test, "L%d %s: the model reports, the kernel did not", line, what);
+	if (expect == TP_NO_REPORT && seen)
+		KUNIT_FAIL(test, "L%d %s: the kernel reported, the model does not", line, what);
+	WRITE_ONCE(tp_status.report_found, false);
+}
+
+static int tp_suite_init(struct kunit_suite *suite)
+{
+	if (!kasan_enabled()) {
+		pr_err("tagproof: KASAN is off\n");
+		return -1;
+	}
+	kasan_kunit_test_suite_start();
+	tp_multishot = kasan_save_enable_multi_shot();
+	register_trace_console(tp_probe_console, NULL);
+	return 0;
+}
+
+static void tp_suite_exit(struct kunit_suite *suite)
+{
+	kasan_kunit_test_suite_end();
+	kasan_restore_multi_shot(tp_multishot);
+	unregister_trace_console(tp_probe_console, NULL);
+	tracepoint_synchronize_unregister();
+}
+)";
+
+}  // namespace
+
+std::string kunit_case_name(const Scenario& sc) { return c_identifier(sc.name, sc.file); }
+
+std::string expected_outcome(const Scenario& sc, const Statement& st) {
+    Outcome o = hw_outcome(st);
+    // as the runner reads it: under `harness kunit` an event with no outcome expects none
+    if (o.kind == Outcome::none && sc.kunit_harness) o.kind = Outcome::ok;
+    switch (o.kind) {
+        case Outcome::report: return o.bug_type.empty() ? "report" : "report(" + o.bug_type + ")";
+        case Outcome::reports: return o.count ? "report" : "no report";
+        case Outcome::ok: return "no report";
+        default: return "";
+    }
+}
+
+Expressible expressible(const Scenario& sc) {
+    auto no = [](const std::string& why) { return Expressible{false, why}; };
+    if (std::find(sc.modes.begin(), sc.modes.end(), Mode::hw_tags) == sc.modes.end()) return no("no hw_tags mode");
+    if (sc.variant.rfind("linux-", 0) != 0) return no("it is about variant " + sc.variant + ", not a released kernel");
+    if (!sc.baseline.empty()) return no("a mode-isolation scenario (baseline " + sc.baseline + ")");
+    for (const std::string* b : {&sc.boot, sc.boot_by_mode.count(Mode::hw_tags) ? &sc.boot_by_mode.at(Mode::hw_tags) : nullptr})
+        if (b && !default_boot(*b)) return no("boot line '" + *b + "': the kernel boots with HW_TAGS's defaults");
+    for (const auto& kv : sc.config)
+        if (!harmless_config(kv.first, kv.second)) return no("config " + kv.first + "=" + kv.second);
+    for (const auto& e : sc.expects)
+        if (e.kind != scenario::Expect::verdict || e.value != "Always")
+            return no("expect " + e.value + ": a verdict over tag choices, one kernel run is one of them");
+    std::map<std::string, VarKind> vars;
+    for (const auto& st : sc.statements) {
+        if (!in_hw_tags(st)) continue;
+        if (st.kind == Statement::assume) return no("line " + std::to_string(st.line) + ": an assumption on the model's tags");
+        if (st.kind != Statement::event) continue;  // checks of the model's state stay the model's
+        auto k = kernel_calls().find(st.call);
+        if (k == kernel_calls().end()) return no("line " + std::to_string(st.line) + ": " + st.call + "() is not written as kernel C yet");
+        if (st.cpu != 0) return no("line " + std::to_string(st.line) + ": cpu=" + std::to_string(st.cpu));
+        if (hw_outcome(st).kind == Outcome::fault) return no("line " + std::to_string(st.line) + ": a fault, which stops the kernel");
+        if (!st.result.empty()) vars[st.result] = k->second;
+    }
+    return {true, ""};
+}
+
+KunitSuite write_kunit_suite(const std::vector<Scenario>& scenarios, const std::string& suite) {
+    KunitSuite out;
+    std::ostringstream c;
+    c << kPrologue;
+    std::set<std::string> ids;
+    for (const auto& sc : scenarios) {
+        const Expressible e = expressible(sc);
+        if (!e.ok) {
+            out.left_out.push_back({sc.file, e.why});
+            continue;
+        }
+        const std::string id = c_identifier(sc.name, sc.file);
+        if (!ids.insert(id).second) throw InputError(sc.file, "a second scenario named '" + sc.name + "'");
+        // the variables, declared first (the kernel builds with -Wdeclaration-after-statement)
+        std::map<std::string, VarKind> vars;
+        for (const auto& st : sc.statements)
+            if (st.kind == Statement::event && in_hw_tags(st) && !st.result.empty())
+                vars[st.result] = kernel_calls().at(st.call);
+        c << "\n/* " << sc.file << (sc.doc.empty() ? "" : ": " + sc.doc) << " */\n";
+        c << "static void " << id << "(struct kunit *test)\n{\n";
+        for (const auto& [name, kind] : vars)
+            c << "\t" << (kind == VarKind::page ? "struct page *" : kind == VarKind::cache ? "struct kmem_cache *" : "char *")
+              << name << " = NULL;\n";
+        if (!vars.empty()) c << "\n";
+        for (const auto& st : sc.statements) {
+            if (st.kind != Statement::event || !in_hw_tags(st)) continue;
+            const std::string exp = expected_outcome(sc, st);
+            const char* ex = exp.empty() ? "TP_ANY" : exp == "no report" ? "TP_NO_REPORT" : "TP_REPORT";
+            c << "\ttp_begin();\n\t" << c_event(st, "tp_" + id + "_" + std::to_string(st.line)) << ";\n";
+            c << "\ttp_end(test, " << st.line << ", " << c_string(shown(st)) << ", " << ex << ");\n";
+            const std::string& call = st.call;
+            if (!st.result.empty() && call != "page_address" && call != "set_tag" && call != "reset_tag" &&
+                call.find("page_address") == std::string::npos)
+                c << "\tKUNIT_ASSERT_NOT_ERR_OR_NULL(test, " << st.result << ");\n";
+        }
+        c << "}\n";
+        out.cases.push_back(id);
+    }
+    c << "\nstatic struct kunit_case tp_cases[] = {\n";
+    for (const auto& id : out.cases) c << "\tKUNIT_CASE(" << id << "),\n";
+    c << "\t{}\n};\n\nstatic struct kunit_suite tp_suite = {\n\t.name = " << c_string(suite)
+      << ",\n\t.suite_init = tp_suite_init,\n\t.suite_exit = tp_suite_exit,\n\t.test_cases = tp_cases,\n};\n\n"
+      << "kunit_test_suite(tp_suite);\n\nMODULE_DESCRIPTION(\"tagproof scenarios as KUnit cases\");\n"
+      << "MODULE_LICENSE(\"GPL\");\n";
+    out.c_source = c.str();
+    return out;
+}
+
+}  // namespace tagproof::oracle

@@ -1,0 +1,50 @@
+// kunit_writer.hpp — scenario files written as one KUnit suite for a real
+// kernel, as klitmus7 writes litmus tests as kernel modules: each file a
+// case that runs its HW_TAGS events in kernel C (page, slab and vmalloc
+// allocations and frees, accesses through pointers, kasan_reset_tag), watches
+// the console for "BUG: KASAN: " around each statement (as the kernel's own
+// kasan_test_c.c does), prints what it saw as
+//   # tagproof: L<line> <statement>: report|no report
+// and fails the case where the kernel did not do what the file says the
+// model does. The file goes in the kernel's mm/kasan/ (it uses the helpers
+// mm/kasan/kasan.h gives the kernel's own KASAN tests).
+//
+// A file is expressible when every event it runs in hw_tags is a call the
+// kernel C below can make and nothing depends on the model's own view
+// (an assume on tags, a tag set in memory by hand, a boot or config line the
+// one kernel does not boot with, a CPU other than the one the case runs on);
+// otherwise it is left out with the reason.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "scenario.hpp"
+
+namespace tagproof::oracle {
+
+struct Expressible {
+    bool ok = false;
+    std::string why;  // when not: what the kernel C cannot say
+};
+
+Expressible expressible(const scenario::Scenario& sc);
+
+struct KunitSuite {
+    std::string c_source;          // mm/kasan/tagproof_kunit.c
+    std::vector<std::string> cases;  // the scenario names written, in order
+    std::vector<std::pair<std::string, std::string>> left_out;  // (file, why)
+};
+
+// `suite` names the KUnit suite ("tagproof"). Scenario names become C
+// identifiers (a name that is not one is refused with its file).
+KunitSuite write_kunit_suite(const std::vector<scenario::Scenario>& scenarios, const std::string& suite);
+
+// The KUnit case a scenario becomes: its name as a C identifier.
+std::string kunit_case_name(const scenario::Scenario& sc);
+
+// What a statement line of a written case expects in hw_tags: "report",
+// "report(TYPE)", "no report", or "" (not compared: `any`, or no outcome
+// outside `harness kunit`).
+std::string expected_outcome(const scenario::Scenario& sc, const scenario::Statement& st);
+
+}  // namespace tagproof::oracle
