@@ -20,15 +20,17 @@
 namespace tagproof::cli {
 
 static const char* kHelp =
-    "usage: tagproof kernel kunit --out FILE SCENARIO|DIR...\n"
+    "usage: tagproof kernel kunit --out FILE [--kernel-version X.Y] [--exclude FILE] SCENARIO|DIR...\n"
     "       tagproof kernel compare LOG [--corpus DIR] [--variant V] [--out FILE]\n"
-    "       tagproof kernel scenarios LOG SCENARIO|DIR... [--variant V] [--out FILE]\n"
+    "       tagproof kernel scenarios LOG SCENARIO|DIR... [--variant V] [--exclude FILE] [--out FILE]\n"
     "\n"
     "kunit      writes the scenarios' HW_TAGS events as one KUnit suite, \"tagproof\", in kernel C\n"
     "           (FILE goes in the kernel's mm/kasan/, built with CONFIG_KASAN_KUNIT_TEST); each\n"
     "           statement prints '# tagproof: L<line> <statement>: report|no report' and the case\n"
     "           fails where the kernel does not do what the file says. Files it cannot express in\n"
-    "           kernel C are listed with why.\n"
+    "           kernel C are listed with why; with --kernel-version, so are files about another\n"
+    "           release than the two modelled releases that bracket it; --exclude names scenarios\n"
+    "           to leave out ('NAME reason' per line: a kernel bug the case runs into).\n"
     "compare    reads a console log of a kernel that ran the KASAN KUnit suite and sets each case\n"
     "           beside the model's verdict on its port (--corpus, default tests/scenarios/kunit),\n"
     "           under the releases that bracket the kernel's version (or --variant V[,V]), hw_tags:\n"
@@ -91,7 +93,7 @@ int verb_kernel(const Args& args) {
     }
     const std::string sub = args[0];
     const Args rest(args.begin() + 1, args.end());
-    Options o = parse_options(rest, {"--out", "--corpus", "--variant"}, {"--help"});
+    Options o = parse_options(rest, {"--out", "--corpus", "--variant", "--kernel-version", "--exclude"}, {"--help"});
     if (o.has("--help")) {
         std::cout << kHelp;
         return 0;
@@ -102,7 +104,11 @@ int verb_kernel(const Args& args) {
         if (files.empty()) throw InputError("command line", "tagproof kernel kunit needs scenario files");
         std::vector<scenario::Scenario> scs;
         for (const auto& f : files) scs.push_back(scenario::load_scenario(f));
-        const oracle::KunitSuite s = oracle::write_kunit_suite(scs, "tagproof");
+        const std::string kv = o.get("--kernel-version");
+        oracle::KernelTarget target;
+        if (!kv.empty()) target.eras = oracle::era_variants(kv);
+        if (!o.get("--exclude").empty()) target.excluded = oracle::read_exclusions(o.get("--exclude"));
+        const oracle::KunitSuite s = oracle::write_kunit_suite(scs, "tagproof", target);
         write_or_print(o.get("--out"), s.c_source);
         std::cout << s.cases.size() << " case(s) written, " << s.left_out.size() << " file(s) left out\n";
         for (const auto& [f, why] : s.left_out) std::cout << "  left out " << f << ": " << why << "\n";
@@ -133,9 +139,13 @@ int verb_kernel(const Args& args) {
             const Args named(o.positional.begin() + 1, o.positional.end());
             const auto files = scenario_files(named);
             if (files.empty()) throw InputError("command line", "tagproof kernel scenarios needs the scenario files");
-            const auto rows = oracle::compare_scenarios(log, "tagproof", files, variants);
+            const auto rows = oracle::compare_scenarios(
+                log, "tagproof", files, variants,
+                o.get("--exclude").empty() ? std::map<std::string, std::string>{} : oracle::read_exclusions(o.get("--exclude")));
             text += oracle::scenario_agreement_markdown(rows, variants);
-            for (const auto& r : rows) bad |= r.kind != oracle::ScenarioAgreement::agree && r.kernel.rfind("not written", 0) != 0;
+            for (const auto& r : rows)
+                bad |= r.kind == oracle::ScenarioAgreement::disagree ||
+                       (r.kind == oracle::ScenarioAgreement::not_run && r.kernel.rfind("not written", 0) != 0);
         }
         write_or_print(o.get("--out"), text);
         return bad ? EXIT_COUNTEREXAMPLE : EXIT_HOLDS;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 #include <sstream>
 
 #include "error.hpp"
@@ -205,7 +206,8 @@ namespace tagproof::oracle {
 
 std::vector<ScenarioAgreement> compare_scenarios(const KernelLog& log, const std::string& suite,
                                                  const std::vector<std::string>& files,
-                                                 const std::vector<std::string>& variants) {
+                                                 const std::vector<std::string>& variants,
+                                                 const std::map<std::string, std::string>& excluded) {
     std::vector<ScenarioAgreement> rows;
     const std::vector<const KtapCase*> cases = suite_cases(log, suite);
     for (const auto& f : files) {
@@ -213,7 +215,7 @@ std::vector<ScenarioAgreement> compare_scenarios(const KernelLog& log, const std
         ScenarioAgreement row;
         row.file = f;
         row.name = sc.name;
-        const Expressible ex = expressible(sc);
+        const Expressible ex = expressible(sc, KernelTarget{era_variants(log.version), excluded});
         if (!ex.ok) {
             row.kernel = "not written: " + ex.why;
             rows.push_back(row);
@@ -231,7 +233,12 @@ std::vector<ScenarioAgreement> compare_scenarios(const KernelLog& log, const std
         row.kernel = kc->result == KtapCase::ok ? "ok" : kc->result == KtapCase::not_ok ? "not ok" : "skip: " + kc->directive;
         // the file's outcomes are what the kernel is held to; the model's
         // verdict on them under each bracketing release is shown beside
-        for (const auto& v : variants) row.model += (row.model.empty() ? "" : "; ") + v + ": " + run_port(sc, v).text;
+        std::set<bool> passes;  // the model's verdict per bracketing release
+        for (const auto& v : variants) {
+            const ModelRun m = run_port(sc, v);
+            row.model += (row.model.empty() ? "" : "; ") + v + ": " + m.text;
+            if (m.ran) passes.insert(m.pass);
+        }
         bool all = true;
         for (const auto& st : sc.statements) {
             if (st.kind != scenario::Statement::event) continue;
@@ -265,7 +272,7 @@ std::vector<ScenarioAgreement> compare_scenarios(const KernelLog& log, const std
             all &= sa.agree;
             row.statements.push_back(sa);
         }
-        row.kind = all ? ScenarioAgreement::agree : ScenarioAgreement::disagree;
+        row.kind = all ? ScenarioAgreement::agree : passes.size() > 1 ? ScenarioAgreement::era : ScenarioAgreement::disagree;
         rows.push_back(row);
     }
     return rows;
@@ -278,7 +285,7 @@ std::string scenario_agreement_markdown(const std::vector<ScenarioAgreement>& ro
     for (const auto& v : variants) vs += (vs.empty() ? "" : ", ") + v;
     o << "| scenario | KUnit case | model (" << vs << ", hw_tags) | statements agreeing | agreement | where they differ |\n";
     o << "|---|---|---|---|---|---|\n";
-    std::size_t agree = 0, disagree = 0, not_run = 0;
+    std::size_t agree = 0, era = 0, disagree = 0, not_run = 0, not_written = 0;
     for (const auto& r : rows) {
         std::size_t ok = 0;
         std::string diff;
@@ -288,8 +295,16 @@ std::string scenario_agreement_markdown(const std::vector<ScenarioAgreement>& ro
                 diff += (diff.empty() ? "" : "; ") + std::string("L") + std::to_string(s.line) + " " + s.statement +
                         ": model " + s.expected + ", kernel " + s.observed;
         }
-        const char* k = r.kind == ScenarioAgreement::agree ? "agree" : r.kind == ScenarioAgreement::disagree ? "**disagree**" : "not run";
-        (r.kind == ScenarioAgreement::agree ? agree : r.kind == ScenarioAgreement::disagree ? disagree : not_run)++;
+        const char* k = r.kind == ScenarioAgreement::agree      ? "agree"
+                         : r.kind == ScenarioAgreement::era      ? "differs; the model's releases differ too"
+                         : r.kind == ScenarioAgreement::disagree ? "**disagree**"
+                                                                 : "not run";
+        const bool written = r.kernel.rfind("not written", 0) != 0;
+        (r.kind == ScenarioAgreement::agree ? agree
+         : r.kind == ScenarioAgreement::era ? era
+         : r.kind == ScenarioAgreement::disagree ? disagree
+         : written                              ? not_run
+                                                : not_written)++;
         std::string kern = r.kernel, d = diff;
         for (auto* s : {&kern, &d})
             for (auto& ch : *s)
@@ -299,8 +314,9 @@ std::string scenario_agreement_markdown(const std::vector<ScenarioAgreement>& ro
           << (r.statements.empty() ? std::string("-") : std::to_string(ok) + "/" + std::to_string(r.statements.size()))
           << " | " << k << " | " << (d.empty() ? "" : d) << " |\n";
     }
-    o << "\n" << agree << " agree, " << disagree << " disagree, " << not_run << " not run, of " << rows.size()
-      << " scenarios.\n";
+    o << "\n" << agree << " agree, " << era << " differ where the model's bracketing releases differ too, " << disagree
+      << " disagree, " << not_run << " written but not run, " << not_written
+      << " not written (not expressible in kernel C, another era, or excluded), of " << rows.size() << " scenarios.\n";
     return o.str();
 }
 

@@ -10,6 +10,7 @@
 // model passes the port); KASAN report counts are shown beside it (a port
 // may hold derived statements the KUnit case does not run).
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -66,12 +67,17 @@ struct ScenarioAgreement {
     std::string model;   // the model's verdict under each bracketing release (hw_tags)
     std::vector<StatementAgreement> statements;
     std::size_t not_reached = 0;  // statements with no line in the log (the case stopped)
-    enum Kind { agree, disagree, not_run } kind = not_run;
+    // era: the statements differ from the file, but the model's bracketing
+    // releases disagree with each other on the file (the model has no release
+    // between them: it says nothing about this kernel there)
+    enum Kind { agree, era, disagree, not_run } kind = not_run;
 };
 
+// `excluded`: the scenarios left out of the suite by name (read_exclusions()).
 std::vector<ScenarioAgreement> compare_scenarios(const KernelLog& log, const std::string& suite,
                                                  const std::vector<std::string>& files,
-                                                 const std::vector<std::string>& variants);
+                                                 const std::vector<std::string>& variants,
+                                                 const std::map<std::string, std::string>& excluded = {});
 
 std::string scenario_agreement_markdown(const std::vector<ScenarioAgreement>& rows,
                                         const std::vector<std::string>& variants);

@@ -7,6 +7,7 @@
 #include "kunit_writer.hpp"
 
 #include <algorithm>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -22,14 +23,14 @@ using scenario::Outcome;
 using scenario::Scenario;
 using scenario::Statement;
 
-enum class VarKind { pointer, page, cache };
+enum class VarKind { pointer, page, cache, size };
 
 // The calls the kernel C can make, and the kind of what each returns.
 const std::map<std::string, VarKind>& kernel_calls() {
     static const std::map<std::string, VarKind> m = {
         {"alloc_pages", VarKind::page},   {"free_pages", VarKind::pointer},   {"page_address", VarKind::pointer},
         {"kmalloc", VarKind::pointer},    {"kzalloc", VarKind::pointer},      {"kfree", VarKind::pointer},
-        {"krealloc", VarKind::pointer},   {"ksize", VarKind::pointer},        {"kmem_cache_create", VarKind::cache},
+        {"krealloc", VarKind::pointer},   {"ksize", VarKind::size},        {"kmem_cache_create", VarKind::cache},
         {"kmem_cache_alloc", VarKind::pointer}, {"kmem_cache_free", VarKind::pointer},
         {"rcu_barrier", VarKind::pointer}, {"vmalloc", VarKind::pointer},     {"vzalloc", VarKind::pointer},
         {"vfree", VarKind::pointer},      {"vrealloc", VarKind::pointer},     {"vmalloc_huge", VarKind::pointer},
@@ -38,6 +39,12 @@ const std::map<std::string, VarKind>& kernel_calls() {
         {"write", VarKind::pointer},      {"rmw", VarKind::pointer},
     };
     return m;
+}
+
+bool allocates(const std::string& call) {
+    static const std::set<std::string> a = {"alloc_pages", "kmalloc", "kzalloc", "krealloc", "kmem_cache_create",
+                                            "kmem_cache_alloc", "vmalloc", "vzalloc", "vmalloc_huge", "vrealloc"};
+    return a.count(call) > 0;
 }
 
 // Config keys the one kernel boots as the model's defaults have them.
@@ -109,17 +116,22 @@ std::string shown(const Statement& st) {
 }
 
 // The C expression of one event (its result assigned where it has one).
-std::string c_event(const Statement& st, const std::string& cache_name) {
+std::string c_event(const Statement& st, const std::string& cache_name, const std::map<std::string, VarKind>& vars) {
     const auto& a = st.args;
     const std::string& c = st.call;
     auto assign = [&](const std::string& e) { return st.result.empty() ? e : st.result + " = " + e; };
     if (c == "alloc_pages") return assign("alloc_pages(" + gfp(st, 1) + ", " + num(a[0]) + ")");
-    if (c == "free_pages") return "__free_pages(" + a[0].name + ", " + num(a[1]) + ")";
+    if (c == "free_pages") {
+        // the model takes the page or its address; the kernel has a call for each
+        auto v = vars.find(a[0].name);
+        if (v != vars.end() && v->second == VarKind::page) return "__free_pages(" + a[0].name + ", " + num(a[1]) + ")";
+        return "free_pages((unsigned long)" + ptr(a[0]) + ", " + num(a[1]) + ")";
+    }
     if (c == "page_address") return assign("page_address(" + a[0].name + ")");
     if (c == "kmalloc" || c == "kzalloc") return assign(c + "(" + num(a[0]) + ", " + gfp(st, 1) + ")");
     if (c == "kfree") return "kfree(" + ptr(a[0]) + ")";
     if (c == "krealloc") return assign("krealloc(" + ptr(a[0]) + ", " + num(a[1]) + ", " + gfp(st, 2) + ")");
-    if (c == "ksize") return "tp_size = ksize(" + ptr(a[0]) + ")";
+    if (c == "ksize") return (st.result.empty() ? std::string("tp_size") : st.result) + " = ksize(" + ptr(a[0]) + ")";
     if (c == "kmem_cache_create") {
         const std::string flag = a.size() > 1 ? a[1].text : "";
         return assign("kmem_cache_create(" + c_string(cache_name) + ", " + num(a[0]) + ", 0, " +
@@ -273,10 +285,34 @@ std::string expected_outcome(const Scenario& sc, const Statement& st) {
     }
 }
 
-Expressible expressible(const Scenario& sc) {
+std::map<std::string, std::string> read_exclusions(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw InputError(path, "cannot open the exclusion file");
+    std::map<std::string, std::string> out;
+    std::string l;
+    for (int n = 1; std::getline(in, l); ++n) {
+        if (l.empty() || l[0] == '#') continue;
+        std::istringstream ls(l);
+        std::string name, reason;
+        ls >> name;
+        std::getline(ls >> std::ws, reason);
+        if (reason.empty()) throw InputError(path + ":" + std::to_string(n), "'" + name + "' needs a reason");
+        out[name] = reason;
+    }
+    return out;
+}
+
+Expressible expressible(const Scenario& sc, const KernelTarget& target) {
+    const auto& eras = target.eras;
     auto no = [](const std::string& why) { return Expressible{false, why}; };
     if (std::find(sc.modes.begin(), sc.modes.end(), Mode::hw_tags) == sc.modes.end()) return no("no hw_tags mode");
+    if (auto x = target.excluded.find(sc.name); x != target.excluded.end()) return no("excluded: " + x->second);
     if (sc.variant.rfind("linux-", 0) != 0) return no("it is about variant " + sc.variant + ", not a released kernel");
+    if (!eras.empty() && std::find(eras.begin(), eras.end(), sc.variant) == eras.end()) {
+        std::string list;
+        for (const auto& e : eras) list += (list.empty() ? "" : " or ") + e;
+        return no("it is about " + sc.variant + ", the kernel's era is " + list);
+    }
     if (!sc.baseline.empty()) return no("a mode-isolation scenario (baseline " + sc.baseline + ")");
     for (const std::string* b : {&sc.boot, sc.boot_by_mode.count(Mode::hw_tags) ? &sc.boot_by_mode.at(Mode::hw_tags) : nullptr})
         if (b && !default_boot(*b)) return no("boot line '" + *b + "': the kernel boots with HW_TAGS's defaults");
@@ -299,13 +335,14 @@ Expressible expressible(const Scenario& sc) {
     return {true, ""};
 }
 
-KunitSuite write_kunit_suite(const std::vector<Scenario>& scenarios, const std::string& suite) {
+KunitSuite write_kunit_suite(const std::vector<Scenario>& scenarios, const std::string& suite,
+                             const KernelTarget& target) {
     KunitSuite out;
     std::ostringstream c;
     c << kPrologue;
     std::set<std::string> ids;
     for (const auto& sc : scenarios) {
-        const Expressible e = expressible(sc);
+        const Expressible e = expressible(sc, target);
         if (!e.ok) {
             out.left_out.push_back({sc.file, e.why});
             continue;
@@ -320,18 +357,22 @@ KunitSuite write_kunit_suite(const std::vector<Scenario>& scenarios, const std::
         c << "\n/* " << sc.file << (sc.doc.empty() ? "" : ": " + sc.doc) << " */\n";
         c << "static void " << id << "(struct kunit *test)\n{\n";
         for (const auto& [name, kind] : vars)
-            c << "\t" << (kind == VarKind::page ? "struct page *" : kind == VarKind::cache ? "struct kmem_cache *" : "char *")
-              << name << " = NULL;\n";
+            c << "\t"
+              << (kind == VarKind::page    ? "struct page *"
+                  : kind == VarKind::cache ? "struct kmem_cache *"
+                  : kind == VarKind::size  ? "size_t "
+                                           : "char *")
+              << name << (kind == VarKind::size ? " = 0;\n" : " = NULL;\n");
         if (!vars.empty()) c << "\n";
         for (const auto& st : sc.statements) {
             if (st.kind != Statement::event || !in_hw_tags(st)) continue;
             const std::string exp = expected_outcome(sc, st);
             const char* ex = exp.empty() ? "TP_ANY" : exp == "no report" ? "TP_NO_REPORT" : "TP_REPORT";
-            c << "\ttp_begin();\n\t" << c_event(st, "tp_" + id + "_" + std::to_string(st.line)) << ";\n";
+            c << "\ttp_begin();\n\t" << c_event(st, "tp_" + id + "_" + std::to_string(st.line), vars) << ";\n";
             c << "\ttp_end(test, " << st.line << ", " << c_string(shown(st)) << ", " << ex << ");\n";
-            const std::string& call = st.call;
-            if (!st.result.empty() && call != "page_address" && call != "set_tag" && call != "reset_tag" &&
-                call.find("page_address") == std::string::npos)
+            // an allocation the model hands out must exist to go on; a call the
+            // model reports on (krealloc of a freed object) may return NULL
+            if (!st.result.empty() && allocates(st.call) && exp.rfind("report", 0) != 0)
                 c << "\tKUNIT_ASSERT_NOT_ERR_OR_NULL(test, " << st.result << ");\n";
         }
         c << "}\n";

@@ -15,6 +15,7 @@
 // one kernel does not boot with, a CPU other than the one the case runs on);
 // otherwise it is left out with the reason.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,19 @@ struct Expressible {
     std::string why;  // when not: what the kernel C cannot say
 };
 
-Expressible expressible(const scenario::Scenario& sc);
+// The kernel the suite is for: `eras`, the release variants it lies between
+// (era_variants(); a scenario about another release is not this kernel's;
+// none: any release), and the scenarios left out of it by name, each with
+// why (a kernel bug the case runs into, with its evidence: kernel/kunit-exclude.txt).
+struct KernelTarget {
+    std::vector<std::string> eras;
+    std::map<std::string, std::string> excluded;
+};
+
+// Reads an exclusion file: "NAME  reason" per line, '#' comments.
+std::map<std::string, std::string> read_exclusions(const std::string& path);
+
+Expressible expressible(const scenario::Scenario& sc, const KernelTarget& target = {});
 
 struct KunitSuite {
     std::string c_source;          // mm/kasan/tagproof_kunit.c
@@ -37,7 +50,8 @@ struct KunitSuite {
 
 // `suite` names the KUnit suite ("tagproof"). Scenario names become C
 // identifiers (a name that is not one is refused with its file).
-KunitSuite write_kunit_suite(const std::vector<scenario::Scenario>& scenarios, const std::string& suite);
+KunitSuite write_kunit_suite(const std::vector<scenario::Scenario>& scenarios, const std::string& suite,
+                             const KernelTarget& target = {});
 
 // The KUnit case a scenario becomes: its name as a C identifier.
 std::string kunit_case_name(const scenario::Scenario& sc);

@@ -176,3 +176,39 @@ TEST(KernelAgreement, ScenarioStatementsAgainstTheKernelsObservations) {
     EXPECT_NE(scenario_agreement_markdown(rows, {"linux-7.0"}).find("L9 read(p + 8, 1): model report, kernel no report"),
               std::string::npos);
 }
+
+TEST(KunitWriter, ExclusionsNeedAReasonAndLeaveTheCaseOut) {
+    const std::string dir = ::testing::TempDir();
+    {
+        std::ofstream(dir + "/ex.txt") << "# comment\nuaf_demo  a kernel bug with its evidence\n";
+        std::ofstream(dir + "/bad.txt") << "uaf_demo\n";
+    }
+    KernelTarget t;
+    t.excluded = read_exclusions(dir + "/ex.txt");
+    const scenario::Scenario sc =
+        scenario::parse_scenario("name uaf_demo\nmodes hw_tags\np = kmalloc(10)\n", "demo.litmus");
+    EXPECT_EQ(expressible(sc, t).why, "excluded: a kernel bug with its evidence");
+    EXPECT_THROW(read_exclusions(dir + "/bad.txt"), InputError);
+    // a scenario of a release outside the kernel's bracket is not written
+    t.eras = era_variants("6.12.1");
+    const scenario::Scenario old =
+        scenario::parse_scenario("name old\nvariant linux-6.1\nmodes hw_tags\np = kmalloc(10)\n", "old.litmus");
+    EXPECT_NE(expressible(old, t).why.find("the kernel's era is linux-6.4 or linux-7.0"), std::string::npos);
+}
+
+TEST(KernelAgreement, WhereTheBracketingReleasesDifferTheKernelIsNotHeldToEither) {
+    // linux64_kmalloc_min_128: 128-byte kmalloc minimum before v6.5; a 6.12
+    // kernel (kmalloc-32) reports the write at +32 as the next, freed object's
+    const std::string file = std::string(TAGPROOF_SOURCE_DIR) + "/tests/scenarios/eras/linux64_kmalloc_min_128.litmus";
+    const std::string log =
+        "Linux version 6.12.118 (x)\n    # Subtest: tagproof\n"
+        "    # tagproof: L10 p = kmalloc(20): no report\n    # tagproof: L11 n = ksize(p): no report\n"
+        "    # tagproof: L13 q = kmalloc(150): no report\n    # tagproof: L14 m = ksize(q): no report\n"
+        "BUG: KASAN: slab-use-after-free in tp_access+0x20/0x4c\n"
+        "    # tagproof: L16 write(p + 32, 1): report\n    ok 1 linux64_kmalloc_min_128\n";
+    const auto rows = compare_scenarios(read_text(log), "tagproof", {file}, era_variants("6.12.118"));
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].kind, ScenarioAgreement::era);
+    // held to linux-6.4 alone it is a disagreement
+    EXPECT_EQ(compare_scenarios(read_text(log), "tagproof", {file}, {"linux-6.4"})[0].kind, ScenarioAgreement::disagree);
+}
