@@ -295,11 +295,12 @@ std::string scenario_agreement_markdown(const std::vector<ScenarioAgreement>& ro
                 diff += (diff.empty() ? "" : "; ") + std::string("L") + std::to_string(s.line) + " " + s.statement +
                         ": model " + s.expected + ", kernel " + s.observed;
         }
+        const bool written = r.kernel.rfind("not written", 0) != 0;
         const char* k = r.kind == ScenarioAgreement::agree      ? "agree"
                          : r.kind == ScenarioAgreement::era      ? "differs; the model's releases differ too"
                          : r.kind == ScenarioAgreement::disagree ? "**disagree**"
-                                                                 : "not run";
-        const bool written = r.kernel.rfind("not written", 0) != 0;
+                         : written                               ? "not run"
+                                                                 : "not written";
         (r.kind == ScenarioAgreement::agree ? agree
          : r.kind == ScenarioAgreement::era ? era
          : r.kind == ScenarioAgreement::disagree ? disagree

@@ -11,7 +11,8 @@
 set -eu
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
-PKGS="linux-source-6.12 gcc-aarch64-linux-gnu make bc flex bison xz-utils"
+# (libssl-dev, libelf-dev, cpio: what a kernel build may ask for beyond allnoconfig)
+PKGS="linux-source-6.12 gcc-aarch64-linux-gnu make bc flex bison xz-utils libssl-dev libelf-dev cpio"
 missing=""
 for p in $PKGS; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

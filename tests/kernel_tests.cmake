@@ -19,3 +19,13 @@ cli_test(kernel_kunit_needs_out 2 "needs --out FILE" kernel kunit ${CMAKE_CURREN
 cli_test(kernel_kunit_corpus 0
          "[0-9]+ case\\(s\\) written.*left out .*mempool_kmalloc_uaf.litmus: line [0-9]+: mempool_create\\(\\) is not written as kernel C yet"
          kernel kunit --out ${CMAKE_CURRENT_BINARY_DIR}/tagproof_kunit.c ${CMAKE_CURRENT_SOURCE_DIR}/scenarios/kunit)
+# a case the kernel never finished (its report printer Oopsed): not run, exit 1, the crash named
+cli_test(kernel_scenarios_oops 1
+         "Crash: .*Internal error: Oops.*vmalloc_fix_flags_skip_kasan.litmus \\| not run .*1 written but not run"
+         kernel scenarios ${KL}/linux-6.12-vmalloc-report-oops.log
+         ${CMAKE_CURRENT_SOURCE_DIR}/scenarios/eras/vmalloc_fix_flags_skip_kasan.litmus)
+# the same scenario excluded, with its reason: not written, nothing to hold the kernel to
+cli_test(kernel_scenarios_excluded 0 "not written: excluded: its correct report"
+         kernel scenarios ${KL}/linux-6.12-vmalloc-report-oops.log
+         ${CMAKE_CURRENT_SOURCE_DIR}/scenarios/eras/vmalloc_fix_flags_skip_kasan.litmus
+         --exclude ${CMAKE_SOURCE_DIR}/kernel/kunit-exclude.txt)
