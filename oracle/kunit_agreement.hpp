@@ -67,6 +67,7 @@ struct ScenarioAgreement {
     std::string model;   // the model's verdict under each bracketing release (hw_tags)
     std::vector<StatementAgreement> statements;
     std::size_t not_reached = 0;  // statements with no line in the log (the case stopped)
+    std::string note;             // why a row disagrees beyond its statements
     // era: the statements differ from the file, but the model's bracketing
     // releases disagree with each other on the file (the model has no release
     // between them: it says nothing about this kernel there)

@@ -212,3 +212,19 @@ TEST(KernelAgreement, WhereTheBracketingReleasesDifferTheKernelIsNotHeldToEither
     // held to linux-6.4 alone it is a disagreement
     EXPECT_EQ(compare_scenarios(read_text(log), "tagproof", {file}, {"linux-6.4"})[0].kind, ScenarioAgreement::disagree);
 }
+
+TEST(KernelAgreement, AKernelThatDoesWhatTheFileSaysDisagreesWithAModelThatFailsIt) {
+    // negative control for the model side: under mutant-invalid-matches the
+    // invalid tag 0xFE matches, so a freed object's read is silent and the
+    // model fails kmalloc_uaf; the kernel reports it
+    const std::string file = std::string(TAGPROOF_SOURCE_DIR) + "/tests/scenarios/kunit/kmalloc_uaf.litmus";
+    const std::string log =
+        "Linux version 6.12.118 (x)\n    # Subtest: tagproof\n"
+        "    # tagproof: L7 p = kmalloc(10): no report\n    # tagproof: L8 kfree(p): no report\n"
+        "BUG: KASAN: slab-use-after-free in kmalloc_uaf+0x1/0x2\n"
+        "    # tagproof: L9 read(p + 8, 1): report\n    ok 1 kmalloc_uaf\n";
+    EXPECT_EQ(compare_scenarios(read_text(log), "tagproof", {file}, {"linux-7.0"})[0].kind, ScenarioAgreement::agree);
+    const auto rows = compare_scenarios(read_text(log), "tagproof", {file}, {"mutant-invalid-matches"});
+    EXPECT_EQ(rows[0].kind, ScenarioAgreement::disagree);
+    EXPECT_NE(rows[0].note.find("the model fails the file"), std::string::npos);
+}
