@@ -21,10 +21,9 @@ std::string strip_printk_prefix(const std::string& l) {
 int hex_byte(const std::string& s) { return int(std::stoul(s, nullptr, 16) & 0xFF); }
 
 void check_text(const std::string& l, const std::string& where) {
-    for (unsigned char c : l)
-        if (c == 0 || (c < 0x20 && c != '\t' && c != '\x1b'))
-            throw InputError(where, "not a console log: a control character " + std::string(1, char(c)) +
-                                        " (binary input?)");
+    if (const std::size_t i = error_text::first_control(l, true); i != std::string::npos)
+        throw InputError(where, "not a console log: the control character " + std::string(1, l[i]) + " at column " +
+                                    std::to_string(i + 1) + " (binary input?)");
 }
 
 }  // namespace
@@ -116,6 +115,9 @@ KernelLog read_kernel_log(std::istream& in, const std::string& file) {
             KtapCase c;
             c.suite = s == subtests.end() ? "" : s->second;
             c.name = m[3];
+            // KTAP's directives (Documentation/dev-tools/ktap.rst): SKIP, a case
+            // not run; TODO, a case expected to fail, which KUnit never
+            // prints: counted as a failure so that it cannot pass for "agree"
             c.result = m[4].matched ? (m[4] == "TODO" ? KtapCase::not_ok : KtapCase::skip)
                        : m[1] == "ok" ? KtapCase::ok
                                       : KtapCase::not_ok;

@@ -2,7 +2,10 @@
 #include "kunit_agreement.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
+#include <iterator>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -35,39 +38,20 @@ std::size_t Agreement::count(CaseAgreement::Kind k) const {
     return std::size_t(std::count_if(rows.begin(), rows.end(), [k](const CaseAgreement& r) { return r.kind == k; }));
 }
 
-std::string era_variant(const std::string& version) {
+std::vector<std::string> era_variants(const std::string& version) {
     const auto want = major_minor(version);
     if (want.first < 0) throw InputError("kernel log", "no kernel version to choose the era by ('" + version + "')");
-    std::string best;
-    std::pair<int, int> best_v{-1, -1};
-    for (const kernel::Variant* v : kernel::all_variants()) {
-        const std::string n = v->name();
-        if (n.rfind("linux-", 0) != 0) continue;  // releases only
-        const auto mv = major_minor(n.substr(6));
-        if (mv.first < 0 || mv > want || mv < best_v) continue;
-        best = n;
-        best_v = mv;
-    }
-    if (best.empty()) throw InputError("kernel log", "kernel " + version + " is older than every release the model has");
-    return best;
-}
-
-std::vector<std::string> era_variants(const std::string& version) {
-    const std::string below = era_variant(version);
-    std::vector<std::string> out{below};
-    const auto want = major_minor(version);
-    if (major_minor(below.substr(6)) == want) return out;  // a modelled release itself
-    std::string above;
-    std::pair<int, int> above_v{1 << 30, 0};
-    for (const kernel::Variant* v : kernel::all_variants()) {
-        const std::string n = v->name();
-        if (n.rfind("linux-", 0) != 0) continue;
-        const auto mv = major_minor(n.substr(6));
-        if (mv.first < 0 || mv <= want || mv > above_v) continue;
-        above = n;
-        above_v = mv;
-    }
-    if (!above.empty()) out.push_back(above);
+    // the model's releases (linux-X.Y), oldest first
+    std::map<std::pair<int, int>, std::string> releases;
+    for (const kernel::Variant* v : kernel::all_variants())
+        if (v->name().rfind("linux-", 0) == 0)
+            if (const auto mv = major_minor(v->name().substr(6)); mv.first >= 0) releases[mv] = v->name();
+    auto above = releases.upper_bound(want);  // the oldest release after the kernel
+    if (above == releases.begin())
+        throw InputError("kernel log", "kernel " + version + " is older than every release the model has");
+    auto below = std::prev(above);  // the newest not after it
+    std::vector<std::string> out{below->second};
+    if (below->first != want && above != releases.end()) out.push_back(above->second);
     return out;
 }
 

@@ -35,11 +35,10 @@ struct Agreement {
     std::size_t count(CaseAgreement::Kind k) const;
 };
 
-// The release variant for a kernel version ("6.12.117" -> linux-6.4); throws
-// InputError when the version is before every release the model has.
-std::string era_variant(const std::string& version);
-// The releases that bracket it ("6.12.117" -> linux-6.4, linux-7.0): one
-// when the version is a modelled release or after the newest.
+// The model's releases that bracket a kernel version: the newest linux-X.Y
+// not after it and the oldest after it ("6.12.117" -> linux-6.4, linux-7.0);
+// one when the version is a modelled release or after the newest. Throws
+// InputError when it is before every release the model has.
 std::vector<std::string> era_variants(const std::string& version);
 
 Agreement compare_kunit(const KernelLog& log, const std::string& suite, const std::string& corpus_dir,

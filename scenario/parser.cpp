@@ -286,10 +286,11 @@ Scenario parse_scenario(const std::string& text, const std::string& file) {
         LineParser lp{file + ":" + std::to_string(line)};
         // text only: a NUL or a control character is not part of any statement
         // (the message shows it escaped, error.hpp); tabs and a final CR are blanks
-        for (std::size_t i = 0; i < raw.size(); ++i) {
+        const std::string_view text = !raw.empty() && raw.back() == '\r' ? std::string_view(raw).substr(0, raw.size() - 1)
+                                                                           : std::string_view(raw);
+        if (const std::size_t i = error_text::first_control(text); i != std::string_view::npos) {
             const unsigned char ch = (unsigned char)raw[i];
-            if ((ch < 0x20 && ch != '\t' && !(ch == '\r' && i + 1 == raw.size())) || ch == 0x7F)
-                lp.fail("column " + std::to_string(i + 1) + ": " +
+            lp.fail("column " + std::to_string(i + 1) + ": " +
                         (ch == 0 ? std::string("a NUL byte: this is not a scenario text file")
                                  : "the control character " + std::string(1, char(ch)) + " (0x" +
                                        "0123456789abcdef"[ch >> 4] + "0123456789abcdef"[ch & 15] + ")"));

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace tagproof {
 
@@ -43,6 +44,19 @@ inline std::size_t utf8_len(const std::string& s, std::size_t i) {
     for (std::size_t k = 1; k < n; ++k)
         if (((unsigned char)s[i + k] & 0xC0) != 0x80) return 0;
     return n;
+}
+
+// Where a line stops being text: the first control character (a byte below
+// 0x20 other than a tab, or DEL), or npos. Every reader of a text input
+// (scenario files, kmem traces, kernel console logs) refuses input there;
+// `escape_ok`: a terminal escape (0x1b) is text, as a serial console prints
+// colours with it.
+inline std::size_t first_control(std::string_view s, bool escape_ok = false) {
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const unsigned char c = (unsigned char)s[i];
+        if ((c < 0x20 && c != '\t' && !(escape_ok && c == 0x1b)) || c == 0x7f) return i;
+    }
+    return std::string_view::npos;
 }
 
 // One line of text a terminal shows as written: see the file comment.

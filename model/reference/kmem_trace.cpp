@@ -296,17 +296,14 @@ struct Reader {
         }
         if (!s.empty() && s.back() == '\r') s.remove_suffix(1);
         if (n == 1 && starts_with(s, "\xEF\xBB\xBF")) s.remove_prefix(3);  // a UTF-8 byte-order mark (an editor's)
-        for (std::size_t i = 0; i < s.size(); ++i) {
-            const unsigned char c = (unsigned char)s[i];
-            if ((c < 0x20 && c != '\t') || c == 0x7f) {
-                char b[160];
-                std::snprintf(b, sizeof b, "byte 0x%02x at column %zu (file offset %llu)", c, i + 1,
-                              (unsigned long long)(offset + i));
-                if (t.first_binary.empty()) t.first_binary = "line " + std::to_string(n) + ": " + b;
-                return skip(InputError(where, std::string("not text: ") + b + ": a binary file, not a trace" +
-                                                  (n == 1 ? binary_hint(s) : "")),
-                            t.binary_lines);
-            }
+        if (const std::size_t i = error_text::first_control(s); i != std::string_view::npos) {
+            char b[160];
+            std::snprintf(b, sizeof b, "byte 0x%02x at column %zu (file offset %llu)", (unsigned char)s[i], i + 1,
+                          (unsigned long long)(offset + i));
+            if (t.first_binary.empty()) t.first_binary = "line " + std::to_string(n) + ": " + b;
+            return skip(InputError(where, std::string("not text: ") + b + ": a binary file, not a trace" +
+                                              (n == 1 ? binary_hint(s) : "")),
+                        t.binary_lines);
         }
         std::size_t first = 0;
         while (first < s.size() && is_space(s[first])) ++first;

@@ -28,3 +28,12 @@ TEST(ErrorText, InputErrorIsPrintable) {
     InputError e("f.litmus:3", std::string("bad '\x01'"));
     EXPECT_STREQ(e.what(), "f.litmus:3: bad '\\x01'");
 }
+
+TEST(ErrorText, FirstControlIsWhereTextStops) {
+    using tagproof::error_text::first_control;
+    EXPECT_EQ(first_control("kmalloc(107)\twrite(p, 1)"), std::string_view::npos);  // a tab is text
+    EXPECT_EQ(first_control(std::string_view("ab\0c", 4)), 2u);
+    EXPECT_EQ(first_control("ab\x7f"), 2u);
+    EXPECT_EQ(first_control("\x1b[0m ok 1 x"), 0u);  // an escape is not text ...
+    EXPECT_EQ(first_control("\x1b[0m ok 1 x", true), std::string_view::npos);  // ... unless a console's colours
+}

@@ -36,6 +36,15 @@ const KtapCase* find_case(const KernelLog& log, const std::string& name) {
     return nullptr;
 }
 
+// tests/scenarios/kunit/kmalloc_uaf.litmus, and what a kernel that does what
+// it says prints for it: kmalloc and kfree silent, the read after kfree reported
+const std::string kKmallocUaf = std::string(TAGPROOF_SOURCE_DIR) + "/tests/scenarios/kunit/kmalloc_uaf.litmus";
+const std::string kKmallocUafAsTheKernelRunsIt =
+    "Linux version 6.12.118 (x)\n    # Subtest: tagproof\n"
+    "    # tagproof: L7 p = kmalloc(10): no report\n    # tagproof: L8 kfree(p): no report\n"
+    "BUG: KASAN: slab-use-after-free in kmalloc_uaf+0x1/0x2\n"
+    "    # tagproof: L9 read(p + 8, 1): report\n    ok 1 kmalloc_uaf\n";
+
 }  // namespace
 
 TEST(KernelLog, ReadsTheRealLogsHeaderAndCases) {
@@ -156,13 +165,8 @@ TEST(KunitWriter, LeavesOutWhatKernelCannotSay) {
 }
 
 TEST(KernelAgreement, ScenarioStatementsAgainstTheKernelsObservations) {
-    const std::string file = std::string(TAGPROOF_SOURCE_DIR) + "/tests/scenarios/kunit/kmalloc_uaf.litmus";
-    // the kernel as it should be: kmalloc and kfree silent, the read after kfree reported
-    const std::string good =
-        "Linux version 6.12.118 (x)\n    # Subtest: tagproof\n"
-        "    # tagproof: L7 p = kmalloc(10): no report\n    # tagproof: L8 kfree(p): no report\n"
-        "BUG: KASAN: slab-use-after-free in kmalloc_uaf+0x1/0x2\n"
-        "    # tagproof: L9 read(p + 8, 1): report\n    ok 1 kmalloc_uaf\n";
+    const std::string file = kKmallocUaf;
+    const std::string good = kKmallocUafAsTheKernelRunsIt;
     auto rows = compare_scenarios(read_text(good), "tagproof", {file}, {"linux-7.0"});
     ASSERT_EQ(rows.size(), 1u);
     EXPECT_EQ(rows[0].kind, ScenarioAgreement::agree);
@@ -217,12 +221,8 @@ TEST(KernelAgreement, AKernelThatDoesWhatTheFileSaysDisagreesWithAModelThatFails
     // negative control for the model side: under mutant-invalid-matches the
     // invalid tag 0xFE matches, so a freed object's read is silent and the
     // model fails kmalloc_uaf; the kernel reports it
-    const std::string file = std::string(TAGPROOF_SOURCE_DIR) + "/tests/scenarios/kunit/kmalloc_uaf.litmus";
-    const std::string log =
-        "Linux version 6.12.118 (x)\n    # Subtest: tagproof\n"
-        "    # tagproof: L7 p = kmalloc(10): no report\n    # tagproof: L8 kfree(p): no report\n"
-        "BUG: KASAN: slab-use-after-free in kmalloc_uaf+0x1/0x2\n"
-        "    # tagproof: L9 read(p + 8, 1): report\n    ok 1 kmalloc_uaf\n";
+    const std::string file = kKmallocUaf;
+    const std::string log = kKmallocUafAsTheKernelRunsIt;
     EXPECT_EQ(compare_scenarios(read_text(log), "tagproof", {file}, {"linux-7.0"})[0].kind, ScenarioAgreement::agree);
     const auto rows = compare_scenarios(read_text(log), "tagproof", {file}, {"mutant-invalid-matches"});
     EXPECT_EQ(rows[0].kind, ScenarioAgreement::disagree);
