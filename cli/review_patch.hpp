@@ -9,7 +9,12 @@ namespace tagproof::cli {
 
 // Reads the series, writes its variant file and reply to `out`, prints the
 // reply; `map_only` stops after the mapping. Returns the exit status.
-int review_patch(const std::vector<std::string>& paths, const std::string& base, review::ReviewOptions ro,
+// --tree DIR / --no-tree.
+struct TreeOption {
+    std::string dir;
+    bool none = false;
+};
+int review_patch(const std::vector<std::string>& paths, const std::string& base, const TreeOption& tree, review::ReviewOptions ro,
                  const std::string& format, const std::string& out, bool map_only, bool quiet);
 
 // A name safe as a file name; each finding's scenario and report in `out`

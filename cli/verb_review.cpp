@@ -30,7 +30,8 @@ static const char* kHelp =
     "usage: tagproof review [--variant NAME] [--baseline NAME] [--mode MODE]... [--format text|md|html|json]\n"
     "                       [--out DIR] [--corpus DIR]... [--jobs N] [--explore-depth N] [--rapidcheck N]\n"
     "                       [--no-solver] [--no-explorer] [--no-rapidcheck] [--quiet]\n"
-    "       tagproof review PATCH... [--base RELEASE|FILE.variant] [--map-only] [options as above]\n"
+    "       tagproof review PATCH... [--tree DIR | --no-tree] [--base RELEASE|FILE.variant] [--map-only]\n"
+    "                       [options as above]\n"
     "       tagproof review --explain [TERM]\n"
     "\n"
     "With PATCH files (git format-patch output, an mbox saved from the list, a list archive's page\n"
@@ -43,6 +44,14 @@ static const char* kHelp =
     "list is printed and written to --out as NAME.reply.txt (and .md/.json/.html with --format): the\n"
     "hunks quoted with \"> \", each finding under the hunk it is about. --map-only stops after the\n"
     "mapping. Progress goes to stderr.\n"
+    "  The series is applied to a scratch copy of the files it touches in a kernel tree (never to the\n"
+    "  tree itself): --tree DIR, else an installed tree (scripts/setup-trees.sh unpacks Debian's\n"
+    "  linux-source trees) chosen by the series' base-commit, the release it names, or where most hunks\n"
+    "  apply; the reply says which and why, how each hunk applied (exact, offset, fuzz, in reverse when\n"
+    "  the tree has the series already), and accounts for every hunk, read with libclang: a rule of\n"
+    "  the model, no semantic change, a modelled function not read from the tree yet, outside the\n"
+    "  model (the definition named), or not applied. It opens with \"N of M hunks checked\".\n"
+    "  --no-tree: none (the hand model alone, as the reply says).\n"
     "  Exit status: 0 no finding the series introduces and every hunk mapped; 1 a finding the series\n"
     "  introduces; 2 bad input (file:line:column); 3 undecided or a modelling gap; 4 no hunk is code\n"
     "  the model has a rule for (nothing was checked: never \"holds\"); 5 no finding in the mapped\n"
@@ -92,16 +101,18 @@ std::vector<std::string> write_finding_reports(review::VariantReview& r, const s
 
 int verb_review(const Args& args) {
     Options o = parse_options(args, {"--variant", "--baseline", "--mode", "--format", "--out", "--corpus", "--jobs",
-                                     "--explore-depth", "--rapidcheck", "--base"},
-                              {"--help", "--quiet", "--no-solver", "--no-explorer", "--no-families", "--no-rapidcheck", "--map-only", "--explain"});
+                                     "--explore-depth", "--rapidcheck", "--base", "--tree"},
+                              {"--help", "--quiet", "--no-solver", "--no-explorer", "--no-families", "--no-rapidcheck", "--map-only", "--explain",
+                               "--no-tree"});
     if (o.has("--help")) {
         std::cout << kHelp;
         return 0;
     }
     if (o.has("--explain")) return explain_terms(o.positional);
     const bool patch_mode = !o.positional.empty();
-    if (!patch_mode && (o.has("--base") || o.has("--map-only")))
-        throw InputError(o.has("--base") ? "--base" : "--map-only", "only with PATCH files (tagproof review PATCH...)");
+    for (const char* only : {"--base", "--map-only", "--tree", "--no-tree"})
+        if (!patch_mode && o.has(only)) throw InputError(only, "only with PATCH files (tagproof review PATCH...)");
+    if (o.has("--tree") && o.has("--no-tree")) throw InputError("--no-tree", "not with --tree");
     if (patch_mode && !o.get("--variant").empty())
         throw InputError("--variant", "not with PATCH files: the patch is the variant (--base names what it applies on)");
     review::ReviewOptions ro;
@@ -119,6 +130,7 @@ int verb_review(const Args& args) {
     if (format != "text" && format != "md" && format != "json" && format != "html")
         throw InputError("--format", "'" + format + "': expected text, md, html or json");
     const std::string out = o.get("--out", "reports/review");
+    ro.out_dir = out;
     ro.explore_depth = unsigned(option_count(o, "--explore-depth", 6, 1, 8));
     ro.rapidcheck_cases = int(option_count(o, "--rapidcheck", 100, 0, 100000));
     ro.solver = !o.has("--no-solver");
@@ -127,7 +139,9 @@ int verb_review(const Args& args) {
     ro.rapidcheck = !o.has("--no-rapidcheck") && ro.rapidcheck_cases > 0;
     const unsigned jobs = unsigned(option_count(o, "--jobs", 2, 1, 64));
     prepare_out_dir(out, "--out");
-    if (patch_mode) return review_patch(o.positional, o.get("--base"), ro, format, out, o.has("--map-only"), o.has("--quiet"));
+    if (patch_mode)
+        return review_patch(o.positional, o.get("--base"), TreeOption{o.get("--tree"), o.has("--no-tree")}, ro, format, out,
+                            o.has("--map-only"), o.has("--quiet"));
     const auto t0 = std::chrono::steady_clock::now();
     std::mutex progress_lock;
     if (!o.has("--quiet"))

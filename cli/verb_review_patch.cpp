@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iostream>
 #include <mutex>
+#include <optional>
 
 #include "error.hpp"
 #include "file/variant_file.hpp"
@@ -15,11 +16,28 @@
 #include "reply.hpp"
 #include "report.hpp"
 #include "review_patch.hpp"
+#include "source_tree.hpp"
 #include "verbs.hpp"
 
 namespace tagproof::cli {
 
-int review_patch(const std::vector<std::string>& paths, const std::string& base, review::ReviewOptions ro,
+namespace {
+
+// The hand release that stands for a tree: only one of the same major.minor
+// (the tree's own functions are not lifted yet, issue 31 item 3).
+patch::TreeBase hand_release_for(const tree::TreeChoice& c) {
+    const auto* t = c.tree();
+    if (!t) return {};
+    const std::string mm = tree::major_minor(t->tree.version);
+    const std::string release = "linux-" + mm;
+    if (!kernel::is_file_base_release(release)) return {};
+    return {release, "the tree taken is " + t->tree.era() + " (" + c.why + "); its hand-written era is " + release};
+}
+
+}  // namespace
+
+int review_patch(const std::vector<std::string>& paths, const std::string& base, const TreeOption& tree_opt,
+                 review::ReviewOptions ro,
                  const std::string& format, const std::string& out, bool map_only, bool quiet) {
     const auto t0 = std::chrono::steady_clock::now();
     auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
@@ -29,7 +47,36 @@ int review_patch(const std::vector<std::string>& paths, const std::string& base,
         std::lock_guard<std::mutex> g(lock);
         std::fprintf(stderr, "tagproof: [%6.1fs] %s\n", elapsed(), what.c_str());
     };
-    patch::PatchReading p = patch::read_patch_series(paths, base);
+    // The tree: chosen, the series applied to a scratch copy of its files.
+    std::optional<tree::TreeChoice> choice;
+    if (!tree_opt.none) {
+        const patch::Series series = patch::read_series(paths);
+        // The release the series is for: --base (a release, or a variant
+        // file's), else what the series says.
+        std::string how, named;
+        if (!base.empty()) {
+            named = base.size() > 8 && base.compare(base.size() - 8, 8, ".variant") == 0
+                        ? kernel::read_variant_file(base).release
+                        : base;
+            how = "--base " + base + (named == base ? "" : " (on " + named + ")");
+        } else {
+            named = patch::base_from_text(series.all_text, &how);
+        }
+        progress("choosing a tree" + (tree_opt.dir.empty() ? " among " + tree::tree_cache() : " (--tree " + tree_opt.dir + ")"));
+        choice = tree::choose_tree(series, tree::base_hints(series, named, how), tree_opt.dir);
+        if (const auto* t = choice->tree())
+            progress("tree " + t->tree.era() + ": " + t->verdict);
+        else
+            progress("no tree taken: " + choice->why);
+    }
+    patch::PatchReading p = patch::read_patch_series(paths, base, choice ? hand_release_for(*choice) : patch::TreeBase{});
+    std::optional<tree::Accounting> acc;
+    if (choice && choice->tree()) {
+        acc = tree::account(p.series, p.hunks, &choice->tree()->applied, choice->tree()->tree.root);
+        progress(acc->headline() + " on " + choice->tree()->tree.era());
+    } else {
+        acc = tree::account(p.series, p.hunks, nullptr, "");
+    }
     progress("read " + std::to_string(p.series.patches.size()) + " patch(es), " + std::to_string(p.hunks.size()) +
              " hunk(s): " + std::to_string(p.hunks_with_rules()) + " change modelled code, " +
              std::to_string(p.hunks_comments_only()) +
@@ -42,6 +89,8 @@ int review_patch(const std::vector<std::string>& paths, const std::string& base,
     review::Reply reply;
     reply.reading = &p;
     reply.variant_file = vabs;
+    reply.tree = choice ? &*choice : nullptr;
+    reply.accounting = &*acc;
 
     auto write_reply = [&](const std::string& ext, const std::string& text) {
         const std::string f = out + "/" + safe_file_name(p.name) + ".reply." + ext;
@@ -62,7 +111,7 @@ int review_patch(const std::vector<std::string>& paths, const std::string& base,
         std::fputs(text.c_str(), stdout);
         progress("variant file " + vabs + "; reply " + f);
         if (p.rules == 0) return EXIT_NOT_MODELLED;
-        return p.hunks_unmapped() ? EXIT_PARTLY_MODELLED : EXIT_HOLDS;
+        return acc->checked() < p.hunks.size() ? EXIT_PARTLY_MODELLED : EXIT_HOLDS;
     }
 
     const kernel::Variant& v = kernel::load_variant_file(vabs);
@@ -80,7 +129,7 @@ int review_patch(const std::vector<std::string>& paths, const std::string& base,
     progress("done; variant file " + vabs + "; reply " + f);
     if (!review::introduced(r).empty()) return EXIT_COUNTEREXAMPLE;
     if (r.unknown) return EXIT_UNKNOWN;
-    return p.hunks_unmapped() ? EXIT_PARTLY_MODELLED : EXIT_HOLDS;
+    return acc->checked() < p.hunks.size() ? EXIT_PARTLY_MODELLED : EXIT_HOLDS;
 }
 
 }  // namespace tagproof::cli

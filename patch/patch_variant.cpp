@@ -114,7 +114,7 @@ std::string base_from_text(const std::string& text, std::string* how) {
     return "";
 }
 
-PatchReading read_patch_series(const std::vector<std::string>& paths, const std::string& base_opt) {
+PatchReading read_patch_series(const std::vector<std::string>& paths, const std::string& base_opt, const TreeBase& tree_base) {
     PatchReading r;
     r.series = read_series(paths);
     r.hunks = map_series(r.series);
@@ -134,6 +134,9 @@ PatchReading read_patch_series(const std::vector<std::string>& paths, const std:
             r.base = release = base_opt;
             r.base_how = "--base " + base_opt;
         }
+    } else if (!tree_base.release.empty()) {
+        r.base = release = tree_base.release;
+        r.base_how = tree_base.how;
     } else if (std::string how, b = base_from_text(r.series.all_text, &how); !b.empty()) {
         r.base = release = b;
         r.base_how = how;

@@ -28,7 +28,12 @@ struct PatchReading {
 // the base cannot read, such as a flag it does not define, is moved to the
 // hunk's unmapped lines with the reader's message) and writes the file's text.
 // `base` is --base: a release, a built-in variant file's path, or "".
-PatchReading read_patch_series(const std::vector<std::string>& paths, const std::string& base);
+// `tree_base`: the hand release standing for the tree the review took
+// (linux-6.1 for tree:6.1.x), with why; used when --base is not given.
+struct TreeBase {
+    std::string release, how;
+};
+PatchReading read_patch_series(const std::vector<std::string>& paths, const std::string& base, const TreeBase& tree_base = {});
 
 // The base a series names ("Applies on 7-0-rc1.", "based on v6.3"), as a
 // release, with the words it came from; "" when it names none.

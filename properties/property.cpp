@@ -202,7 +202,7 @@ PropertyResult check_invariants(const kernel::Variant& v, const PropertyOptions&
         if (!r.failure.scenario.empty()) {
             // written where `tagproof run` can replay it
             const char* dir = std::getenv("TAGPROOF_RC_SCENARIOS");
-            std::string d = dir && *dir ? dir : "rapidcheck-failures";
+            std::string d = !opt.failure_dir.empty() ? opt.failure_dir : dir && *dir ? dir : "rapidcheck-failures";
             std::filesystem::create_directories(d);
             std::string file = d + "/" + v.name() + "." + r.failure.invariant + ".litmus";
             std::ofstream(file) << r.failure.scenario;

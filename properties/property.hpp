@@ -25,6 +25,9 @@ struct PropertyOptions {
     // Run the variant's baseline beside it and let pass what the baseline
     // shows at the same event (a review's search for what the patch adds).
     bool baseline_filter = false;
+    // Where a shrunk counterexample's scenario file goes: "" for
+    // $TAGPROOF_RC_SCENARIOS, else ./rapidcheck-failures (a review passes its --out).
+    std::string failure_dir;
 };
 
 struct PropertyResult {

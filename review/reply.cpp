@@ -108,6 +108,27 @@ std::string scope_words(const VariantReview& v) {
     return s;
 }
 
+// The reply's opening: how many hunks were checked, on which tree and why,
+// and each tree tried (issue 31 items 1, 2, 4).
+std::string tree_paragraphs(const Reply& r) {
+    std::string s;
+    if (r.accounting) {
+        std::string h = r.accounting->headline();
+        if (r.tree && r.tree->tree()) h += " on " + r.tree->tree()->tree.era() + " (" + r.tree->tree()->tree.root + ")";
+        s += para(h + ".");
+    }
+    if (!r.tree) return s;
+    if (const auto* t = r.tree->tree())
+        s += para("Tree: " + t->tree.era() + ", because " + r.tree->why + ". " + t->verdict + ".");
+    else
+        s += para("Tree: none taken: " + r.tree->why + ". The hand-written model of the base release was used.");
+    for (const auto& t : r.tree->tries)
+        if (!t.taken) s += para("  Tried " + t.tree.era() + ": " + t.verdict + ".");
+    if (r.accounting)
+        for (const auto& n : r.accounting->notes) s += para("  Read with libclang: " + n + ".");
+    return s;
+}
+
 std::string verdict_line(const Reply& r, std::size_t introduced_n) {
     const auto& p = *r.reading;
     const std::size_t un = p.hunks_unmapped(), all = p.hunks.size();
@@ -117,6 +138,24 @@ std::string verdict_line(const Reply& r, std::size_t introduced_n) {
         return "Verdict: not reviewed. None of the series' " + std::to_string(all) +
                " hunks changes code the model has a rule for, so nothing was checked; this is no verdict that it holds.";
     auto hunks = [](std::size_t n) { return std::to_string(n) + (n == 1 ? " hunk" : " hunks"); };
+    if (r.accounting) {
+        const std::size_t ch = r.accounting->checked();
+        std::string cover = ch == all ? (all == 1 ? "the one hunk" : all == 2 ? "both hunks" : "all " + hunks(all))
+                                      : "the " + hunks(ch) + " checked of " + std::to_string(all) + " only (" +
+                                            hunks(all - ch) + (all - ch == 1 ? " is" : " are") +
+                                            " not checked: each says why above)";
+        if (introduced_n) {
+            std::set<std::string> distinct;
+            for (const Finding* f : introduced(*r.review)) distinct.insert(f->property + "\n" + headline(*f));
+            const std::size_t d = distinct.size();
+            return "Verdict: " + std::to_string(d) + " finding" + (d == 1 ? "" : "s") + " the series introduces" +
+                   (d != introduced_n ? " (" + std::to_string(introduced_n) + " counting each KASAN mode)" : "") +
+                   ", in " + cover + ".";
+        }
+        if (r.review->unknown)
+            return "Verdict: undecided: some engine could not decide, or a modelling gap (above); covers " + cover + ".";
+        return "Verdict: no finding the series introduces, within the engines' bounds above; covers " + cover + ".";
+    }
     std::string cover = un == 0 ? (all == 1 ? "the one hunk" : all == 2 ? "both hunks" : "all " + hunks(all))
                                 : "the " + hunks(all - un) + " mapped of " + std::to_string(all) + " only (" + hunks(un) +
                                       (un == 1 ? " is" : " are") + " not modelled: listed above, unchecked)";
@@ -158,6 +197,7 @@ std::string reply_text(const Reply& r) {
                              : p.series.patches.empty()      ? ""
                                                              : p.series.patches[0].subject;
     if (!subj.empty()) s += para("Re: " + subj) + "\n";
+    s += tree_paragraphs(r);
     std::string intro = std::string(r.review ? "tagproof reviewed " : "tagproof read ") + std::to_string(p.series.patches.size()) + " patch" +
                         (p.series.patches.size() == 1 ? "" : "es") + " on " + p.base + " (" + p.base_how + "). ";
     const std::size_t ruled = p.hunks_with_rules(), comments = p.hunks_comments_only();
@@ -190,6 +230,11 @@ std::string reply_text(const Reply& r) {
             s += "\n" + para(ps.empty() ? "The diff" : ps);
         }
         s += "\n" + quoted(p, hm) + "\n";
+        if (r.accounting && hi < r.accounting->hunks.size()) {
+            const auto& a = r.accounting->hunks[hi];
+            add(s, wrap("Tree: " + a.file + (a.function.empty() ? "" : ", in " + a.function) + ": " + a.words + ".", W, "",
+                        "  "));
+        }
         for (const auto& m : hm.rules) add(s, wrap("Read as: " + m.what + " (" + m.line + ").", W, "", "  "));
         for (const auto& x : hm.notes) add(s, wrap("Read as: " + x + ".", W, "", "  "));
         for (const auto& u : hm.unmapped)
@@ -230,6 +275,7 @@ std::string reply_text(const Reply& r) {
 std::string reply_markdown(const Reply& r) {
     const auto& p = *r.reading;
     std::string s = "# tagproof review\n\n";
+    if (r.accounting || r.tree) s += tree_paragraphs(r) + "\n";
     s += "Base: `" + p.base + "` (" + p.base_how + ")  \nVariant file: `" + r.variant_file + "`\n\n";
     if (r.review) s += "What ran: " + scope_words(*r.review) + "\n\n";
     std::map<int, std::vector<std::size_t>> under;
@@ -247,6 +293,10 @@ std::string reply_markdown(const Reply& r) {
             b = e + 1;
         }
         s += "```\n\n";
+        if (r.accounting && hi < r.accounting->hunks.size()) {
+            const auto& a = r.accounting->hunks[hi];
+            s += "- tree: " + a.file + (a.function.empty() ? "" : ", in `" + a.function + "`") + ": " + a.words + "\n";
+        }
         for (const auto& m : hm.rules) s += "- read as: " + m.what + " (`" + m.line + "`)\n";
         for (const auto& u : hm.unmapped) s += "- **not modelled** (line " + std::to_string(u.at) + "): " + u.why + "\n";
         if (auto it = under.find(int(hi)); it != under.end())
@@ -266,7 +316,19 @@ std::string reply_json(const Reply& r) {
     std::ostringstream o;
     o << "{\n  \"base\": " << json_string(p.base) << ",\n  \"base_how\": " << json_string(p.base_how)
       << ",\n  \"variant_file\": " << json_string(r.variant_file) << ",\n  \"claims_how\": " << json_string(p.claims_how)
-      << ",\n  \"reviewed\": " << (r.review ? "true" : "false") << ",\n  \"hunks\": [";
+      << ",\n  \"reviewed\": " << (r.review ? "true" : "false");
+    if (r.tree) {
+        o << ",\n  \"tree\": {\"taken\": " << json_string(r.tree->tree() ? r.tree->tree()->tree.era() : "")
+          << ", \"root\": " << json_string(r.tree->tree() ? r.tree->tree()->tree.root : "")
+          << ", \"why\": " << json_string(r.tree->why) << ", \"tried\": [";
+        for (std::size_t i = 0; i < r.tree->tries.size(); ++i)
+            o << (i ? ", " : "") << "{\"era\": " << json_string(r.tree->tries[i].tree.era())
+              << ", \"verdict\": " << json_string(r.tree->tries[i].verdict) << "}";
+        o << "]}";
+    }
+    if (r.accounting)
+        o << ",\n  \"checked\": " << r.accounting->checked() << ",\n  \"headline\": " << json_string(r.accounting->headline());
+    o << ",\n  \"hunks\": [";
     for (std::size_t hi = 0; hi < p.hunks.size(); ++hi) {
         const auto& hm = p.hunks[hi];
         const patch::Hunk* h = hunk_ptr(p, hm);
@@ -280,7 +342,14 @@ std::string reply_json(const Reply& r) {
         o << "], \"unmapped\": [";
         for (std::size_t i = 0; i < hm.unmapped.size(); ++i)
             o << (i ? ", " : "") << "{\"line\": " << hm.unmapped[i].at << ", \"why\": " << json_string(hm.unmapped[i].why) << "}";
-        o << "], \"findings\": [";
+        o << "]";
+        if (r.accounting && hi < r.accounting->hunks.size()) {
+            const auto& a = r.accounting->hunks[hi];
+            o << ", \"account\": {\"what\": " << json_string(tree::what_name(a.what))
+              << ", \"checked\": " << (a.checked() ? "true" : "false") << ", \"place\": " << json_string(a.file)
+              << ", \"definitions\": " << json_string(a.function) << ", \"why\": " << json_string(a.words) << "}";
+        }
+        o << ", \"findings\": [";
         bool first = true;
         if (r.review)
             for (std::size_t i = 0; i < r.review->findings.size(); ++i) {

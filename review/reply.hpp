@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "account.hpp"
+#include "choose.hpp"
 #include "patch_variant.hpp"
 #include "review.hpp"
 
@@ -18,6 +20,8 @@ struct Reply {
     const VariantReview* review = nullptr;  // nullptr: nothing was mapped, so nothing was run
     std::string variant_file;               // where the generated file was written
     std::vector<std::string> report_files;  // per finding, in review->findings order
+    const tree::TreeChoice* tree = nullptr;       // the tree tried and taken (nullptr: none installed, --base given)
+    const tree::Accounting* accounting = nullptr; // every hunk accounted for (issue 31 item 4)
 };
 
 // Which hunk (index into reading->hunks) a finding is about; -1 for none.

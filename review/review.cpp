@@ -611,6 +611,7 @@ void add_rapidcheck(VariantReview& r, const ReviewOptions& opt) {
     properties::PropertyOptions po;
     po.tests = opt.rapidcheck_cases;
     po.assert_recorded = true;
+    if (!opt.out_dir.empty()) po.failure_dir = opt.out_dir + "/rapidcheck-failures";
     // what the baseline shows at the same event is not news: the search goes on past it
     po.baseline_filter = !r.baseline.empty();
     // The same patch gets the same reply: the checks draw from a seed of the
@@ -650,6 +651,7 @@ void add_rapidcheck(VariantReview& r, const ReviewOptions& opt) {
         properties::PropertyOptions io;
         io.tests = opt.rapidcheck_cases;
         io.isolation = true;
+        io.failure_dir = po.failure_dir;
         io.max_events = 20;
         ir = burst(io, properties::check_invariants, at_mode, ifound, irounds);
         for (const auto& f : ifound) found_at.insert({f.failure.invariant, scenario_mode(f.failure.scenario)});

@@ -77,6 +77,7 @@ struct ReviewOptions {
     std::string baseline;                     // "" = the variant's own
     std::vector<Mode> modes = {Mode::hw_tags, Mode::sw_tags, Mode::generic};
     std::vector<std::string> corpus_dirs;     // scenario directories
+    std::string out_dir;                      // --out: RapidCheck's failure scenarios go under it
     unsigned explore_depth = 6;
     int rapidcheck_cases = 100;
     bool solver = true, explorer = true, rapidcheck = true, corpus = true;

@@ -3,7 +3,7 @@
 # Idempotent: does nothing when every package is already installed.
 set -eu
 PKGS="cmake ninja-build g++ make pkg-config libgtest-dev googletest libgmock-dev librapidcheck-dev \
-libboost-graph-dev libz3-dev z3 libbenchmark-dev clang libclang-rt-14-dev graphviz \
+libboost-graph-dev libz3-dev z3 libbenchmark-dev clang libclang-rt-14-dev libclang-14-dev graphviz \
 chromium fonts-dejavu-core python3"
 # chromium, fonts-dejavu-core, python3: the HTML report looked at in headless
 # Chromium (ctest review.html-screenshot, tests/html_check.py). The font is
@@ -19,6 +19,9 @@ done
 kernel_oracle() {
     "$(dirname "$0")/setup-kernel.sh" ||
         echo "setup: the kernel oracle's packages were not installed (only ctest --preset kernel needs them)"
+    # The kernel trees a patch review reads (issue 31): unpacked and configured once, cached.
+    "$(dirname "$0")/setup-trees.sh" ||
+        echo "setup: the kernel trees were not prepared (a review then uses the hand-written model)"
 }
 if [ -z "$missing" ]; then
     echo "setup: all packages present"

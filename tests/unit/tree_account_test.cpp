@@ -1,0 +1,158 @@
+// tree_account_test.cpp — every hunk accounted for against a tree read with
+// libclang (tree/account.cpp, issue 31 item 4), on a small tree made here: a
+// comment change is no semantic change (its tokens are equal), a change in a
+// function the model stands for is named as not read from the tree yet, one
+// elsewhere is outside the model with its definition named, and a hunk that
+// does not apply is named. A token change inside a comment-only-looking hunk
+// is the negative control.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "account.hpp"
+#include "choose.hpp"
+#include "error.hpp"
+#include "functions.hpp"
+
+using namespace tagproof;
+
+namespace {
+
+const char* kPageAlloc =
+    "/* page allocator */\n"
+    "static int helper(int a)\n"
+    "{\n"
+    "\treturn a + 1;\n"
+    "}\n"
+    "\n"
+    "/*\n"
+    " * The hook.\n"
+    " */\n"
+    "inline void post_alloc_hook(struct page *page, unsigned int order, unsigned int gfp_flags)\n"
+    "{\n"
+    "\tint init = gfp_flags & 1;\n"
+    "\tint zero_tags = init && (gfp_flags & 2);\n"
+    "\n"
+    "\tif (zero_tags)\n"
+    "\t\thelper(order);\n"
+    "}\n";
+
+std::string make_tree() {
+    const std::string dir = testing::TempDir() + "/tree_account";
+    std::filesystem::create_directories(dir + "/mm");
+    std::ofstream(dir + "/Makefile") << "# SPDX\nVERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 99\n";
+    std::ofstream(dir + "/mm/page_alloc.c") << kPageAlloc;
+    return dir;
+}
+
+patch::Series series_of(const std::string& diff) {
+    patch::Series s;
+    patch::read_patches(diff, "test.patch", s);
+    return s;
+}
+
+tree::Accounting account_of(const std::string& diff) {
+    const std::string root = make_tree();
+    patch::Series s = series_of(diff);
+    auto maps = patch::map_series(s);
+    tree::SeriesApply a = tree::apply_series(s, root);
+    return tree::account(s, maps, &a, root);
+}
+
+}  // namespace
+
+TEST(TreeAccount, OpenTreeReadsTheVersionAndRefusesANonTree) {
+    const std::string root = make_tree();
+    tree::SourceTree t = tree::open_tree(root);
+    EXPECT_EQ(t.version, "6.1.99");
+    EXPECT_EQ(t.era(), "tree:6.1.99");
+    EXPECT_THROW(tree::open_tree(root + "/mm"), InputError);
+}
+
+TEST(TreeAccount, DefinitionsAreReadWithTheirLines) {
+    tree::ParsedFile pf = tree::read_definitions(make_tree(), "mm/page_alloc.c", kPageAlloc);
+    const tree::Definition* d = pf.find("post_alloc_hook");
+    ASSERT_NE(d, nullptr);
+    EXPECT_EQ(d->begin_line, 10);
+    EXPECT_EQ(d->end_line, 17);
+    EXPECT_EQ(pf.at(13, 13), d);
+    EXPECT_EQ(pf.at(4, 4)->name, "helper");
+    EXPECT_EQ(pf.at(8, 8), nullptr);  // a comment between definitions
+}
+
+TEST(TreeAccount, ACommentChangeIsNoSemanticChange) {
+    auto acc = account_of("--- a/mm/page_alloc.c\n+++ b/mm/page_alloc.c\n@@ -7,3 +7,3 @@\n /*\n- * The hook.\n+ * The hook, said better.\n  */\n");
+    ASSERT_EQ(acc.hunks.size(), 1u);
+    EXPECT_EQ(acc.hunks[0].what, tree::HunkAccount::What::no_change) << acc.hunks[0].words;
+    EXPECT_EQ(acc.headline(), "1 of 1 hunk checked");
+}
+
+TEST(TreeAccount, ATokenChangeIsNotNoChange_NegativeControl) {
+    // Same place, but a token changes (a rename inside the function).
+    auto acc = account_of(
+        "--- a/mm/page_alloc.c\n+++ b/mm/page_alloc.c\n@@ -12,2 +12,2 @@\n \tint init = gfp_flags & 1;\n-\tint zero_tags = init && (gfp_flags & 2);\n+\tint zero_tags = init && (gfp_flags & 4);\n");
+    ASSERT_EQ(acc.hunks.size(), 1u);
+    EXPECT_EQ(acc.hunks[0].what, tree::HunkAccount::What::modelled_unread) << acc.hunks[0].words;
+    EXPECT_EQ(acc.hunks[0].function, "post_alloc_hook");
+    EXPECT_FALSE(acc.hunks[0].checked());
+    EXPECT_NE(acc.hunks[0].words.find("does not read from the tree yet"), std::string::npos);
+}
+
+TEST(TreeAccount, BlanksOnlyInsideAFunctionIsNoChange) {
+    auto acc = account_of(
+        "--- a/mm/page_alloc.c\n+++ b/mm/page_alloc.c\n@@ -3,2 +3,2 @@\n {\n-\treturn a + 1;\n+\treturn a  +  1;\n");
+    ASSERT_EQ(acc.hunks.size(), 1u);
+    EXPECT_EQ(acc.hunks[0].what, tree::HunkAccount::What::no_change);
+}
+
+TEST(TreeAccount, AChangeElsewhereIsOutsideTheModelWithItsDefinition) {
+    auto acc = account_of("--- a/mm/page_alloc.c\n+++ b/mm/page_alloc.c\n@@ -3,2 +3,2 @@\n {\n-\treturn a + 1;\n+\treturn a + 2;\n");
+    ASSERT_EQ(acc.hunks.size(), 1u);
+    EXPECT_EQ(acc.hunks[0].what, tree::HunkAccount::What::outside);
+    EXPECT_NE(acc.hunks[0].words.find("helper (mm/page_alloc.c:4)"), std::string::npos) << acc.hunks[0].words;
+}
+
+TEST(TreeAccount, AHunkThatDoesNotApplyIsNamed) {
+    auto acc = account_of("--- a/mm/page_alloc.c\n+++ b/mm/page_alloc.c\n@@ -3,2 +3,2 @@\n {\n-\treturn b * 3;\n+\treturn b * 4;\n");
+    ASSERT_EQ(acc.hunks.size(), 1u);
+    EXPECT_EQ(acc.hunks[0].what, tree::HunkAccount::What::not_applied);
+    EXPECT_EQ(acc.headline(), "0 of 1 hunk checked");
+}
+
+TEST(TreeChoose, TheNamedReleaseIsRefusedWhenTheNearestTreeDoesNotTakeEveryHunk) {
+    const std::string root = make_tree();
+    const std::string cache = testing::TempDir() + "/tree_cache";
+    std::filesystem::remove_all(cache);
+    std::filesystem::create_directories(cache);
+    std::filesystem::create_symlink(root, cache + "/linux-source-6.1");
+    std::ofstream(root + "/.tagproof-ready") << "";
+    setenv("TAGPROOF_TREES", cache.c_str(), 1);
+    patch::Series good = series_of("--- a/mm/page_alloc.c\n+++ b/mm/page_alloc.c\n@@ -3,2 +3,2 @@\n {\n-\treturn a + 1;\n+\treturn a + 2;\n");
+    patch::Series bad = series_of("--- a/mm/page_alloc.c\n+++ b/mm/page_alloc.c\n@@ -3,2 +3,2 @@\n {\n-\treturn b * 3;\n+\treturn b * 4;\n");
+    tree::BaseHints h;
+    h.release = "7.0";
+    h.release_words = "the series says \"Applies on v7.0-rc1\"";
+    tree::TreeChoice c = tree::choose_tree(bad, h, "");
+    EXPECT_EQ(c.tree(), nullptr);
+    ASSERT_EQ(c.tries.size(), 1u);
+    EXPECT_NE(c.tries[0].verdict.find("refused"), std::string::npos) << c.tries[0].verdict;
+    // negative control: everything applies on the nearest tree, so it is taken
+    tree::TreeChoice g = tree::choose_tree(good, h, "");
+    ASSERT_NE(g.tree(), nullptr);
+    EXPECT_EQ(g.tree()->tree.era(), "tree:6.1.99");
+    // no named release: the tree where most hunks apply
+    tree::TreeChoice n = tree::choose_tree(good, tree::BaseHints{}, "");
+    ASSERT_NE(n.tree(), nullptr);
+    // ... but not a tree that lacks the code a failed hunk changes: the
+    // series was written on another version (seed 000 on 6.1 and 6.12)
+    patch::Series other = series_of(
+        "--- a/mm/page_alloc.c\n+++ b/mm/page_alloc.c\n@@ -3,2 +3,2 @@\n {\n-\treturn a + 1;\n+\treturn a + 2;\n"
+        "@@ -40,5 +40,5 @@\n static void *vmalloc_fix_flags(void)\n {\n \tint q = 3;\n-\treturn x;\n+\treturn y;\n }\n");
+    tree::TreeChoice o = tree::choose_tree(other, tree::BaseHints{}, "");
+    EXPECT_EQ(o.tree(), nullptr);
+    ASSERT_EQ(o.tries.size(), 1u);
+    EXPECT_NE(o.tries[0].verdict.find("lacks the code mm/page_alloc.c hunk 2 changes"), std::string::npos)
+        << o.tries[0].verdict;
+    unsetenv("TAGPROOF_TREES");
+}

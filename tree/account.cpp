@@ -1,0 +1,178 @@
+// account.cpp — see account.hpp.
+#include "account.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "functions.hpp"
+#include "modelled.hpp"
+
+namespace tagproof::tree {
+
+const char* what_name(HunkAccount::What w) {
+    switch (w) {
+        case HunkAccount::What::rule: return "read into the model";
+        case HunkAccount::What::no_change: return "no semantic change";
+        case HunkAccount::What::modelled_unread: return "modelled function, not read from the tree";
+        case HunkAccount::What::outside: return "outside the model";
+        case HunkAccount::What::not_applied: return "not applied";
+    }
+    return "";
+}
+
+std::size_t Accounting::checked() const {
+    return std::count_if(hunks.begin(), hunks.end(), [](const HunkAccount& h) { return h.checked(); });
+}
+
+std::string Accounting::headline() const {
+    return std::to_string(checked()) + " of " + std::to_string(hunks.size()) + " hunk" + (hunks.size() == 1 ? "" : "s") +
+           " checked";
+}
+
+namespace {
+
+std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
+    std::string s;
+    for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
+    return s;
+}
+
+// What the site table made of the hunk, when it made a rule of it.
+// (A hunk with notes only was read as part of another hunk's rule.)
+bool has_rules(const patch::HunkMap& hm) {
+    return hm.unmapped.empty() && !hm.comments_only && (!hm.rules.empty() || !hm.notes.empty());
+}
+std::string rule_words(const patch::HunkMap& hm) {
+    if (hm.rules.empty()) return "read as part of another hunk's rule";
+    std::vector<std::string> r;
+    for (const auto& m : hm.rules) r.push_back(m.rule);
+    return std::string("read into rule") + (r.size() > 1 ? "s " : " ") + join(r);
+}
+
+HunkAccount without_tree(const patch::Series& s, const patch::HunkMap& hm) {
+    HunkAccount a;
+    a.file = hm.path;
+    a.function = hm.function;
+    if (has_rules(hm)) {
+        a.what = HunkAccount::What::rule;
+        a.words = rule_words(hm);
+    } else if (hm.comments_only) {
+        a.what = HunkAccount::What::no_change;
+        a.words = "only comments and blank lines change";
+    } else if (const Modelled* m = find_modelled(hm.function)) {
+        a.what = HunkAccount::What::modelled_unread;
+        a.words = "changes " + hm.function + ", which the model has by hand (" + m->model + "); not read from a tree";
+    } else {
+        a.what = HunkAccount::What::outside;
+        a.words = "outside the model: " + (hm.function.empty() ? std::string("no modelled definition") : hm.function) +
+                  " in " + hm.path;
+    }
+    return a;
+}
+
+}  // namespace
+
+Accounting account(const patch::Series& s, const std::vector<patch::HunkMap>& maps, const SeriesApply* applied,
+                   const std::string& root) {
+    Accounting acc;
+    std::map<std::pair<std::string, std::pair<std::size_t, int>>, ParsedFile> parsed;  // (path, (patch, side))
+    auto parse = [&](const std::string& path, std::size_t patch, int side) -> const ParsedFile& {
+        auto key = std::make_pair(path, std::make_pair(patch, side));
+        auto it = parsed.find(key);
+        if (it != parsed.end()) return it->second;
+        const std::string& text = side == 0 ? applied->before(path, patch) : applied->after(path, patch);
+        ParsedFile pf = read_definitions(root, path, text);
+        if (side == 0 && patch == applied->files.at(path).patches.front())
+            acc.notes.push_back(path + ": " + std::to_string(pf.defs.size()) + " definitions read in " +
+                                std::to_string((int)(pf.seconds * 1000)) + " ms" +
+                                (pf.configured ? "" : " (tree not configured: types unresolved, " +
+                                                          std::to_string(pf.errors) + " clang errors)"));
+        return parsed.emplace(key, std::move(pf)).first->second;
+    };
+    for (const auto& hm : maps) {
+        const auto& fd = s.patches[hm.patch].files[hm.file];
+        if (!applied || fd.binary) {
+            acc.hunks.push_back(without_tree(s, hm));
+            continue;
+        }
+        const patch::Hunk& h = fd.hunks[hm.hunk];
+        const HunkPlace* place = nullptr;
+        for (const auto& p : applied->hunks)
+            if (p.patch == hm.patch && p.file == hm.file && p.hunk == hm.hunk) place = &p;
+        HunkAccount a;
+        a.file = fd.path;
+        if (!place || place->how == HunkPlace::How::failed) {
+            const std::string why = "it does not apply to the tree: " + (place ? place->why : std::string("not tried"));
+            a.function = patch::hunk_function(h);
+            if (has_rules(hm)) {
+                // The site table read it into a rule of the hand era, which the
+                // engines check; the tree could not confirm its place.
+                a.what = HunkAccount::What::rule;
+                a.words = rule_words(hm) + " of the hand-written era, but " + why;
+            } else {
+                a.what = HunkAccount::What::not_applied;
+                a.words = "not checked: " + why;
+            }
+            acc.hunks.push_back(a);
+            continue;
+        }
+        const ParsedFile& before = parse(fd.path, hm.patch, 0);
+        const ParsedFile& after = parse(fd.path, hm.patch, 1);
+        // Lines of each side this hunk covers, and the ones it changes.
+        std::vector<int> minus, plus;
+        int ob = place->old_line - place->front, nb = place->new_line - place->front;  // line of hunk line 0
+        int oi = 0, ni = 0;
+        int insert_after = ob - 1;  // for a hunk that only adds: the before line it adds after
+        for (const auto& l : h.lines) {
+            const char k = l.kind;
+            if (k == ' ') {
+                if (plus.empty() && minus.empty()) insert_after = ob + oi;
+                ++oi, ++ni;
+            } else if (k == '-') {
+                minus.push_back(ob + oi++);
+            } else {
+                plus.push_back(nb + ni++);
+            }
+        }
+        std::set<std::string> names;
+        std::vector<std::string> where;
+        auto add_def = [&](const Definition* d, const ParsedFile& pf, int line) {
+            if (!d) return;
+            if (names.insert(d->name).second) where.push_back(d->name + " (" + fd.path + ":" + std::to_string(line) + ")");
+        };
+        for (int l : minus) add_def(before.at(l, l), before, l);
+        for (int l : plus) add_def(after.at(l, l), after, l);
+        if (minus.empty() && !plus.empty()) add_def(before.at(insert_after, insert_after), before, insert_after);
+        // Tokens of the hunk's lines, before and after.
+        const int first_old = ob, last_old = ob + oi - 1, first_new = nb, last_new = nb + ni - 1;
+        const bool same_tokens = before.tokens_in(first_old, last_old) == after.tokens_in(first_new, last_new);
+        std::vector<std::string> modelled;
+        for (const auto& n : names)
+            if (find_modelled(n)) modelled.push_back(n);
+        a.function = join(std::vector<std::string>(names.begin(), names.end()));
+        if (place->how == HunkPlace::How::exact && !place->loose)
+            a.file = fd.path + ":" + std::to_string(place->old_line);
+        else
+            a.file = fd.path + ":" + std::to_string(place->old_line) + " (" + place->describe() + ")";
+        if (same_tokens) {
+            a.what = HunkAccount::What::no_change;
+            a.words = "no semantic change: its tokens are equal before and after (comments or blanks only)";
+        } else if (has_rules(hm)) {
+            a.what = HunkAccount::What::rule;
+            a.words = rule_words(hm);
+        } else if (!modelled.empty()) {
+            a.what = HunkAccount::What::modelled_unread;
+            std::vector<std::string> m;
+            for (const auto& n : modelled) m.push_back(n + " (" + find_modelled(n)->model + ")");
+            a.words = "changes " + join(m, "; ") + ", which the model has by hand and does not read from the tree yet";
+        } else {
+            a.what = HunkAccount::What::outside;
+            a.words = "outside the model: " + (where.empty() ? "no definition, in " + fd.path : "changes " + join(where));
+        }
+        acc.hunks.push_back(a);
+    }
+    return acc;
+}
+
+}  // namespace tagproof::tree

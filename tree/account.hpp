@@ -1,0 +1,39 @@
+// account.hpp — every hunk of a series accounted for against the tree it was
+// applied to (issue 31 item 4): read into a rule of the model; no semantic
+// change (its tokens equal before and after, as libclang lexes them: a
+// comment or blank change); a change to a function the model stands for but
+// does not read from the tree yet; outside the model (the definition and
+// file named); or not applied (why). Without a tree, what the site table and
+// git's function context say. The reply opens with "N of M hunks checked",
+// and the verdict covers exactly those.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "apply.hpp"
+#include "sites.hpp"
+
+namespace tagproof::tree {
+
+struct HunkAccount {
+    enum class What { rule, no_change, modelled_unread, outside, not_applied } what = What::outside;
+    std::string function;  // the definition(s) it changes, "" if none
+    std::string file;      // path:line in the tree (before the patch), or the path
+    std::string words;     // one sentence for the reply
+    bool checked() const { return what == What::rule || what == What::no_change; }
+};
+
+struct Accounting {
+    std::vector<HunkAccount> hunks;  // one per reading's hunk (patch::HunkMap), same order
+    std::vector<std::string> notes;  // how files were parsed ("mm/page_alloc.c: 0.4 s, unconfigured tree: ...")
+    std::size_t checked() const;
+    std::string headline() const;    // "3 of 5 hunks checked"
+};
+
+// `applied` and `root` are null / "" without a tree.
+Accounting account(const patch::Series& s, const std::vector<patch::HunkMap>& maps, const SeriesApply* applied,
+                   const std::string& root);
+
+const char* what_name(HunkAccount::What w);
+
+}  // namespace tagproof::tree

@@ -1,0 +1,86 @@
+// modelled.cpp — see modelled.hpp. The `model` column names the hand rule
+// (model/kernel/rules_*.hpp) or the variant-file rule (file_rules.hpp) that
+// stands for the function; kernel-semantics.md has each function's logic per era.
+#include "modelled.hpp"
+
+namespace tagproof::tree {
+
+const std::vector<Modelled>& modelled_functions() {
+    static const std::vector<Modelled> v = {
+        // mm/page_alloc.c
+        {"post_alloc_hook", "mm/page_alloc.c", "alloc plan: zero_tags, reset_tags_initially, sample_eligible, the unpoison and init decisions"},
+        {"free_pages_prepare", "mm/page_alloc.c", "free plan: should_skip_kasan_poison, init_on_free"},
+        {"should_skip_kasan_poison", "mm/page_alloc.c", "free plan"},
+        {"should_skip_kasan_unpoison", "mm/page_alloc.c", "alloc plan"},
+        {"should_skip_init", "mm/page_alloc.c", "alloc plan"},
+        {"kernel_init_pages", "mm/page_alloc.c", "primitive: zeroes the pages through a match-all pointer"},
+        {"__free_pages_ok", "mm/page_alloc.c", "free plan"},
+        // include/linux/gfp_types.h, gfp.h
+        {"GFP_KERNEL", "include/linux/gfp_types.h", "GFP layout of the era"},
+        {"GFP_HIGHUSER_MOVABLE", "include/linux/gfp_types.h", "GFP layout of the era"},
+        {"__GFP_BITS_SHIFT", "include/linux/gfp_types.h", "GFP_BITS_SHIFT rule"},
+        {"__GFP_SKIP_KASAN", "include/linux/gfp_types.h", "GFP layout of the era"},
+        {"__GFP_SKIP_KASAN_POISON", "include/linux/gfp.h", "GFP layout of the era"},
+        {"__GFP_SKIP_KASAN_UNPOISON", "include/linux/gfp.h", "GFP layout of the era"},
+        {"__GFP_SKIP_ZERO", "include/linux/gfp_types.h", "GFP layout of the era"},
+        {"__GFP_ZEROTAGS", "include/linux/gfp_types.h", "GFP layout of the era"},
+        {"__GFP_ZERO", "include/linux/gfp_types.h", "GFP layout of the era"},
+        {"THREADINFO_GFP", "include/linux/thread_info.h", "rule THREADINFO_GFP"},
+        {"GFP_PGTABLE_KERNEL", "include/asm-generic/pgalloc.h", "rule GFP_PGTABLE_KERNEL"},
+        {"GFP_PGTABLE_USER", "include/asm-generic/pgalloc.h", "rule GFP_PGTABLE_USER"},
+        // mm/vmalloc.c
+        {"__vmalloc_node_range", "mm/vmalloc.c", "rules vmalloc_tagged_prot, vmalloc_prot_normal, vmalloc_calls_unpoison, vmalloc_meta_gfp, vmalloc_skip"},
+        {"__vmalloc_area_node", "mm/vmalloc.c", "rule vmalloc_page_skip_flags"},
+        {"vmalloc_fix_flags", "mm/vmalloc.c", "rule GFP_VMALLOC_SUPPORTED"},
+        {"GFP_VMALLOC_SUPPORTED", "mm/vmalloc.c", "rule GFP_VMALLOC_SUPPORTED"},
+        {"vrealloc", "mm/vmalloc.c", "vrealloc_hooks of the era"},
+        {"vfree", "mm/vmalloc.c", "vmalloc free plan"},
+        {"vmap", "mm/vmalloc.c", "vmap effect"},
+        // kernel/fork.c
+        {"alloc_thread_stack_node", "kernel/fork.c", "rules GFP_VMAP_STACK, cached_stack_unpoison"},
+        {"free_thread_stack", "kernel/fork.c", "stack cache"},
+        {"GFP_VMAP_STACK", "kernel/fork.c", "rule GFP_VMAP_STACK"},
+        // mm/kasan/*.c, mm/kasan/kasan.h, include/linux/kasan.h
+        {"kasan_sample_page_alloc", "mm/kasan/kasan.h", "rule sample_eligible and the per-CPU counter"},
+        {"__kasan_unpoison_pages", "mm/kasan/common.c", "primitive kasan_unpoison_pages"},
+        {"__kasan_poison_pages", "mm/kasan/common.c", "primitive kasan_poison_pages"},
+        {"__kasan_slab_alloc", "mm/kasan/common.c", "slab_alloc_effect, rule slab_tag_per_alloc"},
+        {"__kasan_kmalloc", "mm/kasan/common.c", "slab_alloc_effect, rule kmalloc_redzone_start"},
+        {"poison_kmalloc_redzone", "mm/kasan/common.c", "rule kmalloc_redzone_start"},
+        {"__kasan_krealloc", "mm/kasan/common.c", "krealloc_in_place_effect"},
+        {"__kasan_slab_free", "mm/kasan/common.c", "slab free plan"},
+        {"assign_tag", "mm/kasan/common.c", "rule slab_tag_per_alloc"},
+        {"__kasan_mempool_poison_pages", "mm/kasan/common.c", "mempool hooks"},
+        {"__kasan_mempool_unpoison_pages", "mm/kasan/common.c", "mempool hooks"},
+        {"__kasan_mempool_poison_object", "mm/kasan/common.c", "mempool hooks"},
+        {"__kasan_mempool_unpoison_object", "mm/kasan/common.c", "mempool_element_effect"},
+        {"__kasan_unpoison_vmalloc", "mm/kasan/hw_tags.c", "vmalloc_area_effect"},
+        {"__kasan_poison_vmalloc", "mm/kasan/hw_tags.c", "vmalloc free effect"},
+        {"kasan_init_hw_tags", "mm/kasan/hw_tags.c", "boot parameters of the era"},
+        {"early_kasan_flag_page_alloc_sample", "mm/kasan/hw_tags.c", "boot parameter kasan.page_alloc.sample"},
+        {"early_kasan_flag_page_alloc_sample_order", "mm/kasan/hw_tags.c", "boot parameter kasan.page_alloc.sample.order"},
+        {"kasan_random_tag", "mm/kasan/kasan.h", "tag range"},
+        {"kasan_has_integrated_init", "include/linux/kasan.h", "slab_memset_init, the init plan"},
+        {"kasan_hw_tags_enabled", "include/linux/kasan-enabled.h", "runtime predicate"},
+        // page tables, user pages, skb
+        {"__pte_alloc_one", "include/asm-generic/pgalloc.h", "rule GFP_PGTABLE_USER"},
+        {"pte_alloc_one_kernel", "include/asm-generic/pgalloc.h", "rule GFP_PGTABLE_KERNEL"},
+        {"__pte_alloc_one_kernel", "include/asm-generic/pgalloc.h", "rule GFP_PGTABLE_KERNEL"},
+        {"vma_alloc_zeroed_movable_folio", "arch/arm64/mm/fault.c", "rule user_page_gfp"},
+        {"alloc_skb_with_frags", "net/core/skbuff.c", "rule alloc_skb_frags_gfp"},
+        {"skb_page_frag_refill", "net/core/sock.c", "rules skb_frag_gfp, skb_frag_fallback_gfp"},
+        {"mte_sync_tags", "arch/arm64/kernel/mte.c", "mte_sync_tags_effect"},
+    };
+    return v;
+}
+
+const Modelled* find_modelled(const std::string& name) {
+    std::string n = name;
+    static const std::string np = "_noprof";
+    if (n.size() > np.size() && n.compare(n.size() - np.size(), np.size(), np) == 0) n.resize(n.size() - np.size());
+    for (const auto& m : modelled_functions())
+        if (n == m.name) return &m;
+    return nullptr;
+}
+
+}  // namespace tagproof::tree
