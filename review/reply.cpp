@@ -223,7 +223,16 @@ std::string reply_text(const Reply& r) {
     std::size_t last_patch = std::size_t(-1);
     for (std::size_t hi = 0; hi < p.hunks.size(); ++hi) {
         const auto& hm = p.hunks[hi];
-        if (hm.comments_only && !under.count(int(hi))) continue;
+        if (hm.comments_only && !under.count(int(hi))) {
+            // not quoted, but accounted for
+            if (r.accounting && hi < r.accounting->hunks.size()) {
+                const auto& a = r.accounting->hunks[hi];
+                const patch::Hunk* h = hunk_ptr(p, hm);
+                s += "\n" + para("Hunk at line " + std::to_string(h ? h->at : 0) + " of the series (" + a.file +
+                                 "), not quoted: " + a.words + ".");
+            }
+            continue;
+        }
         if (hm.patch != last_patch) {
             last_patch = hm.patch;
             const std::string& ps = p.series.patches[hm.patch].subject;
