@@ -122,7 +122,7 @@ TreeChoice choose_tree(const patch::Series& s, const BaseHints& hints, const std
     if (!hints.release.empty()) {
         for (std::size_t i = 0; i < c.tries.size(); ++i)
             if (major_minor(c.tries[i].tree.version) == hints.release) {
-                take(i, "the series names " + hints.release_words + ", and this tree is that release");
+                take(i, hints.release_words + ", and this tree is that release");
                 refuse_rest();
                 return c;
             }
@@ -140,13 +140,13 @@ TreeChoice choose_tree(const patch::Series& s, const BaseHints& hints, const std
             if (dist(c.tries[i].tree.version) < dist(c.tries[near].tree.version)) near = i;
         TreeTry& t = c.tries[near];
         if (t.applied.failed() == 0 && !t.applied.hunks.empty()) {
-            take(near, "the series names " + hints.release_words + ", no tree of that release is installed, and " +
+            take(near, hints.release_words + ", no tree of that release is installed, and " +
                            "every hunk applies on " + t.tree.era() + ", the nearest installed");
         } else {
-            t.verdict = "refused: the series names " + hints.release_words + ", which is not installed; on " +
+            t.verdict = "refused: " + hints.release_words + ", a release not installed; on " +
                         t.tree.era() + ", the nearest installed, " + std::to_string(t.applied.failed()) + " of " +
                         std::to_string(t.applied.hunks.size()) + " hunks do not apply (" + failures(t.applied) + ")";
-            c.why = "the series names " + hints.release_words + "; no installed tree is that release, and " +
+            c.why = hints.release_words + "; no installed tree is that release, and " +
                     t.tree.era() + " (the nearest) does not take every hunk";
         }
         refuse_rest();
@@ -181,10 +181,13 @@ TreeChoice choose_tree(const patch::Series& s, const BaseHints& hints, const std
         return std::labs(days(rd) - days(hints.date));
     };
     for (std::size_t i : fit) {
+        if (i == best) continue;
         const auto& a = c.tries[i];
         const auto& b = c.tries[best];
+        // On a tie with no date to tell them apart, the newer tree (fit is
+        // oldest first), as the hand model took the newest release.
         if (a.applied.applied() > b.applied.applied() ||
-            (a.applied.applied() == b.applied.applied() && date_gap(a.tree) < date_gap(b.tree)))
+            (a.applied.applied() == b.applied.applied() && date_gap(a.tree) <= date_gap(b.tree)))
             best = i;
     }
     if (c.tries[best].applied.applied() == 0) {
