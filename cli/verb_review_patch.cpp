@@ -48,20 +48,11 @@ int review_patch(const std::vector<std::string>& paths, const std::string& base,
         std::fprintf(stderr, "tagproof: [%6.1fs] %s\n", elapsed(), what.c_str());
     };
     // The tree: chosen, the series applied to a scratch copy of its files.
+    patch::Series series = patch::read_series(paths);
     std::optional<tree::TreeChoice> choice;
     if (!tree_opt.none) {
-        const patch::Series series = patch::read_series(paths);
-        // The release the series is for: --base (a release, or a variant
-        // file's), else what the series says.
-        std::string how, named;
-        if (!base.empty()) {
-            named = base.size() > 8 && base.compare(base.size() - 8, 8, ".variant") == 0
-                        ? kernel::read_variant_file(base).release
-                        : base;
-            how = "--base " + base + (named == base ? "" : " (on " + named + ")");
-        } else {
-            named = patch::base_from_text(series.all_text, &how);
-        }
+        std::string how;
+        const std::string named = patch::named_release(series, base, &how);
         progress("choosing a tree" + (tree_opt.dir.empty() ? " among " + tree::tree_cache() : " (--tree " + tree_opt.dir + ")"));
         choice = tree::choose_tree(series, tree::base_hints(series, named, how), tree_opt.dir);
         if (const auto* t = choice->tree())
@@ -69,7 +60,8 @@ int review_patch(const std::vector<std::string>& paths, const std::string& base,
         else
             progress("no tree taken: " + choice->why);
     }
-    patch::PatchReading p = patch::read_patch_series(paths, base, choice ? hand_release_for(*choice) : patch::TreeBase{});
+    patch::PatchReading p =
+        patch::read_patch_series(std::move(series), paths, base, choice ? hand_release_for(*choice) : patch::TreeBase{});
     std::optional<tree::Accounting> acc;
     if (choice && choice->tree()) {
         acc = tree::account(p.series, p.hunks, &choice->tree()->applied, choice->tree()->tree.root);

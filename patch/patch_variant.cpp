@@ -98,31 +98,62 @@ std::string reader_message(const std::string& what) {
 
 }  // namespace
 
-std::string base_from_text(const std::string& text, std::string* how) {
+// The version a series' words name ("Applies on 7-0-rc1." -> 7.0), as
+// major and minor, with the words; false when they name none.
+static bool version_from_text(const std::string& text, int* major, int* minor, std::string* words) {
     static const std::regex applies(
         R"((applies|applied|based|rebased|apply)\s+(cleanly\s+)?(on|onto|to|against)\s+(top\s+of\s+)?(the\s+)?(linux\s+|kernel\s+|mainline\s+)?v?(\d{1,3})[.-](\d{1,3})([.-]rc\d+)?)",
         std::regex::icase);
     std::smatch m;
-    if (std::regex_search(text, m, applies)) {
-        std::string note;
-        std::string r = release_for(std::stoi(m[7]), std::stoi(m[8]), &note);
-        if (!r.empty()) {
-            if (how) *how = "the series says \"" + m[0].str() + "\"" + note;
-            return r;
-        }
+    if (!std::regex_search(text, m, applies)) return false;
+    *major = std::stoi(m[7]);
+    *minor = std::stoi(m[8]);
+    *words = m[0].str();
+    return true;
+}
+
+std::string base_from_text(const std::string& text, std::string* how) {
+    int major = 0, minor = 0;
+    std::string words;
+    if (!version_from_text(text, &major, &minor, &words)) return "";
+    std::string note;
+    std::string r = release_for(major, minor, &note);
+    if (!r.empty() && how) *how = "the series says \"" + words + "\"" + note;
+    return r;
+}
+
+namespace {
+bool is_variant_path(const std::string& b) { return b.size() > 8 && b.compare(b.size() - 8, 8, ".variant") == 0; }
+}  // namespace
+
+std::string named_release(const Series& s, const std::string& base_opt, std::string* how) {
+    if (base_opt.empty()) {
+        // the version itself (6.12), not the hand release standing for it
+        int major = 0, minor = 0;
+        std::string words;
+        if (!version_from_text(s.all_text, &major, &minor, &words)) return "";
+        if (how) *how = "the series says \"" + words + "\"";
+        return std::to_string(major) + "." + std::to_string(minor);
     }
-    return "";
+    const std::string release = is_variant_path(base_opt) ? kernel::read_variant_file(base_opt).release : base_opt;
+    if (how) *how = "--base " + base_opt + (release == base_opt ? "" : " (on " + release + ")");
+    return release;
 }
 
 PatchReading read_patch_series(const std::vector<std::string>& paths, const std::string& base_opt, const TreeBase& tree_base) {
+    return read_patch_series(read_series(paths), paths, base_opt, tree_base);
+}
+
+PatchReading read_patch_series(Series series, const std::vector<std::string>& paths, const std::string& base_opt,
+                               const TreeBase& tree_base) {
     PatchReading r;
-    r.series = read_series(paths);
+    r.series = std::move(series);
     r.hunks = map_series(r.series);
 
     // ---- the base
     std::string release;
     if (!base_opt.empty()) {
-        if (base_opt.size() > 8 && base_opt.compare(base_opt.size() - 8, 8, ".variant") == 0) {
+        if (is_variant_path(base_opt)) {
             r.base = std::filesystem::absolute(base_opt).lexically_normal().string();
             kernel::VariantFile bf = kernel::read_variant_file(r.base);  // throws with its place
             release = bf.release;

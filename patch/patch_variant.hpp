@@ -34,6 +34,15 @@ struct TreeBase {
     std::string release, how;
 };
 PatchReading read_patch_series(const std::vector<std::string>& paths, const std::string& base, const TreeBase& tree_base = {});
+// The same for a series already read from `paths`.
+PatchReading read_patch_series(Series series, const std::vector<std::string>& paths, const std::string& base,
+                               const TreeBase& tree_base = {});
+
+// The release a series is for, with the words it came from: --base's (a
+// release, or the one a base variant file is on), else the version the
+// series names ("6.12" for "based on v6.12", not the hand release standing
+// for it); "" when neither names one.
+std::string named_release(const Series& s, const std::string& base, std::string* how);
 
 // The base a series names ("Applies on 7-0-rc1.", "based on v6.3"), as a
 // release, with the words it came from; "" when it names none.

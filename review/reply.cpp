@@ -131,34 +131,22 @@ std::string tree_paragraphs(const Reply& r) {
 
 std::string verdict_line(const Reply& r, std::size_t introduced_n) {
     const auto& p = *r.reading;
-    const std::size_t un = p.hunks_unmapped(), all = p.hunks.size();
+    const std::size_t all = p.hunks.size();
     if (!r.review && p.rules > 0)
         return "Verdict: not reviewed (--map-only): the mapping above is what a review would check.";
     if (!r.review)
         return "Verdict: not reviewed. None of the series' " + std::to_string(all) +
                " hunks changes code the model has a rule for, so nothing was checked; this is no verdict that it holds.";
     auto hunks = [](std::size_t n) { return std::to_string(n) + (n == 1 ? " hunk" : " hunks"); };
-    if (r.accounting) {
-        const std::size_t ch = r.accounting->checked();
-        std::string cover = ch == all ? (all == 1 ? "the one hunk" : all == 2 ? "both hunks" : "all " + hunks(all))
-                                      : "the " + hunks(ch) + " checked of " + std::to_string(all) + " only (" +
-                                            hunks(all - ch) + (all - ch == 1 ? " is" : " are") +
-                                            " not checked: each says why above)";
-        if (introduced_n) {
-            std::set<std::string> distinct;
-            for (const Finding* f : introduced(*r.review)) distinct.insert(f->property + "\n" + headline(*f));
-            const std::size_t d = distinct.size();
-            return "Verdict: " + std::to_string(d) + " finding" + (d == 1 ? "" : "s") + " the series introduces" +
-                   (d != introduced_n ? " (" + std::to_string(introduced_n) + " counting each KASAN mode)" : "") +
-                   ", in " + cover + ".";
-        }
-        if (r.review->unknown)
-            return "Verdict: undecided: some engine could not decide, or a modelling gap (above); covers " + cover + ".";
-        return "Verdict: no finding the series introduces, within the engines' bounds above; covers " + cover + ".";
-    }
+    // The hunks the verdict covers: those the accounting checked (with or
+    // without a tree), else those the site table mapped.
+    const std::size_t un = r.accounting ? all - r.accounting->checked() : p.hunks_unmapped();
     std::string cover = un == 0 ? (all == 1 ? "the one hunk" : all == 2 ? "both hunks" : "all " + hunks(all))
-                                : "the " + hunks(all - un) + " mapped of " + std::to_string(all) + " only (" + hunks(un) +
-                                      (un == 1 ? " is" : " are") + " not modelled: listed above, unchecked)";
+                        : r.accounting
+                            ? "the " + hunks(all - un) + " checked of " + std::to_string(all) + " only (" + hunks(un) +
+                                  (un == 1 ? " is" : " are") + " not checked: each says why above)"
+                            : "the " + hunks(all - un) + " mapped of " + std::to_string(all) + " only (" + hunks(un) +
+                                  (un == 1 ? " is" : " are") + " not modelled: listed above, unchecked)";
     if (introduced_n) {
         // one finding in several modes counts once
         std::set<std::string> distinct;

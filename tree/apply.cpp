@@ -170,27 +170,21 @@ std::string apply_file(const std::string& text, const patch::FileDiff& fd, bool 
                         if (at < (long)floor || at + (long)len > n) continue;
                         if (!match_at(file.v, (std::size_t)at, s.old_lines, dp, dp + len, is_loose)) continue;
                         // Replace: context kept as the file has it, '-' dropped,
-                        // '+' taken from the patch (trimmed by the same fuzz).
+                        // '+' taken from the patch; the context fuzz dropped
+                        // (the first dp and last ds old lines) is left alone.
                         std::vector<std::string> repl;
-                        int skip_front = dp, skip_back = ds;  // context lines not matched
                         std::size_t old_k = 0, fi = (std::size_t)at;
-                        const std::size_t nlines = s.kinds.size();
-                        for (std::size_t k = 0; k < nlines; ++k) {
-                            const bool in_front = skip_front > 0 && s.kinds[k] == ' ' && (int)old_k < dp;
-                            const bool in_back = skip_back > 0 && s.kinds[k] == ' ' && old_k >= s.old_lines.size() - ds;
-                            if (in_front || in_back) {
-                                ++old_k;
+                        for (std::size_t k = 0; k < s.kinds.size(); ++k) {
+                            const char kind = s.kinds[k];
+                            if (kind == '+') {
+                                repl.push_back(s.texts[k]);
                                 continue;
                             }
-                            if (s.kinds[k] == ' ') {
-                                repl.push_back(file.v[fi++]);
-                                ++old_k;
-                            } else if (s.kinds[k] == '-') {
-                                ++fi;
-                                ++old_k;
-                            } else {
-                                repl.push_back(s.texts[k]);
-                            }
+                            const bool dropped = old_k < (std::size_t)dp || old_k >= s.old_lines.size() - ds;
+                            ++old_k;
+                            if (dropped) continue;  // only context is ever dropped
+                            if (kind == ' ') repl.push_back(file.v[fi]);
+                            ++fi;
                         }
                         file.v.erase(file.v.begin() + at, file.v.begin() + at + (long)len);
                         file.v.insert(file.v.begin() + at, repl.begin(), repl.end());

@@ -128,14 +128,11 @@ TreeChoice choose_tree(const patch::Series& s, const BaseHints& hints, const std
             }
         // the nearest by version, taken only if everything applies there
         std::size_t near = 0;
-        auto dist = [&](const std::string& v) {
-            auto a = major_minor(v), b = hints.release;
-            auto num = [](const std::string& x) {
-                const auto dot = x.find('.');
-                return std::atol(x.substr(0, dot).c_str()) * 100 + std::atol(x.substr(dot + 1).c_str());
-            };
-            return std::labs(num(a) - num(b));
+        auto num = [](const std::string& x) {
+            const std::vector<long> n = version_parts(x);
+            return (n.empty() ? 0 : n[0]) * 100 + (n.size() > 1 ? n[1] : 0);
         };
+        auto dist = [&](const std::string& v) { return std::labs(num(v) - num(hints.release)); };
         for (std::size_t i = 1; i < c.tries.size(); ++i)
             if (dist(c.tries[i].tree.version) < dist(c.tries[near].tree.version)) near = i;
         TreeTry& t = c.tries[near];

@@ -58,12 +58,6 @@ CXChildVisitResult visit(CXCursor c, CXCursor, CXClientData d) {
     def.name = str(clang_getCursorSpelling(c));
     def.begin_line = (int)b;
     def.end_line = (int)e;
-    CXToken* toks = nullptr;
-    unsigned n = 0;
-    clang_tokenize(v->tu, r, &toks, &n);
-    for (unsigned i = 0; i < n; ++i)
-        if (clang_getTokenKind(toks[i]) != CXToken_Comment) def.tokens.push_back(str(clang_getTokenSpelling(v->tu, toks[i])));
-    clang_disposeTokens(v->tu, toks, n);
     v->out->defs.push_back(std::move(def));
     return CXChildVisit_Continue;
 }

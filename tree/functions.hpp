@@ -1,6 +1,6 @@
 // functions.hpp — a C file of the tree read with libclang (Debian's
 // libclang-14, its C API): its top-level definitions (functions, macros,
-// global variables) with their line spans and token streams. A review uses
+// global variables) with their line spans, and the file's tokens by line. A review uses
 // it to say which function each hunk changes, and whether a hunk changes any
 // token at all (a comment or whitespace change leaves the stream equal).
 //
@@ -18,8 +18,7 @@ namespace tagproof::tree {
 struct Definition {
     enum class Kind { function, macro, variable, type } kind = Kind::function;
     std::string name;
-    int begin_line = 0, end_line = 0;  // 1-based, inclusive
-    std::vector<std::string> tokens;   // spellings, comments excluded
+    int begin_line = 0, end_line = 0;  // 1-based, inclusive (its tokens: ParsedFile::tokens_in)
 };
 
 struct ParsedFile {

@@ -33,6 +33,7 @@ const std::vector<Modelled>& modelled_functions() {
         {"__vmalloc_area_node", "mm/vmalloc.c", "rule vmalloc_page_skip_flags"},
         {"vmalloc_fix_flags", "mm/vmalloc.c", "rule GFP_VMALLOC_SUPPORTED"},
         {"GFP_VMALLOC_SUPPORTED", "mm/vmalloc.c", "rule GFP_VMALLOC_SUPPORTED"},
+        {"__get_vm_area_node", "mm/vmalloc.c", "rule vmalloc_meta_gfp"},
         {"vrealloc", "mm/vmalloc.c", "vrealloc_hooks of the era"},
         {"vfree", "mm/vmalloc.c", "vmalloc free plan"},
         {"vmap", "mm/vmalloc.c", "vmap effect"},
@@ -60,6 +61,8 @@ const std::vector<Modelled>& modelled_functions() {
         {"early_kasan_flag_page_alloc_sample", "mm/kasan/hw_tags.c", "boot parameter kasan.page_alloc.sample"},
         {"early_kasan_flag_page_alloc_sample_order", "mm/kasan/hw_tags.c", "boot parameter kasan.page_alloc.sample.order"},
         {"kasan_random_tag", "mm/kasan/kasan.h", "tag range"},
+        {"slab_post_alloc_hook", "mm/slub.c", "rule slab_memset_init"},
+        {"kfence_init", "mm/kfence/core.c", "rule kfence_enabled"},
         {"kasan_has_integrated_init", "include/linux/kasan.h", "slab_memset_init, the init plan"},
         {"kasan_hw_tags_enabled", "include/linux/kasan-enabled.h", "runtime predicate"},
         // page tables, user pages, skb

@@ -105,7 +105,7 @@ std::vector<SourceTree> installed_trees() {
     return v;
 }
 
-static std::vector<long> numbers(const std::string& v) {
+std::vector<long> version_parts(const std::string& v) {
     std::vector<long> n;
     long cur = -1;
     for (char c : v) {
@@ -120,7 +120,7 @@ static std::vector<long> numbers(const std::string& v) {
     return n;
 }
 
-bool version_less(const std::string& a, const std::string& b) { return numbers(a) < numbers(b); }
+bool version_less(const std::string& a, const std::string& b) { return version_parts(a) < version_parts(b); }
 
 std::string major_minor(const std::string& release) {
     static const std::regex re(R"((\d+)\.(\d+))");

@@ -174,6 +174,14 @@ TEST(PatchReader, TheBaseComesFromTheSeries) {
     EXPECT_EQ(patch::base_from_text("applies to v6.12", &how), "linux-6.4");
     EXPECT_NE(how.find("nearest modelled release at or below v6.12"), std::string::npos);
     EXPECT_EQ(patch::base_from_text("no words about it", &how), "");
+    // the tree is chosen by the version itself, not by the hand release standing for it
+    patch::Series s;
+    s.all_text = "applies to v6.12";
+    EXPECT_EQ(patch::named_release(s, "", &how), "6.12");
+    EXPECT_EQ(how, "the series says \"applies to v6.12\"");
+    EXPECT_EQ(patch::named_release(s, "linux-6.3", &how), "linux-6.3");
+    s.all_text = "no words about it";
+    EXPECT_EQ(patch::named_release(s, "", &how), "");
 }
 
 // The reply: prose at most 72 columns, the hunk quoted with "> ", the

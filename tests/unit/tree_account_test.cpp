@@ -7,13 +7,16 @@
 // is the negative control.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 
 #include "account.hpp"
 #include "choose.hpp"
 #include "error.hpp"
+#include "file/rule_expr.hpp"
 #include "functions.hpp"
+#include "modelled.hpp"
 
 using namespace tagproof;
 
@@ -155,4 +158,28 @@ TEST(TreeChoose, TheNamedReleaseIsRefusedWhenTheNearestTreeDoesNotTakeEveryHunk)
     EXPECT_NE(o.tries[0].verdict.find("lacks the code mm/page_alloc.c hunk 2 changes"), std::string::npos)
         << o.tries[0].verdict;
     unsetenv("TAGPROOF_TREES");
+}
+
+// The two tables that say where a rule lives agree: every rule a variant file
+// may override (its kernel site, model/kernel/file) is, or names, a function
+// or macro of the modelled list the accounting reads (tree/modelled.cpp), so a
+// hunk there is never called outside the model.
+TEST(TreeModelled, EveryOverridableRuleSitsInAModelledDefinition) {
+    for (const auto& r : tagproof::kernel::overridable_rules()) {
+        bool found = tree::find_modelled(r.name) != nullptr;
+        std::string word;
+        for (const char* c = r.what;; ++c) {
+            if (*c && (std::isalnum((unsigned char)*c) || *c == '_')) {
+                word += *c;
+                continue;
+            }
+            found |= !word.empty() && tree::find_modelled(word) != nullptr;
+            word.clear();
+            if (!*c) break;
+        }
+        EXPECT_TRUE(found) << r.name << " sits in '" << r.what << "', which names no modelled definition";
+    }
+    // negative control: a name the model does not stand for
+    EXPECT_EQ(tree::find_modelled("sock_kfree_s"), nullptr);
+    EXPECT_NE(tree::find_modelled("__vmalloc_node_range_noprof"), nullptr);
 }
