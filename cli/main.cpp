@@ -30,6 +30,7 @@ static const char* kUsage =
     "  gfp STRING|NUMBER    parse and print GFP flags as the kernel prints them\n"
     "  boot CMDLINE         parse a kernel command line and show the KASAN state it gives\n"
     "  kernel ...           the kernel oracle: scenarios as a KUnit suite, a real kernel's results\n"
+    "  lift --tree DIR      what the model reads from a kernel tree, beside the hand-written era\n"
     "                       (KUnit KTAP, KASAN reports) set beside the model's\n"
     "\n"
     "`tagproof VERB --help` describes a verb. Exit status: 0 all verdicts as expected,\n"
@@ -91,6 +92,7 @@ int main(int argc, char** argv) {
         if (verb == "seeds") return cli::verb_seeds(args);
         if (verb == "bench") return cli::verb_bench(args);
         if (verb == "kernel") return cli::verb_kernel(args);
+        if (verb == "lift") return cli::verb_lift(args);
         std::cerr << "tagproof: unknown verb '" << error_text::printable(verb) << "'\n" << kUsage;
         return cli::EXIT_BAD_INPUT;
     } catch (const InputError& e) {

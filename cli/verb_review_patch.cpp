@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "error.hpp"
+#include "kunit_agreement.hpp"
 #include "file/variant_file.hpp"
 #include "patch_variant.hpp"
 #include "reply.hpp"
@@ -23,15 +24,21 @@ namespace tagproof::cli {
 
 namespace {
 
-// The hand release that stands for a tree: only one of the same major.minor
-// (the tree's own functions are not lifted yet, issue 31 item 3).
+// The hand release that stands for a tree: the model's release of the
+// tree's own major.minor, when it has one (oracle::era_variants gives one
+// release then, two bracketing ones otherwise). The tree's functions are
+// not lifted yet (issue 31 item 3), so no nearer release is guessed at.
 patch::TreeBase hand_release_for(const tree::TreeChoice& c) {
     const auto* t = c.tree();
     if (!t) return {};
-    const std::string mm = tree::major_minor(t->tree.version);
-    const std::string release = "linux-" + mm;
-    if (!kernel::is_file_base_release(release)) return {};
-    return {release, "the tree taken is " + t->tree.era() + " (" + c.why + "); its hand-written era is " + release};
+    std::vector<std::string> eras;
+    try {
+        eras = oracle::era_variants(t->tree.version);
+    } catch (const InputError&) {
+        return {};  // older than every release the model has
+    }
+    if (eras.size() != 1 || major_minor(eras[0]) != major_minor(t->tree.version)) return {};
+    return {eras[0], "the tree taken is " + t->tree.era() + " (" + c.why + "); its hand-written era is " + eras[0]};
 }
 
 }  // namespace

@@ -22,6 +22,7 @@ int verb_report(const Args& args);
 int verb_seeds(const Args& args);
 int verb_bench(const Args& args);
 int verb_kernel(const Args& args);
+int verb_lift(const Args& args);
 
 // `tagproof replay`'s second kind of FILE: an event fuzz target's input.
 struct Options;

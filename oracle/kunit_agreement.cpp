@@ -13,16 +13,17 @@
 #include "kunit_writer.hpp"
 #include "runner.hpp"
 #include "variant.hpp"
+#include "version.hpp"
 
 namespace tagproof::oracle {
 
 namespace {
 
 // "6.12.117" -> {6, 12}; "linux-6.4" -> {6, 4}; {-1, -1} when not a version
-std::pair<int, int> major_minor(const std::string& s) {
-    int a = -1, b = -1;
-    if (std::sscanf(s.c_str(), "%d.%d", &a, &b) != 2) return {-1, -1};
-    return {a, b};
+std::pair<int, int> major_minor_pair(const std::string& s) {
+    const auto n = version_parts(s);
+    if (n.size() < 2) return {-1, -1};
+    return {int(n[0]), int(n[1])};
 }
 
 std::string reports_text(const std::vector<KasanReport>& rs) {
@@ -39,13 +40,13 @@ std::size_t Agreement::count(CaseAgreement::Kind k) const {
 }
 
 std::vector<std::string> era_variants(const std::string& version) {
-    const auto want = major_minor(version);
+    const auto want = major_minor_pair(version);
     if (want.first < 0) throw InputError("kernel log", "no kernel version to choose the era by ('" + version + "')");
     // the model's releases (linux-X.Y), oldest first
     std::map<std::pair<int, int>, std::string> releases;
     for (const kernel::Variant* v : kernel::all_variants())
         if (v->name().rfind("linux-", 0) == 0)
-            if (const auto mv = major_minor(v->name().substr(6)); mv.first >= 0) releases[mv] = v->name();
+            if (const auto mv = major_minor_pair(v->name().substr(6)); mv.first >= 0) releases[mv] = v->name();
     auto above = releases.upper_bound(want);  // the oldest release after the kernel
     if (above == releases.begin())
         throw InputError("kernel log", "kernel " + version + " is older than every release the model has");

@@ -105,28 +105,4 @@ std::vector<SourceTree> installed_trees() {
     return v;
 }
 
-std::vector<long> version_parts(const std::string& v) {
-    std::vector<long> n;
-    long cur = -1;
-    for (char c : v) {
-        if (c >= '0' && c <= '9') cur = (cur < 0 ? 0 : cur * 10) + (c - '0');
-        else if (c == '.') {
-            n.push_back(cur < 0 ? 0 : cur);
-            cur = -1;
-        } else
-            break;
-    }
-    if (cur >= 0) n.push_back(cur);
-    return n;
-}
-
-bool version_less(const std::string& a, const std::string& b) { return version_parts(a) < version_parts(b); }
-
-std::string major_minor(const std::string& release) {
-    static const std::regex re(R"((\d+)\.(\d+))");
-    std::smatch m;
-    if (!std::regex_search(release, m, re)) return "";
-    return m[1].str() + "." + m[2].str();
-}
-
 }  // namespace tagproof::tree

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "version.hpp"  // version_parts, version_less, major_minor
+
 namespace tagproof::tree {
 
 struct SourceTree {
@@ -29,13 +31,5 @@ SourceTree open_tree(const std::string& dir);
 std::string tree_cache();
 // Every ready tree in the cache, oldest version first.
 std::vector<SourceTree> installed_trees();
-
-// A version's numbers, up to the first character that is neither a digit nor
-// a dot: "6.12.118" -> {6, 12, 118}, "7.0-rc1" -> {7, 0}.
-std::vector<long> version_parts(const std::string& v);
-// Version order: "6.1.158" < "6.12.1".
-bool version_less(const std::string& a, const std::string& b);
-// A release's major.minor ("linux-7.0" -> "7.0", "v6.3-rc1" -> "6.3", "6.12.118" -> "6.12").
-std::string major_minor(const std::string& release);
 
 }  // namespace tagproof::tree

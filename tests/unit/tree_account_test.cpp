@@ -16,6 +16,7 @@
 #include "error.hpp"
 #include "file/rule_expr.hpp"
 #include "functions.hpp"
+#include "gfp_lift.hpp"
 #include "modelled.hpp"
 
 using namespace tagproof;
@@ -182,4 +183,16 @@ TEST(TreeModelled, EveryOverridableRuleSitsInAModelledDefinition) {
     // negative control: a name the model does not stand for
     EXPECT_EQ(tree::find_modelled("sock_kfree_s"), nullptr);
     EXPECT_NE(tree::find_modelled("__vmalloc_node_range_noprof"), nullptr);
+}
+
+// An unconfigured tree's GFP values are not the kernel's (no autoconf.h: no
+// CONFIG_KASAN_HW_TAGS): lifting them is refused, naming the tree.
+TEST(TreeGfpLift, AnUnconfiguredTreeIsRefused) {
+    const std::string root = make_tree();
+    try {
+        tree::lift_gfp_constants(root, {"GFP_KERNEL"});
+        FAIL() << "lifted from an unconfigured tree";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("not configured"), std::string::npos) << e.what();
+    }
 }

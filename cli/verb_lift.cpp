@@ -1,0 +1,97 @@
+// verb_lift.cpp — `tagproof lift --tree DIR`: what the model reads from a
+// kernel tree, set beside the hand-written era (issue 31 item 6). Today the
+// GFP constants, from the tree's own preprocessor (tree/gfp_lift.cpp); the
+// functions follow when they are lifted (item 3).
+#include <cstdio>
+#include <iostream>
+#include <set>
+
+#include "error.hpp"
+#include "gfp_drift.hpp"
+#include "kunit_agreement.hpp"
+#include "source_tree.hpp"
+#include "variant.hpp"
+#include "verbs.hpp"
+
+namespace tagproof::cli {
+
+static const char* kLiftHelp =
+    "usage: tagproof lift --tree DIR [--variant NAME]... [--markdown]\n\n"
+    "Reads the GFP constants of a configured kernel tree (scripts/setup-trees.sh prepares Debian's\n"
+    "6.1 and 6.12 in ~/.cache/tagproof/trees) with libclang, from the tree's own headers under its\n"
+    "configuration (arm64, CONFIG_KASAN_HW_TAGS, no LOCKDEP), and prints each beside the hand-written\n"
+    "era's value in the same build: the model's release of the tree's version, or the two releases\n"
+    "that bracket it (--variant names others). A row the tree gives differently from every era\n"
+    "compared is drift. --markdown prints the table for docs/.\n"
+    "Exit status: 0 no drift; 1 drift (the rows are marked); 2 bad input (not a tree, not configured).\n";
+
+int verb_lift(const Args& args) {
+    Options o = parse_options(args, {"--tree", "--variant"}, {"--help", "--markdown"});
+    if (o.has("--help")) {
+        std::cout << kLiftHelp;
+        return 0;
+    }
+    if (o.get("--tree").empty()) throw InputError("--tree", "tagproof lift needs --tree DIR (a configured kernel tree)");
+    if (!o.positional.empty()) throw InputError(o.positional[0], "tagproof lift takes no file: --tree DIR");
+    const tree::SourceTree t = tree::open_tree(o.get("--tree"));
+    std::vector<const kernel::Variant*> eras;
+    for (const auto& [k, v] : o.named)
+        if (k == "--variant") eras.push_back(&kernel::find_variant(v, "--variant"));
+    if (eras.empty())
+        for (const auto& n : oracle::era_variants(t.version)) eras.push_back(&kernel::find_variant(n, "--variant"));
+    // every name any compared era defines, in the first era's order
+    std::vector<std::string> names;
+    std::set<std::string> seen;
+    for (const auto* v : eras)
+        for (const auto& n : tree::gfp_drift_names(*v))
+            if (seen.insert(n).second) names.push_back(n);
+    const tree::GfpLift lifted = tree::lift_gfp_constants(t.root, names);
+    std::vector<tree::GfpDrift> drifts;
+    for (const auto* v : eras) drifts.push_back(tree::gfp_drift(lifted, *v));
+
+    const bool md = o.has("--markdown");
+    auto hex = [](bool defined, unsigned long long v) {
+        if (!defined) return std::string("-");
+        char b[32];
+        std::snprintf(b, sizeof b, "%#llx", v);
+        return std::string(b);
+    };
+    std::printf(md ? "GFP constants of %s (%s), configured arm64 with kernel/kasan-hw-tags.config, beside"
+                   : "tagproof lift: %s (%s): GFP constants beside",
+                t.era().c_str(), t.root.c_str());
+    for (const auto& d : drifts) std::printf(" %s", d.era.c_str());
+    std::printf(" (HW_TAGS build, no LOCKDEP)%s\n", md ? "." : "");
+    if (lifted.errors) std::printf("%sclang errors in the lifting unit: %d (first: %s)\n", md ? "\n" : "  ", lifted.errors,
+                                   lifted.first_error.c_str());
+    if (md) {
+        std::printf("\n| name | tree |");
+        for (const auto& d : drifts) std::printf(" %s |", d.era.c_str());
+        std::printf(" |\n|---|---|");
+        for (std::size_t i = 0; i < drifts.size(); ++i) std::printf("---|");
+        std::printf("---|\n");
+    }
+    std::size_t drift = 0;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        const auto& row0 = drifts[0].rows[i];
+        std::string as;
+        for (const auto& d : drifts)
+            if (d.rows[i].equal()) as += (as.empty() ? "as " : ", ") + d.era;
+        if (as.empty()) {
+            as = "DRIFT";
+            ++drift;
+        }
+        if (md) {
+            std::printf("| `%s` | %s |", names[i].c_str(), hex(row0.in_tree, row0.tree_value).c_str());
+            for (const auto& d : drifts) std::printf(" %s |", hex(d.rows[i].in_hand, d.rows[i].hand_value).c_str());
+            std::printf(" %s |\n", as.c_str());
+        } else {
+            std::printf("  %-28s %12s", names[i].c_str(), hex(row0.in_tree, row0.tree_value).c_str());
+            for (const auto& d : drifts) std::printf(" %12s", hex(d.rows[i].in_hand, d.rows[i].hand_value).c_str());
+            std::printf("  %s\n", as.c_str());
+        }
+    }
+    std::printf("%s%zu of %zu constants differ from every era compared\n", md ? "\n" : "", drift, names.size());
+    return drift ? EXIT_COUNTEREXAMPLE : EXIT_HOLDS;
+}
+
+}  // namespace tagproof::cli
