@@ -42,6 +42,7 @@ struct Symbolic {
     static Bool ult(const z3::expr& a, const z3::expr& b) { return z3::ult(a, b); }
     static Word add(const z3::expr& a, const z3::expr& b) { return a + b; }
     static Word sub(const z3::expr& a, const z3::expr& b) { return a - b; }
+    static Word mul(const z3::expr& a, const z3::expr& b) { return a * b; }
     static Word lshr(const z3::expr& a, unsigned n) { return z3::lshr(a, current_context().bv_val(n, kBits)); }
     static Word ashr(const z3::expr& a, unsigned n) { return z3::ashr(a, current_context().bv_val(n, kBits)); }
 };

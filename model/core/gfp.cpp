@@ -154,7 +154,7 @@ GfpLayout::GfpLayout(GfpEra era, const BuildConfig& build, const std::vector<Gfp
         ++bit;
     }
     GfpBits in;
-    in.lockdep = build.lockdep;
+    in.build = build;
     if (era == GfpEra::current) {
         // Enum: NOLOCKDEP takes a number only with CONFIG_LOCKDEP; NO_OBJ_EXT
         // is unconditional in the v7.0-era tree (slab sheaves series).
@@ -165,11 +165,15 @@ GfpLayout::GfpLayout(GfpEra era, const BuildConfig& build, const std::vector<Gfp
         in.last_bit = bit;
         bits_shift_ = bits_shift(in);
     } else {
-        // Hex eras: the header defines NOLOCKDEP's number beside the shift
-        // (0x8000000 with 27 + LOCKDEP before v6.4, 0x4000000 with 26 + LOCKDEP after).
+        // Hex eras: the header defines NOLOCKDEP's number, the bit after the
+        // flags (0x8000000 before v6.4, 0x4000000 from v6.4: gfp.h / gfp_types.h,
+        // and tagproof lift reads the same from Debian's 6.1 tree), whatever
+        // __GFP_BITS_SHIFT is. A patch that moves only the shift leaves it
+        // there: v5.18's 24 + 3 * IS_ENABLED(CONFIG_KASAN_HW_TAGS) +
+        // IS_ENABLED(CONFIG_LOCKDEP) put it outside the mask without HW tags.
         in.last_bit = bit;
         bits_shift_ = bits_shift(in);
-        singles_.push_back({"__GFP_NOLOCKDEP", build.lockdep ? (gfp_t(1) << (bits_shift_ - 1)) : 0});
+        singles_.push_back({"__GFP_NOLOCKDEP", build.lockdep ? (gfp_t(1) << bit) : 0});
     }
     bits_mask_ = (gfp_t(1) << bits_shift_) - 1;
 

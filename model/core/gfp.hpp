@@ -47,15 +47,16 @@ struct GfpExtraFlag {
 // What __GFP_BITS_SHIFT is computed from: the era's rule (rules_*.hpp
 // GFP_BITS_SHIFT) reads these; a variant may change the rule.
 struct GfpBits {
-    bool lockdep = false;  // CONFIG_LOCKDEP
-    int last_bit = 0;      // ___GFP_LAST_BIT: the bit numbers the flags took (enum layouts)
+    BuildConfig build;  // the build it is compiled for (CONFIG_LOCKDEP, the KASAN mode: IS_ENABLED())
+    int last_bit = 0;   // the bit numbers the flags took (enum layouts: ___GFP_LAST_BIT)
 };
 using GfpBitsShift = std::function<int(const GfpBits&)>;
 
 class GfpLayout {
 public:
-    // Hex eras place __GFP_NOLOCKDEP at bit shift - 1 (with CONFIG_LOCKDEP);
-    // enum eras give it the next number, and the shift reads ___GFP_LAST_BIT.
+    // Hex eras define __GFP_NOLOCKDEP's number in the header, the bit after
+    // the era's flags (and a series' own new ones), whatever the shift rule
+    // says; enum eras give it the next number, and the shift reads ___GFP_LAST_BIT.
     GfpLayout(GfpEra era, const BuildConfig& build, const std::vector<GfpExtraFlag>& extra,
               const GfpBitsShift& bits_shift);
 

@@ -24,6 +24,7 @@ struct Concrete {
     static Bool ult(Word a, Word b) { return a < b; }
     static Word add(Word a, Word b) { return a + b; }
     static Word sub(Word a, Word b) { return a - b; }
+    static Word mul(Word a, Word b) { return a * b; }
     static Word lshr(Word a, unsigned n) { return a >> n; }
     static Word ashr(Word a, unsigned n) { return Word(std::int64_t(a) >> n); }
 };

@@ -26,7 +26,7 @@ struct rules_6_1 {
     // include/linux/gfp_types.h (v5.18 .. v6.3): __GFP_BITS_SHIFT is
     // 27 + IS_ENABLED(CONFIG_LOCKDEP), whatever the build defines; a series
     // that adds a bit must grow it (and so move __GFP_NOLOCKDEP).
-    static int GFP_BITS_SHIFT(const GfpBits& b) { return 27 + (b.lockdep ? 1 : 0); }
+    static int GFP_BITS_SHIFT(const GfpBits& b) { return 27 + (b.build.lockdep ? 1 : 0); }
     static BootParamSyntax boot_syntax() {
         BootParamSyntax s;
         s.page_alloc_sample = false;  // v6.3+

@@ -11,7 +11,7 @@ struct rules_6_4 : rules_6_3<Self> {
     static constexpr GfpEra gfp_era = GfpEra::v6_4;
     // v6.4 .. v6.8: the two KASAN skip flags became one, __GFP_BITS_SHIFT
     // 26 + IS_ENABLED(CONFIG_LOCKDEP).
-    static int GFP_BITS_SHIFT(const GfpBits& b) { return 26 + (b.lockdep ? 1 : 0); }
+    static int GFP_BITS_SHIFT(const GfpBits& b) { return 26 + (b.build.lockdep ? 1 : 0); }
 
     template <class D>
     static typename D::Bool skip_unpoison_flag(const KasanEnv<D>& e, typename D::Word gfp) {

@@ -127,7 +127,9 @@ TEST(VariantFile, FlagsBitsAndBootParameters) {
     EXPECT_TRUE(v.gfp_layout(hw).defines("__GFP_KASAN_SAMPLE"));
     EXPECT_NE(v.gfp_layout(hw).mask("__GFP_KASAN_SAMPLE"), 0u);
     EXPECT_EQ(v.gfp_layout(gen).mask("__GFP_KASAN_SAMPLE"), 0u);
-    EXPECT_EQ(v.GFP_BITS_SHIFT(GfpBits{true, 0}), 29);
+    GfpBits with_lockdep;
+    with_lockdep.build.lockdep = true;
+    EXPECT_EQ(v.GFP_BITS_SHIFT(with_lockdep), 29);
     EXPECT_FALSE(v.boot_syntax().page_alloc_sample_order);
     EXPECT_TRUE(v.boot_syntax().page_alloc_sample);
     EXPECT_NE(error_of("name a\nbase linux-7.0\nflag __GFP_ZERO\n").find("linux-7.0 defines __GFP_ZERO already"),
@@ -167,4 +169,42 @@ TEST(VariantFileDoc, ListsEveryRuleTheReaderAcceptsAndNoOther) {
         if (r.params.empty()) EXPECT_NE(doc[r.name].find("-"), std::string::npos) << r.name;
     }
     for (const auto& [name, params] : doc) EXPECT_TRUE(reader.count(name)) << name << " is documented but not accepted";
+}
+
+// __GFP_BITS_SHIFT as the kernel writes it (issue 34 item 1): IS_ENABLED() of
+// any build option, bound per build, and '*'; a runtime predicate refused at
+// its column; a shift a gfp_t cannot hold refused; and moving only the shift
+// leaves __GFP_NOLOCKDEP where the header puts it (v5.18's form then puts it
+// outside the mask in a Generic build with LOCKDEP: the real failure).
+TEST(VariantFileShift, TheKernelsOwnFormIsBoundPerBuild) {
+    VariantFile f = parse_variant_file(
+        "name shift-v518\nbase linux-6.1\n"
+        "rule __GFP_BITS_SHIFT = 24 + 3 * IS_ENABLED(CONFIG_KASAN_HW_TAGS) + IS_ENABLED(CONFIG_LOCKDEP)\n",
+        "t.variant");
+    const Variant& v = register_variant_file(f);
+    BuildConfig hw, gen, gen_lockdep;
+    gen.mode = gen_lockdep.mode = Mode::generic;
+    gen_lockdep.lockdep = true;
+    EXPECT_EQ(v.gfp_layout(hw).bits_shift(), 27);
+    EXPECT_EQ(v.gfp_layout(gen).bits_shift(), 24);
+    EXPECT_EQ(v.gfp_layout(gen_lockdep).bits_shift(), 25);
+    // NOLOCKDEP stays at linux-6.1's 0x8000000, now outside the 25-bit mask
+    EXPECT_EQ(v.gfp_layout(gen_lockdep).mask("__GFP_NOLOCKDEP"), 0x8000000u);
+    EXPECT_NE(v.gfp_layout(gen_lockdep).mask("__GFP_NOLOCKDEP") & ~v.gfp_layout(gen_lockdep).bits_mask(), 0u);
+    // negative control: linux-6.1 itself keeps it inside (27 + LOCKDEP)
+    const Variant& base = find_variant("linux-6.1");
+    EXPECT_EQ(base.gfp_layout(gen_lockdep).mask("__GFP_NOLOCKDEP"), 0x8000000u);
+    EXPECT_EQ(base.gfp_layout(gen_lockdep).mask("__GFP_NOLOCKDEP") & ~base.gfp_layout(gen_lockdep).bits_mask(), 0u);
+}
+
+TEST(VariantFileShift, RuntimeNamesAndImpossibleShiftsAreRefused) {
+    EXPECT_NE(error_of("name a\nbase linux-6.1\nrule __GFP_BITS_SHIFT = kasan_hw_tags_enabled() ? 28 : 20\n")
+                  .find("t.variant:3:25: kasan_hw_tags_enabled is decided at run time"),
+              std::string::npos)
+        << error_of("name a\nbase linux-6.1\nrule __GFP_BITS_SHIFT = kasan_hw_tags_enabled() ? 28 : 20\n");
+    EXPECT_NE(error_of("name a\nbase linux-6.1\nrule __GFP_BITS_SHIFT = 99999\n").find("gfp_t is an unsigned int"),
+              std::string::npos);
+    EXPECT_NE(error_of("name a\nbase linux-6.1\nrule __GFP_BITS_SHIFT = IS_ENABLED(CONFIG_SMP) + 27\n")
+                  .find("the configuration options known here are"),
+              std::string::npos);
 }

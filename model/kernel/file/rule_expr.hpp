@@ -158,6 +158,7 @@ RuleVal<D> eval_rule_expr(const RuleExpr& x, const KasanEnv<D>& e, const std::ma
     else if (op == "&") r.w = u & v;
     else if (op == "^") r.w = (u | v) & ~(u & v);
     else if (op == "+") r.w = D::add(u, v);
+    else if (op == "*") r.w = D::mul(u, v);
     else r.w = D::sub(u, v);  // "-"
     return r;
 }

@@ -96,7 +96,9 @@ struct ExprParser {
     const std::vector<const char*>& params;
     const std::string& base_name;
     std::string defining;        // the rule this expression defines: naming it means the base's
-    bool allow_lockdep = false;  // IS_ENABLED(CONFIG_LOCKDEP): __GFP_BITS_SHIFT only
+    // __GFP_BITS_SHIFT: a number fixed when the kernel is built, so
+    // IS_ENABLED(CONFIG_LOCKDEP) is known there and no runtime predicate is
+    bool build_time = false;
     // The reader, the evaluator and the printer recurse over the expression:
     // a rule is a few terms of the kernel's C, so a hostile one (1500 '(' or
     // '!', ten thousand '|') is refused before it can overflow the stack.
@@ -164,7 +166,7 @@ struct ExprParser {
     // C's binary precedence, lowest first
     RuleExpr level(int lv) {
         static const std::vector<std::vector<const char*>> ops = {
-            {"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<=", ">=", "<", ">"}, {"+", "-"}};
+            {"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<=", ">=", "<", ">"}, {"+", "-"}, {"*"}};
         if (lv == int(ops.size())) return unary();
         RuleExpr a = level(lv + 1);
         for (;;) {
@@ -260,7 +262,7 @@ struct ExprParser {
             if (!eat(")")) fail(i, "expected ')'");
             std::vector<std::string> known = {"CONFIG_KASAN_HW_TAGS", "CONFIG_KASAN_SW_TAGS",
                                               "CONFIG_KASAN_GENERIC", "CONFIG_KASAN_VMALLOC", "CONFIG_KFENCE"};
-            if (allow_lockdep) known.push_back("CONFIG_LOCKDEP");
+            if (build_time) known.push_back("CONFIG_LOCKDEP");
             for (const auto& k : known)
                 if (cfg == k) {
                     RuleExpr x = node(RuleExpr::pred, at);
@@ -279,6 +281,9 @@ struct ExprParser {
             if (id == r.name) return call(r, at);
         for (const char* p : rule_predicates())
             if (id == p) {
+                if (build_time)
+                    fail(at, id + " is decided at run time, and __GFP_BITS_SHIFT when the kernel is built: "
+                                  "numbers and IS_ENABLED(CONFIG_...) only");
                 // a function (kasan_hw_tags_enabled()) or a variable (init_on_free) as the kernel spells it
                 std::size_t save = i;
                 if (eat("(")) {
@@ -327,24 +332,33 @@ bool is_release(const std::string& b) {
     return ok;
 }
 
-// __GFP_BITS_SHIFT's expression for one CONFIG_LOCKDEP (numbers, + - | &, ?:).
-long eval_shift(const RuleExpr& x, bool lockdep) {
+// __GFP_BITS_SHIFT's expression for one build (numbers, IS_ENABLED(CONFIG_...)
+// of that build, + - * | &, ?:), as the C preprocessor gives it.
+long eval_shift(const RuleExpr& x, const BuildConfig& b) {
     switch (x.kind) {
         case RuleExpr::number: return long(x.value);
-        case RuleExpr::pred: return x.name == "CONFIG_LOCKDEP" ? lockdep : 0;
-        case RuleExpr::cond: return eval_shift(x.kids[0], lockdep) ? eval_shift(x.kids[1], lockdep) : eval_shift(x.kids[2], lockdep);
+        case RuleExpr::pred:
+            if (x.name == "CONFIG_LOCKDEP") return b.lockdep;
+            if (x.name == "CONFIG_KASAN_HW_TAGS") return b.mode == Mode::hw_tags;
+            if (x.name == "CONFIG_KASAN_SW_TAGS") return b.mode == Mode::sw_tags;
+            if (x.name == "CONFIG_KASAN_GENERIC") return b.mode == Mode::generic;
+            if (x.name == "CONFIG_KASAN_VMALLOC") return b.mode != Mode::none && b.kasan_vmalloc;
+            if (x.name == "CONFIG_KFENCE") return b.kfence;
+            break;
+        case RuleExpr::cond: return eval_shift(x.kids[0], b) ? eval_shift(x.kids[1], b) : eval_shift(x.kids[2], b);
         case RuleExpr::binary: {
-            long a = eval_shift(x.kids[0], lockdep), b = eval_shift(x.kids[1], lockdep);
-            if (x.name == "+") return a + b;
-            if (x.name == "-") return a - b;
-            if (x.name == "|") return a | b;
-            if (x.name == "&") return a & b;
+            long u = eval_shift(x.kids[0], b), v = eval_shift(x.kids[1], b);
+            if (x.name == "+") return u + v;
+            if (x.name == "-") return u - v;
+            if (x.name == "*") return u * v;
+            if (x.name == "|") return u | v;
+            if (x.name == "&") return u & v;
             break;
         }
         default: break;
     }
     throw InputError(":" + std::to_string(x.line) + ":" + std::to_string(x.col),
-                     "__GFP_BITS_SHIFT is a number: numbers, IS_ENABLED(CONFIG_LOCKDEP), + - | & and ?: only");
+                     "__GFP_BITS_SHIFT is a number: numbers, IS_ENABLED(CONFIG_...), + - * | & and ?: only");
 }
 
 // A parent's override put where the child's names the base's rule.
@@ -516,11 +530,24 @@ VariantFile parse_at_depth(const std::string& text, const std::string& path, int
                 static const std::vector<const char*> none;
                 ExprParser p{expr, 0, path, line, int(eq) + 1, *hw, *other, none, f.release, lhs, true};
                 RuleExpr x = p.parse();
-                try {
-                    (void)eval_shift(x, false);
-                } catch (const InputError& e) {
-                    throw InputError(at(int(eq) + 2), e.what());
-                }
+                // every build the model has: the shift of a gfp_t (unsigned int) is 1..32 in each
+                for (Mode m : {Mode::none, Mode::generic, Mode::sw_tags, Mode::hw_tags})
+                    for (bool lockdep : {false, true}) {
+                        BuildConfig bc;
+                        bc.mode = m;
+                        bc.lockdep = lockdep;
+                        long v = 0;
+                        try {
+                            v = eval_shift(x, bc);
+                        } catch (const InputError& e) {
+                            throw InputError(at(int(eq) + 2), e.what());
+                        }
+                        if (v < 1 || v > 32)
+                            throw InputError(at(int(eq) + 2),
+                                             "__GFP_BITS_SHIFT is " + std::to_string(v) + " in a " + mode_name(m) +
+                                                 (lockdep ? " build with" : " build without") +
+                                                 " LOCKDEP: gfp_t is an unsigned int, so it must be 1..32");
+                    }
                 f.bits_shift = x;
                 continue;
             }
@@ -584,7 +611,7 @@ namespace {
 // == != < <= > >= + -, then the unary operators, then the primaries.
 int precedence(const RuleExpr& x) {
     static const std::vector<std::vector<std::string>> ops = {
-        {"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<=", ">=", "<", ">"}, {"+", "-"}};
+        {"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<=", ">=", "<", ">"}, {"+", "-"}, {"*"}};
     switch (x.kind) {
         case RuleExpr::cond: return -1;
         case RuleExpr::binary:
@@ -592,8 +619,8 @@ int precedence(const RuleExpr& x) {
                 for (const auto& o : ops[l])
                     if (o == x.name) return l;
             return 0;
-        case RuleExpr::unary: return 8;
-        default: return 9;
+        case RuleExpr::unary: return 9;
+        default: return 10;
     }
 }
 
@@ -607,7 +634,7 @@ std::string print_at(const RuleExpr& x, int min_prec) {
         case RuleExpr::gfp:
         case RuleExpr::param: s = x.name; break;
         case RuleExpr::pred: s = x.name.rfind("CONFIG_", 0) == 0 ? "IS_ENABLED(" + x.name + ")" : x.name + "()"; break;
-        case RuleExpr::unary: s = x.name + print_at(x.kids[0], 8); break;
+        case RuleExpr::unary: s = x.name + print_at(x.kids[0], 9); break;
         case RuleExpr::binary:  // left-associative: the right operand of the same level needs brackets
             s = print_at(x.kids[0], p) + " " + x.name + " " + print_at(x.kids[1], p + 1);
             break;
@@ -648,7 +675,7 @@ public:
         return x;
     }
     int GFP_BITS_SHIFT(const GfpBits& b) const override {
-        if (f_.bits_shift) return int(eval_shift(*f_.bits_shift, b.lockdep));
+        if (f_.bits_shift) return int(eval_shift(*f_.bits_shift, b.build));
         return VariantOf<file_rules<Base>>::GFP_BITS_SHIFT(b);
     }
     BootParamSyntax boot_syntax() const override {
