@@ -208,3 +208,15 @@ TEST(VariantFileShift, RuntimeNamesAndImpossibleShiftsAreRefused) {
                   .find("the configuration options known here are"),
               std::string::npos);
 }
+
+// A rule's parameters are the ones it declares (issue 33 item 7: `rule
+// zero_tags(a, b, c) = 1` was taken); written right, the rule reads.
+TEST(VariantFileRule, ParametersMustBeTheRulesOwn) {
+    EXPECT_NE(error_of("name a\nbase linux-7.0\nrule zero_tags(a, b, c) = 1\n").find("rule zero_tags takes (gfp, init), not (a, b, c)"),
+              std::string::npos)
+        << error_of("name a\nbase linux-7.0\nrule zero_tags(a, b, c) = 1\n");
+    EXPECT_NE(error_of("name a\nbase linux-7.0\nrule GFP_PGTABLE_KERNEL(gfp) = GFP_KERNEL\n").find("takes (), not (gfp)"),
+              std::string::npos);
+    EXPECT_EQ(error_of("name a\nbase linux-7.0\nrule zero_tags(gfp, init) = 0\n"), "");
+    EXPECT_EQ(error_of("name a\nbase linux-7.0\nrule GFP_PGTABLE_KERNEL() = GFP_KERNEL\n"), "");
+}

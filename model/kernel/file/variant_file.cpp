@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <memory>
 #include <mutex>
 #include <sstream>
@@ -524,7 +525,22 @@ VariantFile parse_at_depth(const std::string& text, const std::string& path, int
             const std::size_t eq = l.find('=', ke);
             if (eq == std::string::npos) throw InputError(at(rest_col), "rule NAME = EXPRESSION");
             std::string lhs = trim(l.substr(ke, eq - ke));
-            if (auto p = lhs.find('('); p != std::string::npos) lhs = trim(lhs.substr(0, p));  // rule f(x) = ...
+            std::optional<std::vector<std::string>> written_params;  // rule f(x) = ...: the names as written
+            if (auto p = lhs.find('('); p != std::string::npos) {
+                const auto close = lhs.find(')', p);
+                if (close == std::string::npos || trim(lhs.substr(close + 1)) != "")
+                    throw InputError(at(rest_col), "rule NAME(PARAMS) = EXPRESSION: expected ')' after the parameters");
+                std::vector<std::string> ps;
+                std::string inner = lhs.substr(p + 1, close - p - 1);
+                for (std::size_t b = 0; b <= inner.size();) {
+                    std::size_t e = inner.find(',', b);
+                    if (e == std::string::npos) e = inner.size();
+                    if (std::string t = trim(inner.substr(b, e - b)); !t.empty() || e < inner.size()) ps.push_back(t);
+                    b = e + 1;
+                }
+                written_params = ps;
+                lhs = trim(lhs.substr(0, p));
+            }
             const std::string expr = l.substr(eq + 1);
             if (lhs == "__GFP_BITS_SHIFT") {
                 static const std::vector<const char*> none;
@@ -559,6 +575,13 @@ VariantFile parse_at_depth(const std::string& text, const std::string& path, int
                 for (const auto& o : overridable_rules()) names.push_back(o.name);
                 names.push_back("__GFP_BITS_SHIFT");
                 throw InputError(at(rest_col), "'" + lhs + "' is no rule a variant file may override; those are " + join(names));
+            }
+            if (written_params) {
+                // the parameters are the rule's, named as the rule declares them
+                std::vector<std::string> want(r->params.begin(), r->params.end());
+                if (*written_params != want)
+                    throw InputError(at(rest_col), "rule " + lhs + " takes (" + join(want) + "), not (" +
+                                                       join(*written_params) + ")");
             }
             if (lhs == "sample_eligible" && f.release == "linux-6.1")
                 throw InputError(at(rest_col), "linux-6.1 has no page_alloc sampling: sample_eligible is a rule from linux-6.3 on");
