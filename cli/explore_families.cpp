@@ -18,10 +18,12 @@ FamilyTotals explore_families(const kernel::Variant& v, const std::vector<explor
                               unsigned depth, const std::string& only, const std::string& scenario_dir,
                               explore::CrossChecker* checker) {
     FamilyTotals t;
-    // A mutant or control is judged against its baseline, explored alike: what
-    // both break in a family and configuration is not the mutant's doing.
+    // A variant is judged against its baseline, explored alike where the
+    // variant breaks an invariant its own record does not name: what both
+    // break in a family and configuration is not the variant's doing. A
+    // defect only an older baseline records is no excuse (issue 34 item 3).
     const kernel::Variant* base =
-        v.is_mutant() && !v.baseline().empty() && v.baseline() != v.name() ? &kernel::find_variant(v.baseline()) : nullptr;
+        !v.baseline().empty() && v.baseline() != v.name() ? &kernel::find_variant(v.baseline()) : nullptr;
     if (base) t.baseline = base->name();
     const auto fams = explore::families(v);
     bool found = only.empty();
@@ -53,7 +55,9 @@ FamilyTotals explore_families(const kernel::Variant& v, const std::vector<explor
             const explore::FamilyResult r = explore::explore_family(fo);
             if (checker) checker->add(r);
             std::set<std::string> theirs;
-            if (base) {
+            bool unexplained = false;
+            for (const auto& fv : r.verdicts) unexplained |= fv.violated && !fv.recorded;
+            if (base && unexplained) {  // the baseline is explored only where it could explain something
                 explore::FamilyOptions bo = fo;
                 bo.variant = base->name();
                 for (const auto& bv : explore::explore_family(bo).verdicts)
@@ -81,6 +85,7 @@ FamilyTotals explore_families(const kernel::Variant& v, const std::vector<explor
             for (const auto& fv : r.verdicts) {
                 if (!fv.violated) continue;
                 t.first_violation.emplace(fv.invariant, f.name + ", " + cfg.name());
+                if (fv.recorded) t.recorded_violation.insert(fv.invariant);
                 if (!known(fv)) {
                     t.unrecorded = true;
                     t.new_violation.emplace(fv.invariant, f.name + ", " + cfg.name());

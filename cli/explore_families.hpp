@@ -17,7 +17,8 @@ struct FamilyTotals {
     bool unrecorded = false;                            // a violation the variant is not recorded to have
     std::map<std::string, std::string> first_violation; // invariant -> "family, configuration"
     std::map<std::string, std::string> new_violation;   // ... neither recorded nor the baseline's
-    std::string baseline;                               // a mutant's, explored alike
+    std::set<std::string> recorded_violation;           // invariants broken where the variant's own record says
+    std::string baseline;                               // the variant's baseline, explored alike where needed
     std::set<std::string> shown;                        // family/invariant counterexamples printed
     std::set<std::string> calls;                        // the entry points driven
 };

@@ -33,7 +33,7 @@ using FamilyGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidir
 struct FamilyVerdict {
     std::string invariant;
     bool violated = false;
-    bool recorded = false;             // a defect the variant is recorded to have
+    bool recorded = false;             // a defect the variant itself is recorded to have (not its baselines')
     std::vector<std::string> path;     // the shortest event sequence (the last breaks it)
     std::string message;
 };
