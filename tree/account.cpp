@@ -15,6 +15,7 @@ const char* what_name(HunkAccount::What w) {
         case HunkAccount::What::rule: return "read into the model";
         case HunkAccount::What::no_change: return "no semantic change";
         case HunkAccount::What::modelled_unread: return "modelled function, not read from the tree";
+        case HunkAccount::What::call_site: return "call site of a modelled entry point";
         case HunkAccount::What::outside: return "outside the model";
         case HunkAccount::What::not_applied: return "not applied";
     }
@@ -69,6 +70,44 @@ HunkAccount without_tree(const patch::Series& s, const patch::HunkMap& hm) {
                   " in " + hm.path;
     }
     return a;
+}
+
+// The calls to the model's entry points that a hunk changes, found from the
+// AST on each side: paired by callee in order; one whose arguments differ is
+// said with its gfp, one added or removed is said too; "" for none.
+std::string call_changes(const std::vector<const Call*>& before, const std::vector<const Call*>& after) {
+    auto modelled = [](const std::vector<const Call*>& v) {
+        std::vector<const Call*> m;
+        for (const Call* c : v)
+            if (find_entry_point(c->callee)) m.push_back(c);
+        return m;
+    };
+    std::vector<const Call*> b = modelled(before), a = modelled(after);
+    std::vector<std::string> said;
+    std::vector<bool> used(a.size(), false);
+    for (const Call* x : b) {
+        const EntryPoint* ep = find_entry_point(x->callee);
+        const Call* y = nullptr;
+        for (std::size_t i = 0; i < a.size() && !y; ++i)
+            if (!used[i] && a[i]->callee == x->callee) used[i] = true, y = a[i];
+        if (!y) {
+            said.push_back("removes a call to " + x->callee + "()");
+            continue;
+        }
+        if (x->args == y->args) continue;
+        if (ep->gfp_arg >= 0 && (std::size_t)ep->gfp_arg < x->args.size() && (std::size_t)ep->gfp_arg < y->args.size() &&
+            x->args[ep->gfp_arg] != y->args[ep->gfp_arg])
+            said.push_back(x->callee + "()'s gfp goes from " + x->args[ep->gfp_arg] + " to " + y->args[ep->gfp_arg]);
+        else
+            said.push_back(x->callee + "()'s arguments change");
+    }
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        if (used[i]) continue;
+        const int g = find_entry_point(a[i]->callee)->gfp_arg;
+        said.push_back("adds a call to " + a[i]->callee + "()" +
+                       (g >= 0 && (std::size_t)g < a[i]->args.size() ? " with " + a[i]->args[g] : ""));
+    }
+    return join(said, "; ");
 }
 
 }  // namespace
@@ -166,6 +205,13 @@ Accounting account(const patch::Series& s, const std::vector<patch::HunkMap>& ma
             std::vector<std::string> m;
             for (const auto& n : modelled) m.push_back(n + " (" + find_modelled(n)->model + ")");
             a.words = "changes " + join(m, "; ") + ", which the model has by hand and does not read from the tree yet";
+        } else if (const std::string calls = call_changes(before.calls_in(first_old, last_old),
+                                                          after.calls_in(first_new, last_new));
+                   !calls.empty()) {
+            a.what = HunkAccount::What::call_site;
+            a.words = "a call site of the model's entry points, in " + (where.empty() ? fd.path : join(where)) + ": " +
+                      calls + "; what this caller needs of the memory is not in the model's requirements, so the change is "
+                              "not checked";
         } else {
             a.what = HunkAccount::What::outside;
             a.words = "outside the model: " + (where.empty() ? "no definition, in " + fd.path : "changes " + join(where));

@@ -2,8 +2,10 @@
 // applied to (issue 31 item 4): read into a rule of the model; no semantic
 // change (its tokens equal before and after, as libclang lexes them: a
 // comment or blank change); a change to a function the model stands for but
-// does not read from the tree yet; outside the model (the definition and
-// file named); or not applied (why). Without a tree, what the site table and
+// does not read from the tree yet; a call site of an entry point the model
+// has (kmalloc, vmalloc, alloc_pages, ...) whose arguments change, its gfp
+// named; outside the model (the definition and file named); or not applied
+// (why). Without a tree, what the site table and
 // git's function context say. The reply opens with "N of M hunks checked",
 // and the verdict covers exactly those.
 #pragma once
@@ -16,7 +18,7 @@
 namespace tagproof::tree {
 
 struct HunkAccount {
-    enum class What { rule, no_change, modelled_unread, outside, not_applied } what = What::outside;
+    enum class What { rule, no_change, modelled_unread, call_site, outside, not_applied } what = What::outside;
     std::string function;  // the definition(s) it changes, "" if none
     std::string file;      // path:line in the tree (before the patch), or the path
     std::string words;     // one sentence for the reply

@@ -3,6 +3,7 @@
 
 #include <clang-c/Index.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <stdexcept>
@@ -27,6 +28,62 @@ struct Visit {
 void line_of(CXSourceLocation l, CXFile* f, unsigned* line) {
     unsigned col = 0, off = 0;
     clang_getSpellingLocation(l, f, line, &col, &off);
+}
+
+// Every call in a function body (recursing into its statements), at the
+// place its callee is written: a call a macro expands to (kmalloc() is
+// alloc_hooks(kmalloc_noprof(...)) from 6.10) is at the macro's use, and its
+// arguments are read from the tokens there (calls_from_tokens).
+CXChildVisitResult visit_calls(CXCursor c, CXCursor, CXClientData d) {
+    auto* v = static_cast<Visit*>(d);
+    if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+        CXFile f = nullptr;
+        unsigned line = 0, col = 0, off = 0;
+        clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), &f, &line, &col, &off);
+        if (f && clang_File_isEqual(f, v->main)) {
+            Call call;
+            call.callee = str(clang_getCursorSpelling(c));
+            call.line = call.end_line = (int)line;
+            call.offset = off;
+            v->out->calls.push_back(std::move(call));
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+// Each call's written name and arguments, from the file's tokens at its place;
+// one per place (a macro may expand to several calls).
+void calls_from_tokens(ParsedFile& pf) {
+    std::vector<Call> out;
+    std::size_t t = 0;
+    std::sort(pf.calls.begin(), pf.calls.end(), [](const Call& a, const Call& b) { return a.offset < b.offset; });
+    for (auto& c : pf.calls) {
+        if (!out.empty() && out.back().offset == c.offset) continue;
+        while (t < pf.tokens.size() && pf.tokens[t].offset < c.offset) ++t;
+        if (t + 1 >= pf.tokens.size() || pf.tokens[t].offset != c.offset || pf.tokens[t + 1].text != "(") continue;
+        Call w = c;
+        w.callee = pf.tokens[t].text;
+        int depth = 0;
+        std::string arg;
+        std::size_t k = t + 1;
+        for (; k < pf.tokens.size(); ++k) {
+            const std::string& x = pf.tokens[k].text;
+            if (x == "(" || x == "[" || x == "{") {
+                if (depth++ == 0) continue;
+            } else if (x == ")" || x == "]" || x == "}") {
+                if (--depth == 0) break;
+            } else if (x == "," && depth == 1) {
+                w.args.push_back(arg);
+                arg.clear();
+                continue;
+            }
+            arg += (arg.empty() ? "" : " ") + x;
+        }
+        if (!arg.empty() || !w.args.empty()) w.args.push_back(arg);
+        if (k < pf.tokens.size()) w.end_line = pf.tokens[k].line;
+        out.push_back(std::move(w));
+    }
+    pf.calls = std::move(out);
 }
 
 CXChildVisitResult visit(CXCursor c, CXCursor, CXClientData d) {
@@ -59,6 +116,7 @@ CXChildVisitResult visit(CXCursor c, CXCursor, CXClientData d) {
     def.begin_line = (int)b;
     def.end_line = (int)e;
     v->out->defs.push_back(std::move(def));
+    if (k == CXCursor_FunctionDecl) clang_visitChildren(c, visit_calls, d);
     return CXChildVisit_Continue;
 }
 
@@ -80,8 +138,15 @@ const Definition* ParsedFile::at(int first, int last) const {
 
 std::vector<std::string> ParsedFile::tokens_in(int first, int last) const {
     std::vector<std::string> v;
-    for (const auto& [line, t] : tokens)
-        if (line >= first && line <= last) v.push_back(t);
+    for (const auto& t : tokens)
+        if (t.line >= first && t.line <= last) v.push_back(t.text);
+    return v;
+}
+
+std::vector<const Call*> ParsedFile::calls_in(int first, int last) const {
+    std::vector<const Call*> v;
+    for (const auto& c : calls)
+        if (c.line <= last && c.end_line >= first) v.push_back(&c);
     return v;
 }
 
@@ -148,13 +213,14 @@ ParsedFile read_definitions(const std::string& root, const std::string& path, co
         for (unsigned i = 0; i < n; ++i) {
             if (clang_getTokenKind(toks[i]) == CXToken_Comment) continue;
             CXFile f = nullptr;
-            unsigned line = 0;
-            line_of(clang_getTokenLocation(tu, toks[i]), &f, &line);
-            pf.tokens.emplace_back((int)line, str(clang_getTokenSpelling(tu, toks[i])));
+            unsigned line = 0, col = 0, off = 0;
+            clang_getSpellingLocation(clang_getTokenLocation(tu, toks[i]), &f, &line, &col, &off);
+            pf.tokens.push_back({(int)line, off, str(clang_getTokenSpelling(tu, toks[i]))});
         }
         clang_disposeTokens(tu, toks, n);
     }
     clang_visitChildren(clang_getTranslationUnitCursor(tu), visit, &v);
+    calls_from_tokens(pf);
     clang_disposeTranslationUnit(tu);
     clang_disposeIndex(idx);
     pf.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -21,9 +21,26 @@ struct Definition {
     int begin_line = 0, end_line = 0;  // 1-based, inclusive (its tokens: ParsedFile::tokens_in)
 };
 
+// A call in a function body, at the line it is written on (a call a macro
+// expands to is at the macro's use).
+struct Call {
+    std::string callee;                 // as written ("kmalloc"; a macro's name, not what it expands to)
+    int line = 0, end_line = 0;
+    std::vector<std::string> args;      // each argument's tokens as written, joined by one blank
+    unsigned offset = 0;                // where the callee's name is written
+};
+
 struct ParsedFile {
     std::vector<Definition> defs;  // in file order
-    std::vector<std::pair<int, std::string>> tokens;  // the file's tokens with their lines, comments excluded
+    std::vector<Call> calls;       // in every function definition
+    struct Token {
+        int line;
+        unsigned offset;
+        std::string text;
+    };
+    std::vector<Token> tokens;  // the file's tokens as written, comments excluded
+    // The calls written on lines [first, last].
+    std::vector<const Call*> calls_in(int first, int last) const;
     // The tokens on lines [first, last].
     std::vector<std::string> tokens_in(int first, int last) const;
     bool configured = false;       // parsed with the configured tree's flags

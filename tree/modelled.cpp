@@ -77,12 +77,48 @@ const std::vector<Modelled>& modelled_functions() {
     return v;
 }
 
-const Modelled* find_modelled(const std::string& name) {
+static std::string without_noprof(const std::string& name) {
     std::string n = name;
     static const std::string np = "_noprof";
     if (n.size() > np.size() && n.compare(n.size() - np.size(), np.size(), np) == 0) n.resize(n.size() - np.size());
+    return n;
+}
+
+const Modelled* find_modelled(const std::string& name) {
+    const std::string n = without_noprof(name);
     for (const auto& m : modelled_functions())
         if (n == m.name) return &m;
+    return nullptr;
+}
+
+const std::vector<EntryPoint>& entry_points() {
+    // The parameter lists are include/linux/gfp.h, slab.h, vmalloc.h, mempool.h, skbuff.h (linux-source-6.12).
+    static const std::vector<EntryPoint> v = {
+        {"alloc_pages", "alloc_pages", 0},         {"alloc_pages_node", "alloc_pages", 1},
+        {"__alloc_pages", "alloc_pages", 0},       {"__get_free_pages", "alloc_pages", 0},
+        {"get_zeroed_page", "alloc_pages", 0},     {"folio_alloc", "alloc_pages", 0},
+        {"free_pages", "free_pages", -1},          {"__free_pages", "free_pages", -1},
+        {"kmalloc", "kmalloc", 1},                 {"kzalloc", "kzalloc", 1},
+        {"kmalloc_array", "kmalloc", 2},           {"kcalloc", "kzalloc", 2},
+        {"krealloc", "krealloc", 2},               {"kfree", "kfree", -1},
+        {"kmem_cache_alloc", "kmem_cache_alloc", 1}, {"kmem_cache_zalloc", "kmem_cache_alloc", 1},
+        {"kmem_cache_free", "kmem_cache_free", -1},
+        {"vmalloc", "vmalloc", -1},                {"vzalloc", "vzalloc", -1},
+        {"__vmalloc", "vmalloc", 1},               {"__vmalloc_node", "vmalloc", 2},
+        {"__vmalloc_node_range", "vmalloc", 4},    {"vmalloc_huge", "vmalloc_huge", 1},
+        {"vrealloc", "vrealloc", 2},               {"vfree", "vfree", -1},
+        {"kvmalloc", "kmalloc", 1},                {"kvzalloc", "kzalloc", 1},
+        {"kvfree", "kfree", -1},                   {"vmap", "vmap", -1},
+        {"vunmap", "vunmap", -1},                  {"mempool_alloc", "mempool_alloc", 1},
+        {"mempool_free", "mempool_free", -1},      {"alloc_skb_with_frags", "alloc_skb_with_frags", 4},
+    };
+    return v;
+}
+
+const EntryPoint* find_entry_point(const std::string& callee) {
+    const std::string n = without_noprof(callee);
+    for (const auto& e : entry_points())
+        if (n == e.name) return &e;
     return nullptr;
 }
 

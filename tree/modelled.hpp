@@ -18,6 +18,16 @@ struct Modelled {
 };
 
 const std::vector<Modelled>& modelled_functions();
+
+// An allocation or free interface the model has as an event (scenario/format.md):
+// a call to it anywhere is a call site of the model, whose arguments a hunk may change.
+struct EntryPoint {
+    const char* name;   // as called (a trailing _noprof is matched too)
+    const char* event;  // the model's event
+    int gfp_arg;        // which argument is the gfp_t, -1 for none
+};
+const std::vector<EntryPoint>& entry_points();
+const EntryPoint* find_entry_point(const std::string& callee);
 // The entry for a definition's name (strips a trailing _noprof), or nullptr.
 const Modelled* find_modelled(const std::string& name);
 
