@@ -156,7 +156,33 @@ std::string replay_text(const std::string& text, Mode m, std::string* config) {
     return out;
 }
 
+// A finding its own replay does not show is a modelling gap, never a finding
+// (the solver's counterexamples are held to this in review.cpp; here the
+// corpus's, the explorer's and RapidCheck's): its cell's source becomes
+// unknown, the cell is violated only if another source still shows it, the
+// review is undecided, and the finding is not reported (issue 34 item 4).
+static void demote_unreproduced(VariantReview& r, const std::vector<std::size_t>& idx) {
+    for (auto it = idx.rbegin(); it != idx.rend(); ++it) {
+        const Finding& f = r.findings[*it];
+        r.gaps.push_back(f.source + " " + f.property + " [" + mode_name(f.mode) + "] (" + f.origin +
+                         "): its replay does not show " + f.property + ", so it is not reported as a finding");
+        r.unknown = true;
+        for (auto& pv : r.verdicts) {
+            if (pv.property != f.property || pv.mode != f.mode) continue;
+            bool still = false;
+            for (auto& sv : pv.sources) {
+                if (sv.source == f.source && sv.status == SourceVerdict::counterexample)
+                    sv = {sv.source, SourceVerdict::unknown, "modelling gap: the counterexample does not reproduce"};
+                still |= sv.status == SourceVerdict::counterexample;
+            }
+            pv.violated = still;
+        }
+        r.findings.erase(r.findings.begin() + long(*it));
+    }
+}
+
 void explain_findings(VariantReview& r) {
+    std::vector<std::size_t> unreproduced;  // findings whose own replay does not show them
     for (Finding& f : r.findings) {
         std::string cfg;
         // the events that do not matter, then the boot and config words
@@ -197,6 +223,7 @@ void explain_findings(VariantReview& r) {
             if (!shown.count(f.property)) {
                 f.trace.push_back("(the replay does not show " + f.property + ": the finding does not reproduce)");
                 repro += "expect violation " + f.property + "\n";
+                unreproduced.push_back(&f - r.findings.data());
             }
             f.scenario = repro;
             std::set<std::string> seen;
@@ -214,6 +241,7 @@ void explain_findings(VariantReview& r) {
         if (f.happened.empty()) f.happened = "the " + f.source + " reports a violation of " + f.property;
         f.expected = expected_for(f);
     }
+    demote_unreproduced(r, unreproduced);
 }
 
 }  // namespace tagproof::review

@@ -80,3 +80,49 @@ TEST(ReviewReport, WrapNeverExceedsTheWidth) {
 }
 
 }  // namespace
+
+// A finding its own replay does not show is a modelling gap, never a finding
+// (issue 34 item 4): the corpus said zeroing broke, the scenario it hands over
+// shows nothing; after explain_findings the finding is gone, its cell is
+// undecided, the gap is named. A finding whose replay shows it (the huge zero
+// folio under linux-7.0) stays: the control.
+TEST(ReviewFindings, AFindingThatDoesNotReproduceIsAModellingGap) {
+    using namespace tagproof::review;
+    auto review_with = [](const std::string& scenario, Mode m) {
+        VariantReview r;
+        r.variant = r.baseline = "linux-7.0";
+        PropertyVerdict pv;
+        pv.property = "zeroing";
+        pv.mode = m;
+        pv.violated = true;
+        pv.sources.push_back({"corpus", SourceVerdict::counterexample, "a file"});
+        r.verdicts.push_back(pv);
+        Finding f;
+        f.variant = "linux-7.0";
+        f.property = "zeroing";
+        f.mode = m;
+        f.source = "corpus";
+        f.origin = "tests/x.litmus";
+        f.scenario = scenario;
+        r.findings.push_back(f);
+        return r;
+    };
+    VariantReview quiet = review_with("name quiet\nvariant linux-7.0\nmodes generic\np = kzalloc(64)\nread(p, 1)\n",
+                                      Mode::generic);
+    explain_findings(quiet);
+    EXPECT_TRUE(quiet.findings.empty());
+    EXPECT_TRUE(quiet.unknown);
+    ASSERT_EQ(quiet.gaps.size(), 1u);
+    EXPECT_NE(quiet.gaps[0].find("its replay does not show zeroing"), std::string::npos) << quiet.gaps[0];
+    EXPECT_FALSE(quiet.verdicts[0].violated);
+    EXPECT_EQ(quiet.verdicts[0].sources[0].status, SourceVerdict::unknown);
+
+    std::ifstream in(std::string(TAGPROOF_SOURCE_DIR) + "/tests/scenarios/eras/linux70_huge_zero_folio_generic_mte.litmus");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    VariantReview real = review_with(ss.str(), Mode::generic);
+    explain_findings(real);
+    EXPECT_EQ(real.findings.size(), 1u);
+    EXPECT_FALSE(real.unknown);
+    EXPECT_TRUE(real.verdicts[0].violated);
+}
