@@ -20,7 +20,7 @@ struct Reply {
     const VariantReview* review = nullptr;  // nullptr: nothing was mapped, so nothing was run
     std::string variant_file;               // where the generated file was written
     std::vector<std::string> report_files;  // per finding, in review->findings order
-    const tree::TreeChoice* tree = nullptr;       // the tree tried and taken (nullptr: none installed, --base given)
+    const tree::TreeChoice* tree = nullptr;       // the trees tried and the one taken (nullptr: --no-tree)
     const tree::Accounting* accounting = nullptr; // every hunk accounted for (issue 31 item 4)
 };
 
