@@ -418,6 +418,26 @@ std::vector<ModeResult> run_scenario(const Scenario& sc, const RunOptions& opt) 
             }
             if (diff.empty() && rp.diverged())
                 diff = v.name() + " and " + base->name() + " draw different random tags";
+            // An invariant one side breaks and the other keeps is an outcome a
+            // reviewer sees too (the huge zero folio's stale tags under one
+            // variant, cleared under the other): the corpus compares outcomes,
+            // so the replay of its mode-isolation finding must as well.
+            if (diff.empty()) {
+                auto broken = [](const RunRecord& x) {
+                    std::set<std::string> s = x.violated;
+                    s.erase("mode-isolation");
+                    return s;
+                };
+                const std::set<std::string> va = broken(r), vb = broken(b);
+                if (va != vb) {
+                    auto words = [](const std::set<std::string>& s) {
+                        std::string w;
+                        for (const auto& x : s) w += (w.empty() ? "" : ", ") + x;
+                        return w.empty() ? std::string("no invariant") : w;
+                    };
+                    diff = v.name() + " breaks " + words(va) + "; " + base->name() + " breaks " + words(vb);
+                }
+            }
             if (!diff.empty() && r.violated.insert("mode-isolation").second)
                 r.violation_text.push_back("mode-isolation: " + std::string(mode_name(mode)) + ": " + diff);
         };
