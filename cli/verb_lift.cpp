@@ -9,6 +9,7 @@
 #include "error.hpp"
 #include "gfp_drift.hpp"
 #include "kunit_agreement.hpp"
+#include "lift_functions.hpp"
 #include "source_tree.hpp"
 #include "variant.hpp"
 #include "verbs.hpp"
@@ -16,19 +17,30 @@
 namespace tagproof::cli {
 
 static const char* kLiftHelp =
-    "usage: tagproof lift --tree DIR [--variant NAME]... [--markdown]\n\n"
+    "usage: tagproof lift --tree DIR [--variant NAME]... [--markdown] [--write FILE]\n"
+    "       tagproof lift --primitives\n\n"
     "Reads the GFP constants of a configured kernel tree (scripts/setup-trees.sh prepares Debian's\n"
     "6.1 and 6.12 in ~/.cache/tagproof/trees) with libclang, from the tree's own headers under its\n"
     "configuration (arm64, CONFIG_KASAN_HW_TAGS, no LOCKDEP), and prints each beside the hand-written\n"
     "era's value in the same build: the model's release of the tree's version, or the two releases\n"
     "that bracket it (--variant names others). A row the tree gives differently from every era\n"
-    "compared is drift. --markdown prints the table for docs/.\n"
+    "compared is drift.\n\n"
+    "Then the modelled functions (post_alloc_hook, should_skip_init, ...): each is read from the tree\n"
+    "into a rule body (scenario/variant-files.md, \"Rule bodies\"), or the reason it cannot be, and each\n"
+    "lifted rule is decided against the era's hand rule by Z3 over every build, boot state, gfp and\n"
+    "order: proved equal, or the input where they differ. --write FILE writes the lifted variant file\n"
+    "(a reviewer may edit it and review with --variant-file). --primitives lists the helpers whose\n"
+    "effect is stated by hand, each with its kernel source. --markdown prints the tables for docs/.\n"
     "Exit status: 0 no drift; 1 drift (the rows are marked); 2 bad input (not a tree, not configured).\n";
 
 int verb_lift(const Args& args) {
-    Options o = parse_options(args, {"--tree", "--variant"}, {"--help", "--markdown"});
+    Options o = parse_options(args, {"--tree", "--variant", "--write"}, {"--help", "--markdown", "--primitives"});
     if (o.has("--help")) {
         std::cout << kLiftHelp;
+        return 0;
+    }
+    if (o.has("--primitives")) {
+        print_primitives();
         return 0;
     }
     if (o.get("--tree").empty()) throw InputError("--tree", "tagproof lift needs --tree DIR (a configured kernel tree)");
@@ -91,7 +103,9 @@ int verb_lift(const Args& args) {
         }
     }
     std::printf("%s%zu of %zu constants differ from every era compared\n", md ? "\n" : "", drift, names.size());
-    return drift ? EXIT_COUNTEREXAMPLE : EXIT_HOLDS;
+    const std::size_t fdrift = lift_function_drift(t, eras, md, o.get("--write"));
+    std::printf("%s%zu function rows differ from every era compared\n", md ? "\n" : "", fdrift);
+    return drift || fdrift ? EXIT_COUNTEREXAMPLE : EXIT_HOLDS;
 }
 
 }  // namespace tagproof::cli

@@ -14,6 +14,7 @@
 #include "kunit_agreement.hpp"
 #include "file/variant_file.hpp"
 #include "patch_variant.hpp"
+#include "review_lift.hpp"
 #include "reply.hpp"
 #include "report.hpp"
 #include "review_patch.hpp"
@@ -69,9 +70,17 @@ int review_patch(const std::vector<std::string>& paths, const std::string& base,
     }
     patch::PatchReading p =
         patch::read_patch_series(std::move(series), paths, base, choice ? hand_release_for(*choice) : patch::TreeBase{});
+    // The modelled functions read from the tree, before and after the series.
+    std::optional<ReviewLift> lift;
+    if (choice && choice->tree() && kernel::is_file_base_release(p.base) && touches_lift_target(*choice->tree())) {
+        progress("lifting the modelled functions of " + choice->tree()->tree.era() + " over " + p.base);
+        lift = lift_for_review(*choice->tree(), p.base);
+    }
     std::optional<tree::Accounting> acc;
     if (choice && choice->tree()) {
-        acc = tree::account(p.series, p.hunks, &choice->tree()->applied, choice->tree()->tree.root);
+        acc = tree::account(p.series, p.hunks, &choice->tree()->applied, choice->tree()->tree.root,
+                            lift ? &lift->status : nullptr);
+        if (lift) describe_lift(*lift, *acc);
         progress(acc->headline() + " on " + choice->tree()->tree.era());
     } else {
         acc = tree::account(p.series, p.hunks, nullptr, "");
@@ -82,6 +91,15 @@ int review_patch(const std::vector<std::string>& paths, const std::string& base,
              " only comments, " + std::to_string(p.hunks_unmapped()) + " not modelled; base " + p.base);
 
     std::filesystem::create_directories(out);
+    if (lift && !lift->changed.empty()) {
+        // the tree's functions as the baseline, the patched ones in the patch's file
+        const std::string tfile = lift->tree_variant + ".variant";
+        std::ofstream(out + "/" + tfile) << lift->before.variant_text;
+        p.file_text = lifted_patch_text(p.file_text, p.base, *lift, tfile);
+        p.rules += lift->changed.size();
+        progress("read from the tree and the patched copy: " + std::to_string(lift->changed.size()) +
+                 " function(s) the series changes; baseline " + lift->tree_variant);
+    }
     const std::string vfile = out + "/" + safe_file_name(p.name) + ".variant";
     std::ofstream(vfile) << p.file_text;
     const std::string vabs = std::filesystem::absolute(vfile).lexically_normal().string();
@@ -121,6 +139,15 @@ int review_patch(const std::vector<std::string>& paths, const std::string& base,
     review::explain_findings(r);
     reply.report_files = write_finding_reports(r, out, format);
     reply.review = &r;
+    if (lift && !lift->changed.empty()) {
+        // the tree's own code records no defects: what its corpus run breaks that the series does not
+        review::ReviewOptions bo = ro;
+        bo.solver = bo.explorer = bo.rapidcheck = bo.families = false;
+        bo.baseline = "";
+        const review::VariantReview b = review::review_variant(lift->tree_variant, bo);
+        reply.fixed = review::fixed_by(b, r);
+        reply.fixed_in = lift->tree_variant;
+    }
     const std::string text = reply_in(format);
     const std::string f = write_reply(ext_of(format), text);
     if (format != "text") write_reply("txt", review::reply_text(reply));

@@ -124,8 +124,10 @@ std::string tree_paragraphs(const Reply& r) {
         s += para("Tree: none taken: " + r.tree->why + ". The hand-written model of the base release was used.");
     for (const auto& t : r.tree->tries)
         if (!t.taken) s += para("  Tried " + t.tree.era() + ": " + t.verdict + ".");
-    if (r.accounting)
+    if (r.accounting) {
         for (const auto& n : r.accounting->notes) s += para("  Read with libclang: " + n + ".");
+        for (const auto& a : r.accounting->assumptions) s += para("  Assumed: " + a + ".");
+    }
     return s;
 }
 
@@ -188,10 +190,21 @@ std::string reply_text(const Reply& r) {
     s += tree_paragraphs(r);
     std::string intro = std::string(r.review ? "tagproof reviewed " : "tagproof read ") + std::to_string(p.series.patches.size()) + " patch" +
                         (p.series.patches.size() == 1 ? "" : "es") + " on " + p.base + " (" + p.base_how + "). ";
+    // hunks in functions read from the tree count as read, whatever the site table made of them
+    std::size_t lifted = 0, lifted_unmapped = 0;
+    if (r.accounting)
+        for (std::size_t hi = 0; hi < p.hunks.size() && hi < r.accounting->hunks.size(); ++hi)
+            if (r.accounting->hunks[hi].lifted && !p.hunks[hi].comments_only) {
+                ++lifted;
+                lifted_unmapped += !p.hunks[hi].mapped();
+            }
     const std::size_t ruled = p.hunks_with_rules(), comments = p.hunks_comments_only();
     intro += "Of its " + std::to_string(p.hunks.size()) + " hunk" + (p.hunks.size() == 1 ? "" : "s") + ", " +
+             (lifted ? std::to_string(lifted) + " change" + (lifted == 1 ? "s" : "") +
+                           " functions the model reads from the tree, before and after the series, "
+                     : std::string()) +
              std::to_string(ruled) + " change" + (ruled == 1 ? "s" : "") + " code the model has rules for, " +
-             std::to_string(comments) + " only comments, and " + std::to_string(p.hunks_unmapped()) +
+             std::to_string(comments) + " only comments, and " + std::to_string(p.hunks_unmapped() - lifted_unmapped) +
              " nothing the model has (not checked). The variant file made of them:";
     s += para(intro) + "  " + r.variant_file + "\n";
     if (r.review) {
@@ -234,8 +247,11 @@ std::string reply_text(const Reply& r) {
         }
         for (const auto& m : hm.rules) add(s, wrap("Read as: " + m.what + " (" + m.line + ").", W, "", "  "));
         for (const auto& x : hm.notes) add(s, wrap("Read as: " + x + ".", W, "", "  "));
-        for (const auto& u : hm.unmapped)
-            add(s, wrap("Not modelled, not checked (line " + std::to_string(u.at) + "): " + u.why, W, "", "  "));
+        const bool read_from_tree =
+            r.accounting && hi < r.accounting->hunks.size() && r.accounting->hunks[hi].lifted;
+        if (!read_from_tree)  // else the tree's code stands for these lines
+            for (const auto& u : hm.unmapped)
+                add(s, wrap("Not modelled, not checked (line " + std::to_string(u.at) + "): " + u.why, W, "", "  "));
         if (auto it = under.find(int(hi)); it != under.end())
             s += findings_under(r, &hm, it->second);
         else if (!hm.rules.empty() && r.review)
@@ -264,6 +280,12 @@ std::string reply_text(const Reply& r) {
                 s += "\n" + para("Fixed by the series: " + r.review->baseline + "'s recorded " + d.property + " defect (" + d.why +
                                   ") is not found in it.");
         }
+    }
+    if (!r.fixed.empty()) {
+        std::string f;
+        for (const auto& x : r.fixed) f += (f.empty() ? "" : ", ") + x;
+        s += "\n" + para("Fixed by the series: " + r.fixed_in + " breaks " + f +
+                          " (its corpus run shows it), and the series does not.");
     }
     s += "\n" + para(verdict_line(r, intro_f.size()));
     return s;
@@ -324,7 +346,13 @@ std::string reply_json(const Reply& r) {
         o << "]}";
     }
     if (r.accounting)
-        o << ",\n  \"checked\": " << r.accounting->checked() << ",\n  \"headline\": " << json_string(r.accounting->headline());
+    {
+        o << ",\n  \"checked\": " << r.accounting->checked() << ",\n  \"headline\": " << json_string(r.accounting->headline())
+          << ",\n  \"assumptions\": [";
+        for (std::size_t i = 0; i < r.accounting->assumptions.size(); ++i)
+            o << (i ? ", " : "") << json_string(r.accounting->assumptions[i]);
+        o << "]";
+    }
     o << ",\n  \"hunks\": [";
     for (std::size_t hi = 0; hi < p.hunks.size(); ++hi) {
         const auto& hm = p.hunks[hi];
@@ -361,7 +389,14 @@ std::string reply_json(const Reply& r) {
     if (r.review)
         for (std::size_t i = 0; i < r.review->findings.size(); ++i)
             o << (i ? "," : "") << "\n    " << finding_json(r.review->findings[i]);
-    o << "\n  ],\n  \"verdict\": " << json_string(verdict_line(r, r.review ? introduced(*r.review).size() : 0)) << "\n}\n";
+    o << "\n  ]";
+    if (r.review)  // every cell, as `tagproof review --format json` gives a variant's
+        o << ",\n  \"baseline\": " << json_string(r.review->baseline) << ",\n  \"verdicts\": ["
+          << verdict_cells_json(*r.review, "    ") << "\n  ]";
+    o << ",\n  \"fixed\": [";
+    for (std::size_t i = 0; i < r.fixed.size(); ++i) o << (i ? ", " : "") << json_string(r.fixed[i]);
+    o << "], \"fixed_in\": " << json_string(r.fixed_in);
+    o << ",\n  \"verdict\": " << json_string(verdict_line(r, r.review ? introduced(*r.review).size() : 0)) << "\n}\n";
     return o.str();
 }
 

@@ -22,6 +22,10 @@ struct Reply {
     std::vector<std::string> report_files;  // per finding, in review->findings order
     const tree::TreeChoice* tree = nullptr;       // the trees tried and the one taken (nullptr: --no-tree)
     const tree::Accounting* accounting = nullptr; // every hunk accounted for (issue 31 item 4)
+    // A baseline read from a tree records no defects: what its corpus run
+    // breaks and the series does not ("zeroing [hw_tags]"), with the baseline's name.
+    std::vector<std::string> fixed;
+    std::string fixed_in;
 };
 
 // Which hunk (index into reading->hunks) a finding is about; -1 for none.

@@ -33,6 +33,8 @@ std::string finding_json(const Finding& f);
 std::string finding_html(const Finding& f);
 std::string tag_picture_dot(const Finding& f);
 std::string review_json(const std::vector<VariantReview>& rs);
+// One review's cells (property x mode) as JSON objects, each line starting with `indent`.
+std::string verdict_cells_json(const VariantReview& r, const std::string& indent);
 
 // A JSON string literal; text made safe inside HTML.
 std::string json_string(const std::string& s);

@@ -49,6 +49,21 @@ std::string finding_json(const Finding& f) {
     return s;
 }
 
+std::string verdict_cells_json(const VariantReview& r, const std::string& indent) {
+    std::string s;
+    for (std::size_t k = 0; k < r.verdicts.size(); ++k) {
+        const auto& pv = r.verdicts[k];
+        s += std::string(k ? ",\n" : "\n") + indent + "{\"property\": " + q(pv.property) + ", \"mode\": " +
+             q(mode_name(pv.mode)) + ", \"violated\": " + (pv.violated ? "true" : "false") + ", \"sources\": [";
+        for (std::size_t j = 0; j < pv.sources.size(); ++j)
+            s += std::string(j ? ", " : "") + "{\"source\": " + q(pv.sources[j].source) + ", \"status\": " +
+                 q(status_name(pv.sources[j].status)) + ", \"detail\": " + q(pv.sources[j].detail) +
+                 ", \"in_baseline\": " + (pv.sources[j].in_baseline ? "true" : "false") + "}";
+        s += "]}";
+    }
+    return s;
+}
+
 std::string review_json(const std::vector<VariantReview>& rs) {
     std::string s = "{\"reviews\": [\n";
     for (std::size_t i = 0; i < rs.size(); ++i) {
@@ -56,16 +71,7 @@ std::string review_json(const std::vector<VariantReview>& rs) {
         s += "  {\"variant\": " + q(r.variant) + ", \"baseline\": " + q(r.baseline) + ", \"as_recorded\": " +
              (r.as_recorded() ? "true" : "false") + ", \"unknown\": " + (r.unknown ? "true" : "false") +
              ", \"recorded_defects\": " + list(r.recorded_defects) + ", \"notes\": " + list(r.notes) + ",\n   \"verdicts\": [";
-        for (std::size_t k = 0; k < r.verdicts.size(); ++k) {
-            const auto& pv = r.verdicts[k];
-            s += std::string(k ? ",\n     " : "\n     ") + "{\"property\": " + q(pv.property) + ", \"mode\": " +
-                 q(mode_name(pv.mode)) + ", \"violated\": " + (pv.violated ? "true" : "false") + ", \"sources\": [";
-            for (std::size_t j = 0; j < pv.sources.size(); ++j)
-                s += std::string(j ? ", " : "") + "{\"source\": " + q(pv.sources[j].source) + ", \"status\": " +
-                     q(status_name(pv.sources[j].status)) + ", \"detail\": " + q(pv.sources[j].detail) +
-                     ", \"in_baseline\": " + (pv.sources[j].in_baseline ? "true" : "false") + "}";
-            s += "]}";
-        }
+        s += verdict_cells_json(r, "     ");
         s += "],\n   \"findings\": [";
         for (std::size_t k = 0; k < r.findings.size(); ++k) s += std::string(k ? ",\n     " : "\n     ") + finding_json(r.findings[k]);
         s += "]}" + std::string(i + 1 < rs.size() ? ",\n" : "\n");

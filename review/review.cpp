@@ -252,6 +252,20 @@ static bool shown_by_baseline(const Finding& f, const std::string& variant, cons
     return false;
 }
 
+std::vector<std::string> fixed_by(const VariantReview& baseline, const VariantReview& series) {
+    std::vector<std::string> out;
+    for (const auto& b : baseline.verdicts) {
+        if (!b.violated) continue;
+        for (const auto& s : series.verdicts) {
+            if (s.property != b.property || s.mode != b.mode || s.violated) continue;
+            bool checked = false;
+            for (const auto& sv : s.sources) checked |= sv.status != SourceVerdict::not_covered;
+            if (checked) out.push_back(b.property + " [" + mode_name(b.mode) + "]");
+        }
+    }
+    return out;
+}
+
 static void finalize(VariantReview& r) {
     // one finding per (property, mode): the shortest candidate the baseline
     // does not show, else the shortest (then "also in <baseline>")

@@ -94,6 +94,9 @@ void add_rapidcheck(VariantReview& r, const ReviewOptions& opt);
 // stated outcomes dropped (the violations it shows are the verdict); config
 // and boot lines appended to *config when given.
 std::string replay_text(const std::string& text, Mode m, std::string* config = nullptr);
+// The cells ("zeroing [hw_tags]") `baseline` violates and `series` checks
+// (some engine covers the cell) without violating.
+std::vector<std::string> fixed_by(const VariantReview& baseline, const VariantReview& series);
 // Replays every finding's scenario with the state trace and fills trace,
 // happened and functions.
 void explain_findings(VariantReview& r);

@@ -44,6 +44,8 @@ struct Symbolic {
     static Word sub(const z3::expr& a, const z3::expr& b) { return a - b; }
     static Word mul(const z3::expr& a, const z3::expr& b) { return a * b; }
     static Word lshr(const z3::expr& a, unsigned n) { return z3::lshr(a, current_context().bv_val(n, kBits)); }
+    static Word shl(const z3::expr& a, const z3::expr& n) { return z3::shl(a, n); }
+    static Word shr(const z3::expr& a, const z3::expr& n) { return z3::lshr(a, n); }
     static Word ashr(const z3::expr& a, unsigned n) { return z3::ashr(a, current_context().bv_val(n, kBits)); }
 };
 

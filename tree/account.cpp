@@ -110,10 +110,19 @@ std::string call_changes(const std::vector<const Call*>& before, const std::vect
     return join(said, "; ");
 }
 
+// Every function of a hunk is read from the tree on both sides.
+bool all_lifted(const std::vector<std::string>& names, const std::map<std::string, std::string>& lifted) {
+    for (const auto& n : names) {
+        auto it = lifted.find(n);
+        if (it == lifted.end() || !it->second.empty()) return false;
+    }
+    return true;
+}
+
 }  // namespace
 
 Accounting account(const patch::Series& s, const std::vector<patch::HunkMap>& maps, const SeriesApply* applied,
-                   const std::string& root) {
+                   const std::string& root, const std::map<std::string, std::string>* lifted) {
     Accounting acc;
     std::map<std::pair<std::string, std::pair<std::size_t, int>>, ParsedFile> parsed;  // (path, (patch, side))
     auto parse = [&](const std::string& path, std::size_t patch, int side) -> const ParsedFile& {
@@ -200,8 +209,23 @@ Accounting account(const patch::Series& s, const std::vector<patch::HunkMap>& ma
         } else if (has_rules(hm)) {
             a.what = HunkAccount::What::rule;
             a.words = rule_words(hm);
+        } else if (!modelled.empty() && lifted && all_lifted(modelled, *lifted)) {
+            a.what = HunkAccount::What::rule;
+            a.lifted = true;
+            a.words = "changes " + join(modelled) +
+                      ", read from the tree before and after the series into rule bodies: the review checks the code";
         } else if (!modelled.empty()) {
             a.what = HunkAccount::What::modelled_unread;
+            if (lifted)
+                for (const auto& n : modelled)
+                    if (auto it = lifted->find(n); it != lifted->end() && !it->second.empty()) {
+                        a.words = "changes " + n + ", which the model reads from the tree, but " + it->second;
+                        break;
+                    }
+            if (!a.words.empty()) {
+                acc.hunks.push_back(a);
+                continue;
+            }
             std::vector<std::string> m;
             for (const auto& n : modelled) m.push_back(n + " (" + find_modelled(n)->model + ")");
             a.words = "changes " + join(m, "; ") + ", which the model has by hand and does not read from the tree yet";

@@ -9,6 +9,7 @@
 // git's function context say. The reply opens with "N of M hunks checked",
 // and the verdict covers exactly those.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -22,19 +23,26 @@ struct HunkAccount {
     std::string function;  // the definition(s) it changes, "" if none
     std::string file;      // path:line in the tree (before the patch), or the path
     std::string words;     // one sentence for the reply
+    bool lifted = false;   // checked as code read from the tree (its site-table reading is superseded)
     bool checked() const { return what == What::rule || what == What::no_change; }
 };
 
 struct Accounting {
     std::vector<HunkAccount> hunks;  // one per reading's hunk (patch::HunkMap), same order
     std::vector<std::string> notes;  // how files were parsed ("mm/page_alloc.c: 0.4 s, unconfigured tree: ...")
+    // what the checked hunks rest on that the model did not read (a call of
+    // a lifted function that is neither lifted nor a primitive)
+    std::vector<std::string> assumptions;
     std::size_t checked() const;
     std::string headline() const;    // "3 of 5 hunks checked"
 };
 
-// `applied` and `root` are null / "" without a tree.
+// `applied` and `root` are null / "" without a tree. `lifted`: the functions
+// read from the tree into rule bodies (lift_body.hpp), each with "" when read
+// before and after the series, else why not; a hunk in one read on both sides
+// is checked.
 Accounting account(const patch::Series& s, const std::vector<patch::HunkMap>& maps, const SeriesApply* applied,
-                   const std::string& root);
+                   const std::string& root, const std::map<std::string, std::string>* lifted = nullptr);
 
 const char* what_name(HunkAccount::What w);
 

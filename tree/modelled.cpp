@@ -8,11 +8,12 @@ namespace tagproof::tree {
 const std::vector<Modelled>& modelled_functions() {
     static const std::vector<Modelled> v = {
         // mm/page_alloc.c
-        {"post_alloc_hook", "mm/page_alloc.c", "alloc plan: zero_tags, reset_tags_initially, sample_eligible, the unpoison and init decisions"},
+        {"post_alloc_hook", "mm/page_alloc.c", "alloc plan, read from the tree into a rule body (tree/lift_body.cpp)"},
         {"free_pages_prepare", "mm/page_alloc.c", "free plan: should_skip_kasan_poison, init_on_free"},
         {"should_skip_kasan_poison", "mm/page_alloc.c", "free plan"},
-        {"should_skip_kasan_unpoison", "mm/page_alloc.c", "alloc plan"},
-        {"should_skip_init", "mm/page_alloc.c", "alloc plan"},
+        {"should_skip_kasan_unpoison", "mm/page_alloc.c", "rule should_skip_kasan_unpoison, read from the tree"},
+        {"should_skip_init", "mm/page_alloc.c", "rule should_skip_init, read from the tree"},
+        {"want_init_on_alloc", "include/linux/mm.h", "rule want_init_on_alloc, read from the tree"},
         {"kernel_init_pages", "mm/page_alloc.c", "primitive: zeroes the pages through a match-all pointer"},
         {"__free_pages_ok", "mm/page_alloc.c", "free plan"},
         // include/linux/gfp_types.h, gfp.h

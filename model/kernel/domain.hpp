@@ -2,7 +2,7 @@
 //
 // A decision uses only: the Bool operators && || !, the Word operators & | ~ ==
 // + -, and the static helpers below (lit,
-// any, ite, slt, ult, add, sub, lshr, ashr). Concrete
+// any, ite, slt, ult, add, sub, mul, lshr, ashr, shl, shr). Concrete
 // instantiates them with bool / uint64_t; solver/z3_domain.hpp instantiates
 // them with z3::expr (Bool sort and 64-bit bit-vectors). Nothing else may be
 // used in a decision: no `if` on a Bool, no early return on data.
@@ -26,6 +26,9 @@ struct Concrete {
     static Word sub(Word a, Word b) { return a - b; }
     static Word mul(Word a, Word b) { return a * b; }
     static Word lshr(Word a, unsigned n) { return a >> n; }
+    // C's << and >> of a lifted body (1 << order): 0 past the word, as the bit-vector gives
+    static Word shl(Word a, Word n) { return n >= 64 ? 0 : a << n; }
+    static Word shr(Word a, Word n) { return n >= 64 ? 0 : a >> n; }
     static Word ashr(Word a, unsigned n) { return Word(std::int64_t(a) >> n); }
 };
 

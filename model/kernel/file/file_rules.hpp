@@ -10,7 +10,7 @@
 // `rule GFP_VMALLOC_SUPPORTED = GFP_VMALLOC_SUPPORTED | __GFP_SKIP_KASAN`.
 #pragma once
 #include "../variant_list.hpp"
-#include "rule_expr.hpp"
+#include "rule_body.hpp"
 
 namespace tagproof::kernel {
 
@@ -40,7 +40,10 @@ namespace tagproof::kernel {
     X2(vmalloc_calls_unpoison, Bool, gfp, Word, gfp_mask, Word) \
     X1(reset_tags_initially, Bool, zero_tags, Bool)       \
     X2(zero_tags, Bool, gfp, Word, init, Bool)            \
-    X2(sample_eligible, Bool, order, Word, gfp, Word)
+    X2(sample_eligible, Bool, order, Word, gfp, Word)     \
+    X1(want_init_on_alloc, Bool, gfp, Word)               \
+    X1(should_skip_init, Bool, gfp, Word)                 \
+    X1(should_skip_kasan_unpoison, Bool, gfp, Word)
 
 template <template <class> class Base>
 struct file_rules final : Base<file_rules<Base>> {
@@ -55,6 +58,10 @@ struct file_rules final : Base<file_rules<Base>> {
     template <class D>
     static const RuleExpr* over(const KasanEnv<D>& e, const char* rule) {
         return e.overrides ? e.overrides->find(rule) : nullptr;
+    }
+    template <class D>
+    static const RuleBody* body(const KasanEnv<D>& e, const char* rule) {
+        return e.overrides ? e.overrides->find_body(rule) : nullptr;
     }
     template <class D>
     static RuleVal<D> val_Word(typename D::Word w) {
@@ -82,6 +89,8 @@ struct file_rules final : Base<file_rules<Base>> {
     template <class D>                                                             \
     static typename D::T R(const KasanEnv<D>& e) {                                 \
         if (const RuleExpr* x = over(e, #R)) return result_##T<D>(eval<D>(e, *x, {})); \
+        if (const RuleBody* y = body(e, #R))                                       \
+            return result_##T<D>(run_value_body<D, file_rules>(*y, e, {}));        \
         return B::template R<D>(e);                                                \
     }
 #define TAGPROOF_FILE_RULE1(R, T, P, PT)                                           \
@@ -89,6 +98,8 @@ struct file_rules final : Base<file_rules<Base>> {
     static typename D::T R(const KasanEnv<D>& e, typename D::PT P) {               \
         if (const RuleExpr* x = over(e, #R))                                       \
             return result_##T<D>(eval<D>(e, *x, {{#P, val_##PT<D>(P)}}));          \
+        if (const RuleBody* y = body(e, #R))                                       \
+            return result_##T<D>(run_value_body<D, file_rules>(*y, e, {val_##PT<D>(P)})); \
         return B::template R<D>(e, P);                                             \
     }
 #define TAGPROOF_FILE_RULE2(R, T, P, PT, Q, QT)                                             \
@@ -96,12 +107,24 @@ struct file_rules final : Base<file_rules<Base>> {
     static typename D::T R(const KasanEnv<D>& e, typename D::PT P, typename D::QT Q) {      \
         if (const RuleExpr* x = over(e, #R))                                                \
             return result_##T<D>(eval<D>(e, *x, {{#P, val_##PT<D>(P)}, {#Q, val_##QT<D>(Q)}})); \
+        if (const RuleBody* y = body(e, #R))                                                \
+            return result_##T<D>(run_value_body<D, file_rules>(*y, e, {val_##PT<D>(P), val_##QT<D>(Q)})); \
         return B::template R<D>(e, P, Q);                                                   \
     }
     TAGPROOF_FILE_RULES(TAGPROOF_FILE_RULE0, TAGPROOF_FILE_RULE1, TAGPROOF_FILE_RULE2)
 #undef TAGPROOF_FILE_RULE0
 #undef TAGPROOF_FILE_RULE1
 #undef TAGPROOF_FILE_RULE2
+
+    // mm/page_alloc.c post_alloc_hook: a body (lifted, or the file's) makes the
+    // plan with the primitives it calls; else the base era's hand rule.
+    template <class D>
+    static PostAllocPlan<D> post_alloc_hook(const KasanEnv<D>& e, typename D::Word gfp, typename D::Word order,
+                                            typename D::Word skip) {
+        if (const RuleBody* y = body(e, "post_alloc_hook"))
+            return run_post_alloc_body<D, file_rules>(*y, e, gfp, order, skip);
+        return B::template post_alloc_hook<D>(e, gfp, order, skip);
+    }
 
     // A rule named in an expression; the reader checked the name and arity.
     template <class D>

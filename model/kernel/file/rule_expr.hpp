@@ -19,7 +19,8 @@
 namespace tagproof::kernel {
 
 struct RuleExpr {
-    enum Kind { number, gfp, param, pred, unary, binary, cond, call } kind = number;
+    // prim: a primitive a rule body calls for its effect (rule_body.hpp evaluates it)
+    enum Kind { number, gfp, param, pred, unary, binary, cond, call, prim } kind = number;
     std::uint64_t value = 0;          // number
     std::uint64_t hw = 0, other = 0;  // gfp: the mask in HW_TAGS builds and in the others
     std::string name;                 // gfp / param / pred / rule name, operator spelling
@@ -28,13 +29,43 @@ struct RuleExpr {
     int line = 0, col = 0;
 };
 
-// The overrides of one variant file, by rule name; `params` lists each
-// overridable rule's parameters (the names its expression may use).
+// A statement of a rule body (rule_body.hpp): the C subset a lifted function
+// is read into — locals, assignments, if/else, return, calls, and the loop
+// over a block's pages.
+struct BodyStmt {
+    enum Kind { decl, assign, if_else, ret, call, page_loop, block } kind = block;
+    std::string name;  // decl / assign: the local
+    std::string op;    // assign: "=", "|=", "&="
+    bool has_expr = false;
+    RuleExpr expr;     // decl's value, assign's value, if's condition, return's value, the call
+    std::vector<BodyStmt> then_s, else_s;  // if's branches; a loop's or block's statements in then_s
+    int line = 0;
+};
+
+// A rule written as a function body: `rule NAME(PARAMS) { ... }` in a variant
+// file, or a function lifted from a kernel tree into that form.
+struct RuleBody {
+    std::string rule;
+    std::vector<std::string> params;  // as the body names them, in the rule's order
+    std::vector<std::string> locals;
+    std::vector<BodyStmt> stmts;
+    // called for no value, neither lifted nor a primitive (primitives.hpp):
+    // assumed to have no effect on tags or data, and named wherever the body is used
+    std::vector<std::string> unread_calls;
+    std::string where;  // FILE:LINE of the rule line
+};
+
+// The overrides of one variant file, by rule name: an expression, or a body.
 struct RuleOverrides {
     std::map<std::string, RuleExpr> rules;
+    std::map<std::string, RuleBody> bodies;
     const RuleExpr* find(const char* rule) const {
         auto it = rules.find(rule);
         return it == rules.end() ? nullptr : &it->second;
+    }
+    const RuleBody* find_body(const char* rule) const {
+        auto it = bodies.find(rule);
+        return it == bodies.end() ? nullptr : &it->second;
     }
 };
 
@@ -78,6 +109,8 @@ RuleVal<D> pred_value(const std::string& n, const KasanEnv<D>& e) {
     else if (n == "system_supports_mte") r.b = e.mte;
     else if (n == "init_on_alloc") r.b = e.init_on_alloc;
     else if (n == "init_on_free") r.b = e.init_on_free;
+    else if (n == "want_init_on_free") r.b = e.init_on_free;  // include/linux/mm.h: the static key
+    else if (n == "kasan_has_integrated_init") r.b = e.kasan_has_integrated_init();
     else if (n == "CONFIG_KASAN_HW_TAGS") r.b = e.hw_tags;
     else if (n == "CONFIG_KASAN_SW_TAGS") r.b = e.sw_tags;
     else if (n == "CONFIG_KASAN_GENERIC") r.b = e.generic;
@@ -87,56 +120,11 @@ RuleVal<D> pred_value(const std::string& n, const KasanEnv<D>& e) {
     return r;
 }
 
-// An expression that calls no rule (the unit tests evaluate such).
-struct NoRuleCalls {
-    template <class D>
-    static RuleVal<D> call_rule(const KasanEnv<D>&, const std::string& rule, bool, const std::vector<RuleVal<D>>&) {
-        throw std::logic_error("rule call " + rule + " without rules");
-    }
-};
-
-// Evaluates `x` with the rule's parameters `args`. A call of another rule goes
-// to R::call_rule (file_rules: the variant's own rule, or the base's when the
-// rule being defined names itself).
-template <class D, class R = NoRuleCalls>
-RuleVal<D> eval_rule_expr(const RuleExpr& x, const KasanEnv<D>& e, const std::map<std::string, RuleVal<D>>& args) {
+// A binary operator of C over two values (the reader admits only these).
+template <class D>
+RuleVal<D> apply_binary(const std::string& op, const RuleVal<D>& a, const RuleVal<D>& b) {
     using Word = typename D::Word;
     RuleVal<D> r;
-    switch (x.kind) {
-        case RuleExpr::call: {
-            std::vector<RuleVal<D>> a;
-            for (const auto& k : x.kids) a.push_back(eval_rule_expr<D, R>(k, e, args));
-            return R::template call_rule<D>(e, x.name, x.base_ref, a);
-        }
-        case RuleExpr::number: r.w = D::lit(x.value); return r;
-        case RuleExpr::gfp: r.w = x.hw == x.other ? D::lit(x.hw) : D::ite(e.hw_tags, D::lit(x.hw), D::lit(x.other)); return r;
-        case RuleExpr::param: return args.at(x.name);
-        case RuleExpr::pred: return pred_value<D>(x.name, e);
-        case RuleExpr::unary: {
-            RuleVal<D> a = eval_rule_expr<D, R>(x.kids[0], e, args);
-            if (x.name == "!") {
-                r.is_bool = true;
-                r.b = !as_bool<D>(a);
-            } else {
-                r.w = ~as_word<D>(a);
-            }
-            return r;
-        }
-        case RuleExpr::cond: {
-            RuleVal<D> c = eval_rule_expr<D, R>(x.kids[0], e, args), a = eval_rule_expr<D, R>(x.kids[1], e, args),
-                       b = eval_rule_expr<D, R>(x.kids[2], e, args);
-            if (a.is_bool && b.is_bool) {
-                r.is_bool = true;
-                r.b = D::ite(as_bool<D>(c), a.b, b.b);
-            } else {
-                r.w = D::ite(as_bool<D>(c), as_word<D>(a), as_word<D>(b));
-            }
-            return r;
-        }
-        case RuleExpr::binary: break;
-    }
-    RuleVal<D> a = eval_rule_expr<D, R>(x.kids[0], e, args), b = eval_rule_expr<D, R>(x.kids[1], e, args);
-    const std::string& op = x.name;
     if (op == "&&" || op == "||") {
         r.is_bool = true;
         r.b = op == "&&" ? (as_bool<D>(a) && as_bool<D>(b)) : (as_bool<D>(a) || as_bool<D>(b));
@@ -159,8 +147,67 @@ RuleVal<D> eval_rule_expr(const RuleExpr& x, const KasanEnv<D>& e, const std::ma
     else if (op == "^") r.w = (u | v) & ~(u & v);
     else if (op == "+") r.w = D::add(u, v);
     else if (op == "*") r.w = D::mul(u, v);
+    else if (op == "<<") r.w = D::shl(u, v);
+    else if (op == ">>") r.w = D::shr(u, v);
     else r.w = D::sub(u, v);  // "-"
     return r;
+}
+template <class D>
+RuleVal<D> apply_cond(const RuleVal<D>& c, const RuleVal<D>& a, const RuleVal<D>& b) {
+    RuleVal<D> r;
+    if (a.is_bool && b.is_bool) {
+        r.is_bool = true;
+        r.b = D::ite(as_bool<D>(c), a.b, b.b);
+    } else {
+        r.w = D::ite(as_bool<D>(c), as_word<D>(a), as_word<D>(b));
+    }
+    return r;
+}
+template <class D>
+RuleVal<D> apply_unary(const std::string& op, const RuleVal<D>& a) {
+    RuleVal<D> r;
+    if (op == "!") {
+        r.is_bool = true;
+        r.b = !as_bool<D>(a);
+    } else {
+        r.w = ~as_word<D>(a);
+    }
+    return r;
+}
+
+// An expression that calls no rule (the unit tests evaluate such).
+struct NoRuleCalls {
+    template <class D>
+    static RuleVal<D> call_rule(const KasanEnv<D>&, const std::string& rule, bool, const std::vector<RuleVal<D>>&) {
+        throw std::logic_error("rule call " + rule + " without rules");
+    }
+};
+
+// Evaluates `x` with the rule's parameters `args`. A call of another rule goes
+// to R::call_rule (file_rules: the variant's own rule, or the base's when the
+// rule being defined names itself).
+template <class D, class R = NoRuleCalls>
+RuleVal<D> eval_rule_expr(const RuleExpr& x, const KasanEnv<D>& e, const std::map<std::string, RuleVal<D>>& args) {
+    RuleVal<D> r;
+    switch (x.kind) {
+        case RuleExpr::call: {
+            std::vector<RuleVal<D>> a;
+            for (const auto& k : x.kids) a.push_back(eval_rule_expr<D, R>(k, e, args));
+            return R::template call_rule<D>(e, x.name, x.base_ref, a);
+        }
+        case RuleExpr::number: r.w = D::lit(x.value); return r;
+        case RuleExpr::gfp: r.w = x.hw == x.other ? D::lit(x.hw) : D::ite(e.hw_tags, D::lit(x.hw), D::lit(x.other)); return r;
+        case RuleExpr::param: return args.at(x.name);
+        case RuleExpr::pred: return pred_value<D>(x.name, e);
+        case RuleExpr::unary: return apply_unary<D>(x.name, eval_rule_expr<D, R>(x.kids[0], e, args));
+        case RuleExpr::prim: throw std::logic_error("primitive " + x.name + " outside a rule body");
+        case RuleExpr::cond:
+            return apply_cond<D>(eval_rule_expr<D, R>(x.kids[0], e, args), eval_rule_expr<D, R>(x.kids[1], e, args),
+                                 eval_rule_expr<D, R>(x.kids[2], e, args));
+        case RuleExpr::binary: break;
+    }
+    // no operand has an effect here, so && and || need no short circuit (rule_body.hpp's do)
+    return apply_binary<D>(x.name, eval_rule_expr<D, R>(x.kids[0], e, args), eval_rule_expr<D, R>(x.kids[1], e, args));
 }
 
 }  // namespace tagproof::kernel

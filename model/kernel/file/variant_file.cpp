@@ -13,9 +13,14 @@
 #include <sstream>
 
 #include "error.hpp"
+#include "expr_reader.hpp"
+#include "body_reader.hpp"
 #include "file_rules.hpp"
 
 namespace tagproof::kernel {
+
+using detail::ExprParser;
+using detail::join;
 
 namespace {
 // Where the kernel decides what each overridable rule stands for.
@@ -44,6 +49,9 @@ const char* rule_site(const std::string& n) {
         {"reset_tags_initially", "mm/page_alloc.c post_alloc_hook: reset_tags' first value"},
         {"zero_tags", "mm/page_alloc.c post_alloc_hook: zero_tags"},
         {"sample_eligible", "mm/kasan/kasan.h kasan_sample_page_alloc: the allocation is counted (v6.3+)"},
+        {"want_init_on_alloc", "include/linux/mm.h want_init_on_alloc"},
+        {"should_skip_init", "mm/page_alloc.c should_skip_init"},
+        {"should_skip_kasan_unpoison", "mm/page_alloc.c should_skip_kasan_unpoison"},
     };
     auto it = w.find(n);
     return it == w.end() ? "" : it->second;
@@ -73,248 +81,16 @@ const std::vector<const char*>& boot_param_names() {
 }
 
 const std::vector<const char*>& rule_predicates() {
+    // the last two: include/linux/mm.h want_init_on_free() (the init_on_free static
+    // key) and include/linux/kasan.h kasan_has_integrated_init() (HW_TAGS on)
     static const std::vector<const char*> p = {"kasan_hw_tags_enabled", "kasan_enabled", "kasan_vmalloc_enabled",
-                                               "system_supports_mte",   "init_on_alloc", "init_on_free"};
+                                               "system_supports_mte",   "init_on_alloc", "init_on_free",
+                                               "want_init_on_free",     "kasan_has_integrated_init"};
     return p;
 }
 
 namespace {
 
-std::string join(const std::vector<std::string>& v) {
-    std::string s;
-    for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-    return s;
-}
-
-// Tokens and a precedence-climbing parser for the C subset of rule_expr.hpp.
-struct ExprParser {
-    const std::string& s;
-    std::size_t i = 0;
-    std::string path;
-    int line, col0;  // the expression starts at column col0 + 1
-    const GfpLayout& hw;
-    const GfpLayout& other;
-    const std::vector<const char*>& params;
-    const std::string& base_name;
-    std::string defining;        // the rule this expression defines: naming it means the base's
-    // __GFP_BITS_SHIFT: a number fixed when the kernel is built, so
-    // IS_ENABLED(CONFIG_LOCKDEP) is known there and no runtime predicate is
-    bool build_time = false;
-    // The reader, the evaluator and the printer recurse over the expression:
-    // a rule is a few terms of the kernel's C, so a hostile one (1500 '(' or
-    // '!', ten thousand '|') is refused before it can overflow the stack.
-    static constexpr int kMaxNesting = 64;
-    static constexpr int kMaxTerms = 512;
-    int nesting = 0, terms = 0;
-    struct Nest {
-        ExprParser& e;
-        Nest(ExprParser& e, std::size_t at) : e(e) {
-            if (++e.nesting > kMaxNesting)
-                e.fail(at, "brackets, '!', '~' or '?:' nested more than " + std::to_string(kMaxNesting) + " deep");
-        }
-        ~Nest() { --e.nesting; }
-    };
-
-    [[noreturn]] void fail(std::size_t at, const std::string& msg) const {
-        throw InputError(path + ":" + std::to_string(line) + ":" + std::to_string(col0 + int(at) + 1), msg);
-    }
-    void skip_ws() {
-        while (i < s.size() && std::isspace((unsigned char)s[i])) ++i;
-    }
-    bool eat(const char* t) {
-        skip_ws();
-        std::size_t n = std::string(t).size();
-        if (s.compare(i, n, t) != 0) return false;
-        // "|" must not eat "||", "&" not "&&", "<" not "<=", "!" not "!="
-        if (n == 1 && i + 1 < s.size() && (t[0] == '|' || t[0] == '&') && s[i + 1] == t[0]) return false;
-        if (n == 1 && i + 1 < s.size() && (t[0] == '<' || t[0] == '>' || t[0] == '!' || t[0] == '=') && s[i + 1] == '=')
-            return false;
-        i += n;
-        return true;
-    }
-    RuleExpr node(RuleExpr::Kind k, std::size_t at) {
-        if (++terms > kMaxTerms) fail(at, "more than " + std::to_string(kMaxTerms) + " terms in one expression");
-        RuleExpr x;
-        x.kind = k;
-        x.line = line;
-        x.col = col0 + int(at) + 1;
-        return x;
-    }
-    RuleExpr bin(const std::string& op, RuleExpr a, RuleExpr b, std::size_t at) {
-        RuleExpr x = node(RuleExpr::binary, at);
-        x.name = op;
-        x.kids = {std::move(a), std::move(b)};
-        return x;
-    }
-    RuleExpr parse() {
-        RuleExpr x = cond();
-        skip_ws();
-        if (i != s.size()) fail(i, "unexpected '" + s.substr(i, 8) + "' after the expression");
-        return x;
-    }
-    RuleExpr cond() {
-        std::size_t at = (skip_ws(), i);
-        Nest guard(*this, at);
-        RuleExpr c = level(0);
-        if (!eat("?")) return c;
-        RuleExpr a = cond();
-        if (!eat(":")) fail(i, "expected ':' of the '?:'");
-        RuleExpr b = cond();
-        RuleExpr x = node(RuleExpr::cond, at);
-        x.kids = {std::move(c), std::move(a), std::move(b)};
-        return x;
-    }
-    // C's binary precedence, lowest first
-    RuleExpr level(int lv) {
-        static const std::vector<std::vector<const char*>> ops = {
-            {"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<=", ">=", "<", ">"}, {"+", "-"}, {"*"}};
-        if (lv == int(ops.size())) return unary();
-        RuleExpr a = level(lv + 1);
-        for (;;) {
-            skip_ws();
-            std::size_t at = i;
-            const char* found = nullptr;
-            for (const char* op : ops[lv])
-                if (eat(op)) {
-                    found = op;
-                    break;
-                }
-            if (!found) return a;
-            a = bin(found, std::move(a), level(lv + 1), at);
-        }
-    }
-    RuleExpr unary() {
-        skip_ws();
-        std::size_t at = i;
-        if (eat("!") || eat("~")) {
-            Nest guard(*this, at);
-            RuleExpr x = node(RuleExpr::unary, at);
-            x.name = s.substr(at, 1);
-            x.kids = {unary()};
-            return x;
-        }
-        return primary();
-    }
-    RuleExpr primary() {
-        skip_ws();
-        std::size_t at = i;
-        if (eat("(")) {
-            RuleExpr x = cond();
-            if (!eat(")")) fail(i, "expected ')'");
-            return x;
-        }
-        if (i < s.size() && std::isdigit((unsigned char)s[i])) {
-            std::size_t used = 0;
-            RuleExpr x = node(RuleExpr::number, at);
-            try {
-                x.value = std::stoull(s.substr(i), &used, 0);
-            } catch (const std::out_of_range&) {
-                std::size_t e = i;
-                while (e < s.size() && (std::isxdigit((unsigned char)s[e]) || s[e] == 'x' || s[e] == 'X')) ++e;
-                fail(at, "the number '" + s.substr(i, e - i) + "' is beyond 2^64-1");
-            } catch (...) {
-                fail(at, "bad number");
-            }
-            i += used;
-            while (i < s.size() && (s[i] == 'u' || s[i] == 'U' || s[i] == 'l' || s[i] == 'L')) ++i;  // 0x100u
-            return x;
-        }
-        if (i < s.size() && (std::isalpha((unsigned char)s[i]) || s[i] == '_')) {
-            std::size_t b = i;
-            while (i < s.size() && (std::isalnum((unsigned char)s[i]) || s[i] == '_')) ++i;
-            std::string id = s.substr(b, i - b);
-            return name(id, at);
-        }
-        if (i >= s.size()) fail(i, "the expression ends too early");
-        fail(at, std::string("unexpected '") + s[i] + "'");
-    }
-    // A rule named in an expression: NAME, NAME() or NAME(ARG, ...), as many
-    // arguments as it has parameters.
-    RuleExpr call(const OverridableRule& r, std::size_t at) {
-        RuleExpr x = node(RuleExpr::call, at);
-        x.name = r.name;
-        x.base_ref = defining == r.name;
-        std::size_t save = i;
-        if (eat("(")) {
-            if (!eat(")")) {
-                do x.kids.push_back(cond());
-                while (eat(","));
-                if (!eat(")")) fail(i, "expected ')' or ',' in the call of " + x.name);
-            }
-        } else {
-            i = save;
-        }
-        if (x.kids.size() != r.params.size()) {
-            std::string want;
-            for (const char* p : r.params) want += std::string(want.empty() ? "" : ", ") + p;
-            fail(at, x.name + " takes " + std::to_string(r.params.size()) + " argument" +
-                         (r.params.size() == 1 ? "" : "s") + (want.empty() ? "" : " (" + want + ")") + ", not " +
-                         std::to_string(x.kids.size()));
-        }
-        return x;
-    }
-    RuleExpr name(const std::string& id, std::size_t at) {
-        if (id == "IS_ENABLED") {
-            if (!eat("(")) fail(i, "expected '(' after IS_ENABLED");
-            skip_ws();
-            std::size_t b = i;
-            while (i < s.size() && (std::isalnum((unsigned char)s[i]) || s[i] == '_')) ++i;
-            std::string cfg = s.substr(b, i - b);
-            if (!eat(")")) fail(i, "expected ')'");
-            std::vector<std::string> known = {"CONFIG_KASAN_HW_TAGS", "CONFIG_KASAN_SW_TAGS",
-                                              "CONFIG_KASAN_GENERIC", "CONFIG_KASAN_VMALLOC", "CONFIG_KFENCE"};
-            if (build_time) known.push_back("CONFIG_LOCKDEP");
-            for (const auto& k : known)
-                if (cfg == k) {
-                    RuleExpr x = node(RuleExpr::pred, at);
-                    x.name = cfg;
-                    return x;
-                }
-            fail(b, "IS_ENABLED(" + cfg + "): the configuration options known here are " + join(known));
-        }
-        for (const char* p : params)
-            if (id == p) {
-                RuleExpr x = node(RuleExpr::param, at);
-                x.name = id;
-                return x;
-            }
-        for (const auto& r : overridable_rules())
-            if (id == r.name) return call(r, at);
-        for (const char* p : rule_predicates())
-            if (id == p) {
-                if (build_time)
-                    fail(at, id + " is decided at run time, and __GFP_BITS_SHIFT when the kernel is built: "
-                                  "numbers and IS_ENABLED(CONFIG_...) only");
-                // a function (kasan_hw_tags_enabled()) or a variable (init_on_free) as the kernel spells it
-                std::size_t save = i;
-                if (eat("(")) {
-                    if (!eat(")")) fail(i, "expected ')': " + id + "() takes no arguments");
-                } else {
-                    i = save;
-                }
-                RuleExpr x = node(RuleExpr::pred, at);
-                x.name = id;
-                return x;
-            }
-        if (hw.defines(id) || other.defines(id)) {
-            RuleExpr x = node(RuleExpr::gfp, at);
-            x.name = id;
-            x.hw = hw.defines(id) ? hw.mask(id) : 0;
-            x.other = other.defines(id) ? other.mask(id) : 0;
-            return x;
-        }
-        std::vector<std::string> allowed;
-        for (const char* p : params) allowed.push_back(p);
-        for (const char* p : rule_predicates()) allowed.push_back(std::string(p) + "()");
-        allowed.push_back("IS_ENABLED(CONFIG_...)");
-        allowed.push_back("the overridable rules (tagproof review --explain rules)");
-        const bool gfp_like = id.rfind("__GFP_", 0) == 0 || id.rfind("GFP_", 0) == 0;
-        fail(at, "unknown name '" + id + "'" +
-                     (gfp_like ? ": " + base_name + " defines no such GFP flag or constant" : std::string()) +
-                     "; names allowed here: " + base_name + "'s GFP flags and constants (GFP_KERNEL, __GFP_ZERO, ...), " +
-                     join(allowed));
-    }
-};
 
 std::string trim(const std::string& s) {
     std::size_t b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
@@ -378,6 +154,38 @@ bool has_call_with_args(const RuleExpr& x, const std::string& rule) {
 }
 
 VariantFile parse_at_depth(const std::string& text, const std::string& path, int depth);
+
+// `rule NAME(...) {`: a body, not an expression (a '{' before any '=').
+bool is_body_start(const std::string& l, std::size_t after_key) {
+    const std::size_t brace = l.find('{', after_key), eq = l.find('=', after_key);
+    return brace != std::string::npos && (eq == std::string::npos || brace < eq);
+}
+
+// Blanks C comments in a body, line by line (a /* */ may span lines), so
+// columns stay where they were written.
+struct BodyComments {
+    bool in_block = false;
+    std::string blank(std::string l) {
+        for (std::size_t k = 0; k < l.size(); ++k) {
+            if (in_block) {
+                if (l.compare(k, 2, "*/") == 0) {
+                    l[k] = l[k + 1] = ' ';
+                    ++k;
+                    in_block = false;
+                } else {
+                    l[k] = ' ';
+                }
+            } else if (l.compare(k, 2, "/*") == 0) {
+                l[k] = l[k + 1] = ' ';
+                ++k;
+                in_block = true;
+            } else if (l.compare(k, 2, "//") == 0) {
+                for (; k < l.size(); ++k) l[k] = ' ';
+            }
+        }
+        return l;
+    }
+};
 
 VariantFile read_at_depth(const std::string& path, int depth, const std::string& where) {
     std::ifstream in(path);
@@ -520,6 +328,54 @@ VariantFile parse_at_depth(const std::string& text, const std::string& path, int
                 throw InputError(at(rest_col), "boot_param '" + n + "': the parameters a variant file may change are " + join(names));
             }
             f.boot = b;
+        } else if (key == "rule" && is_body_start(l, ke)) {
+            // rule NAME(PARAMS) { C ... }: the lines up to the closing brace
+            need_base(ks + 1, "rule");
+            BodyText t;
+            t.path = path;
+            t.first_line = line;
+            const std::size_t from = raw.find_first_not_of(" \t", ke);
+            std::string chunk = raw.substr(from);
+            BodyComments cm;
+            int depth = 0;
+            bool opened = false;
+            const int start_line = line;
+            for (;;) {
+                t.line_starts.push_back(t.text.size());
+                std::string clean = cm.blank(chunk);
+                for (char ch : clean) {
+                    opened |= ch == '{';
+                    depth += ch == '{' ? 1 : ch == '}' ? -1 : 0;
+                }
+                t.text += clean + "\n";
+                if (opened && depth <= 0) break;
+                if (!std::getline(in, raw))
+                    throw InputError(path + ":" + std::to_string(start_line), "the body of this rule is never closed by '}'");
+                ++line;
+                if (raw.find('\0') != std::string::npos) throw InputError(at(1), "a NUL byte: a variant file is text");
+                chunk = raw;
+            }
+            // the rule's name, before its '('
+            std::size_t ne = t.text.find('(');
+            const std::string rname = trim(t.text.substr(0, ne == std::string::npos ? 0 : ne));
+            std::size_t count = 0;
+            bool effects = false, found = false;
+            int order_param = -1;
+            for (const auto& o : overridable_rules())
+                if (rname == o.name) count = o.params.size(), found = true;
+            for (const auto& o : body_only_rules())
+                if (rname == o.name) count = o.params.size(), found = effects = true, order_param = o.order_param;
+            if (!found) {
+                std::vector<std::string> names;
+                for (const auto& o : body_only_rules()) names.push_back(o.name);
+                for (const auto& o : overridable_rules()) names.push_back(o.name);
+                throw InputError(at(int(from) + 1), "'" + rname + "' is no rule a body may define; those are " + join(names));
+            }
+            if (f.overrides.rules.count(rname) || f.overrides.bodies.count(rname))
+                throw InputError(at(int(from) + 1), "rule " + rname + " is overridden twice");
+            BodyContext bc{*hw, *other, f.release, count, effects, order_param};
+            RuleBody b = read_rule_body(t, rname, bc);
+            f.overrides.bodies[rname] = std::move(b);
         } else if (key == "rule") {
             need_base(ks + 1, "rule");
             const std::size_t eq = l.find('=', ke);
@@ -631,10 +487,11 @@ bool is_file_base_release(const std::string& release) { return is_release(releas
 namespace {
 
 // C precedence as ExprParser::level() reads it: '?:' lowest, then || && | ^ &
-// == != < <= > >= + -, then the unary operators, then the primaries.
+// == != < <= > >= << >> + - *, then the unary operators, then the primaries.
+constexpr int kUnaryPrec = 10;
 int precedence(const RuleExpr& x) {
     static const std::vector<std::vector<std::string>> ops = {
-        {"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<=", ">=", "<", ">"}, {"+", "-"}, {"*"}};
+        {"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<=", ">=", "<", ">"}, {"<<", ">>"}, {"+", "-"}, {"*"}};
     switch (x.kind) {
         case RuleExpr::cond: return -1;
         case RuleExpr::binary:
@@ -642,8 +499,8 @@ int precedence(const RuleExpr& x) {
                 for (const auto& o : ops[l])
                     if (o == x.name) return l;
             return 0;
-        case RuleExpr::unary: return 9;
-        default: return 10;
+        case RuleExpr::unary: return kUnaryPrec;
+        default: return kUnaryPrec + 1;
     }
 }
 
@@ -657,14 +514,15 @@ std::string print_at(const RuleExpr& x, int min_prec) {
         case RuleExpr::gfp:
         case RuleExpr::param: s = x.name; break;
         case RuleExpr::pred: s = x.name.rfind("CONFIG_", 0) == 0 ? "IS_ENABLED(" + x.name + ")" : x.name + "()"; break;
-        case RuleExpr::unary: s = x.name + print_at(x.kids[0], 9); break;
+        case RuleExpr::unary: s = x.name + print_at(x.kids[0], kUnaryPrec); break;
         case RuleExpr::binary:  // left-associative: the right operand of the same level needs brackets
             s = print_at(x.kids[0], p) + " " + x.name + " " + print_at(x.kids[1], p + 1);
             break;
         case RuleExpr::cond:
             s = print_at(x.kids[0], 0) + " ? " + print_at(x.kids[1], -1) + " : " + print_at(x.kids[2], -1);
             break;
-        case RuleExpr::call: {
+        case RuleExpr::call:
+        case RuleExpr::prim: {
             std::string a;
             for (const auto& k : x.kids) a += (a.empty() ? "" : ", ") + print_at(k, -1);
             s = x.name + "(" + a + ")";

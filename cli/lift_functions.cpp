@@ -1,0 +1,100 @@
+// lift_functions.cpp — the functions' part of `tagproof lift` (issue 31
+// items 3 and 6): each modelled function read from the tree into a rule body,
+// or why not; each lifted rule beside the hand era's, decided by Z3.
+#include "lift_functions.hpp"
+
+#include <cstdio>
+#include <fstream>
+
+#include "error.hpp"
+#include "file/primitives.hpp"
+#include "file/variant_file.hpp"
+#include "lift_body.hpp"
+#include "rule_drift.hpp"
+
+namespace tagproof::cli {
+
+void print_primitives() {
+    std::printf("The primitives a rule body may call (model/kernel/file/primitives.cpp); any other call whose\n"
+                "value is unused is assumed to leave tags and data alone, and named where the body is used.\n");
+    for (const auto& p : kernel::primitives())
+        std::printf("\n%s%s\n  %s\n  source: %s\n", p.name, p.args, p.effect, p.source);
+}
+
+std::size_t lift_function_drift(const tree::SourceTree& t, const std::vector<const kernel::Variant*>& eras, bool md,
+                                const std::string& write_to) {
+    std::size_t drift = 0;
+    std::printf(md ? "\n## Functions\n\nThe modelled functions of %s read into rule bodies, each decided against the "
+                     "hand rule of the era by Z3 over every build, boot state, gfp and order (rows: the rule, or a "
+                     "plan field of post_alloc_hook).\n"
+                   : "\ntagproof lift: %s: the modelled functions, read into rule bodies\n",
+                t.era().c_str());
+    // each row against every era: drift where it differs from all of them
+    struct Row {
+        std::string name;
+        std::vector<std::string> equal_to;
+        std::vector<std::pair<std::string, std::string>> differs;  // era, where
+    };
+    std::vector<Row> rows;
+    std::vector<std::string> compared;
+    bool listed = false;
+    for (const kernel::Variant* era : eras) {
+        const std::string base = era->name();
+        if (!kernel::is_file_base_release(base)) continue;
+        compared.push_back(base);
+        const tree::TreeLift lift = tree::lift_tree(t.root, t.era(), base, "lifted-" + t.version);
+        if (!listed) {
+            listed = true;
+            for (const auto& f : lift.functions) {
+                std::string calls;
+                for (const auto& c : f.unread_calls) calls += (calls.empty() ? "" : ", ") + c;
+                if (f.lifted)
+                    std::printf(md ? "- `%s` (%s:%d): lifted%s%s\n" : "  %-28s %s:%d lifted%s%s\n", f.name.c_str(),
+                                f.file.c_str(), f.line, calls.empty() ? "" : "; unread calls, assumed to leave tags and data alone: ",
+                                calls.c_str());
+                else
+                    std::printf(md ? "- `%s` (%s): not lifted: %s\n" : "  %-28s %s NOT LIFTED: %s\n", f.name.c_str(),
+                                f.file.c_str(), f.why_not.c_str());
+            }
+            if (!write_to.empty()) {
+                std::ofstream out(write_to);
+                if (!out) throw InputError(write_to, "cannot write the lifted variant file");
+                out << lift.variant_text;
+                std::printf(md ? "\nThe lifted variant file: %s\n" : "  lifted variant file written: %s\n", write_to.c_str());
+            }
+        }
+        const kernel::VariantFile vf = kernel::parse_variant_file(lift.variant_text, t.era() + " (lifted)");
+        for (const auto& r : solver::rule_drift(vf.overrides, base)) {
+            const std::string n = r.field.empty() ? r.rule : r.rule + "." + r.field;
+            Row* row = nullptr;
+            for (auto& x : rows)
+                if (x.name == n) row = &x;
+            if (!row) {
+                rows.push_back({n, {}, {}});
+                row = &rows.back();
+            }
+            if (r.equal) row->equal_to.push_back(base);
+            else row->differs.push_back({base, r.witness + ": lifted " + r.lifted_value + ", hand " + r.hand_value});
+        }
+    }
+    if (md) {
+        std::printf("\n| rule | proved equal to | differs from, where |\n|---|---|---|\n");
+    } else {
+        std::string c;
+        for (const auto& x : compared) c += (c.empty() ? "" : ", ") + x;
+        std::printf("  each lifted rule beside %s (Z3, every build, boot state, gfp, order <= 10):\n", c.c_str());
+    }
+    for (const auto& r : rows) {
+        std::string eq, diff;
+        for (const auto& x : r.equal_to) eq += (eq.empty() ? "" : ", ") + x;
+        for (const auto& [era, where] : r.differs) diff += (diff.empty() ? "" : "; ") + era + ": " + where;
+        if (eq.empty()) ++drift;
+        if (md) std::printf("| `%s` | %s | %s |\n", r.name.c_str(), eq.empty() ? "DRIFT" : eq.c_str(), diff.c_str());
+        else
+            std::printf("    %-36s %s%s%s\n", r.name.c_str(), eq.empty() ? "DRIFT" : ("as " + eq).c_str(),
+                        diff.empty() ? "" : "; differs from ", diff.c_str());
+    }
+    return drift;
+}
+
+}  // namespace tagproof::cli

@@ -1,0 +1,85 @@
+// review_lift.cpp — see review_lift.hpp.
+#include "review_lift.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace tagproof::cli {
+
+bool touches_lift_target(const tree::TreeTry& t) {
+    for (const auto& target : tree::lift_targets())
+        if (t.applied.files.count(target.file)) return true;
+    return false;
+}
+
+ReviewLift lift_for_review(const tree::TreeTry& t, const std::string& release) {
+    ReviewLift l;
+    std::string v = t.tree.describe.empty() ? t.tree.version : t.tree.describe;
+    for (char& ch : v)
+        if (!std::isalnum((unsigned char)ch) && ch != '.' && ch != '-') ch = '-';
+    l.tree_variant = "tree-" + v;
+    std::map<std::string, std::string> before, after;
+    for (const auto& [path, steps] : t.applied.files) {
+        if (!steps.in_tree || steps.text.empty()) continue;
+        before[path] = steps.text.front();
+        after[path] = steps.text.back();
+    }
+    l.before = tree::lift_tree(t.tree.root, t.tree.era(), release, l.tree_variant, before);
+    l.after = tree::lift_tree(t.tree.root, t.tree.era() + " with the series", release, "lifted-after", after);
+    for (const auto& target : tree::lift_targets()) {
+        const tree::LiftedFunction* b = l.before.find(target.name);
+        const tree::LiftedFunction* a = l.after.find(target.name);
+        std::string why;
+        if (!b || !b->lifted) why = "the tree's " + std::string(target.name) + " cannot be read: " + (b ? b->why_not : "");
+        else if (!a || !a->lifted) why = "the patched " + std::string(target.name) + " cannot be read: " + (a ? a->why_not : "");
+        l.status[target.name] = why;
+        if (why.empty() && a->rule_text != b->rule_text) l.changed.push_back(target.name);
+    }
+    return l;
+}
+
+void describe_lift(const ReviewLift& l, tree::Accounting& acc) {
+    std::string read, unread, calls;
+    std::vector<std::string> seen;
+    for (const auto& f : l.before.functions) {
+        if (f.lifted) read += (read.empty() ? "" : ", ") + f.name + " (" + f.file + ":" + std::to_string(f.line) + ")";
+        else unread += (unread.empty() ? "" : "; ") + f.name + ": " + f.why_not;
+    }
+    for (const tree::TreeLift* t : {&l.before, &l.after})
+        for (const auto& f : t->functions)
+            for (const auto& c : f.unread_calls)
+                if (std::find(seen.begin(), seen.end(), c) == seen.end()) {
+                    seen.push_back(c);
+                    calls += (calls.empty() ? "" : ", ") + c + "()";
+                }
+    acc.notes.push_back("the functions the model reads, from the tree and from the patched copy: " +
+                        (read.empty() ? std::string("none") : read) + (unread.empty() ? "" : "; not read: " + unread));
+    if (!calls.empty())
+        acc.assumptions.push_back("the calls in them the model does not read leave tags and data alone: " + calls);
+}
+
+std::string lifted_patch_text(const std::string& file_text, const std::string& release, const ReviewLift& l,
+                              const std::string& tree_file) {
+    std::istringstream in(file_text);
+    std::string out, line;
+    bool rebased = false;
+    while (std::getline(in, line)) {
+        if (!rebased && line == "base " + release) {
+            out += "base " + tree_file + "\n# base: " + release +
+                   "'s rules, with the functions the model reads taken from the tree (" + l.before.era + ")\n";
+            rebased = true;
+            continue;
+        }
+        out += line + "\n";
+    }
+    if (!l.changed.empty())
+        out += "\n# The NOT MAPPED lines above in these functions are read here instead, from the tree's code\n"
+               "# as the series leaves it (the baseline " + tree_file + " has the tree's own):\n";
+    for (const auto& n : l.changed) {
+        const tree::LiftedFunction* a = l.after.find(n);
+        out += "\n# " + n + " as the series leaves it (" + a->file + ", lifted from the patched copy)\n" + a->rule_text;
+    }
+    return out;
+}
+
+}  // namespace tagproof::cli

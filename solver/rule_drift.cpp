@@ -1,0 +1,123 @@
+// rule_drift.cpp — see rule_drift.hpp.
+#include "rule_drift.hpp"
+
+#include "sym_env.hpp"
+#include "variant.hpp"
+#include "file/file_rules.hpp"
+
+namespace tagproof::solver {
+
+namespace {
+
+using S = Symbolic;
+
+struct Compare {
+    z3::context& c;
+    const SymInputs& in;
+    const kernel::Variant& hand;
+    std::vector<RuleDriftRow>& rows;
+    z3::expr gfp, order, skip;
+
+    std::string show(const z3::model& m, const z3::expr& x) const {
+        z3::expr v = m.eval(x, true);
+        if (v.is_bool()) return v.is_true() ? "true" : "false";
+        return std::to_string(v.get_numeral_uint64());
+    }
+    // a rule's argument: gfp and order are shared by every row, the rest fresh
+    z3::expr arg(const char* name, const char* type) {
+        if (std::string(type) == "Bool") return c.bool_const(name);
+        if (std::string(name) == "gfp") return gfp;
+        if (std::string(name) == "order") return order;
+        return word(c, name);
+    }
+    void add(const std::string& rule, const std::string& field, const z3::expr& lifted, const z3::expr& handv,
+             const std::vector<std::pair<std::string, z3::expr>>& args) {
+        RuleDriftRow r;
+        r.rule = rule;
+        r.field = field;
+        z3::solver s(c);
+        for (const auto& d : in.domain) s.add(d);
+        s.add(lifted != handv);
+        if (s.check() == z3::unsat) {
+            r.equal = true;
+        } else {
+            z3::model m = s.get_model();
+            ConcreteConfig cfg = read_config(m, in);
+            r.witness = cfg.describe();
+            for (const auto& [n, x] : args) {
+                if (n == "gfp") {
+                    BuildConfig b;
+                    b.mode = cfg.mode;
+                    r.witness += ", gfp " + hand.gfp_layout(b).print(gfp_t(m.eval(x, true).get_numeral_uint64()));
+                } else {
+                    r.witness += ", " + n + " " + show(m, x);
+                }
+            }
+            r.lifted_value = show(m, lifted);
+            r.hand_value = show(m, handv);
+        }
+        rows.push_back(r);
+    }
+};
+
+template <template <class> class Base>
+void drift_on(const kernel::RuleOverrides& lifted, const std::string& release, std::vector<RuleDriftRow>& rows) {
+    using R = kernel::file_rules<Base>;
+    z3::context c;
+    ContextScope scope(c);
+    const SymVariant& hv = find_sym_variant(release, "--variant");
+    SymInputs in = make_inputs(c);
+    SEnv he = make_env(hv, in);
+    SEnv le = he;
+    he.overrides = nullptr;  // the era's hand rules
+    le.overrides = &lifted;  // the same rules, with the lifted ones in their place
+    Compare cmp{c, in, hv.concrete(), rows, word(c, "gfp"), word(c, "order"), word(c, "kasan_page_alloc_skip")};
+    // the model's orders are those of the buddy allocator (MAX_ORDER is at most 10 on arm64 4K)
+    in.domain.push_back(z3::ule(cmp.order, c.bv_val(10, 64)));
+    auto defined = [&](const char* n) { return lifted.find(n) || lifted.find_body(n); };
+#define TAGPROOF_DRIFT0(N, T) \
+    if (defined(#N)) cmp.add(#N, "", R::template N<S>(le), R::template N<S>(he), {});
+#define TAGPROOF_DRIFT1(N, T, P, PT)                                               \
+    if (defined(#N)) {                                                             \
+        z3::expr p = cmp.arg(#P, #PT);                                             \
+        cmp.add(#N, "", R::template N<S>(le, p), R::template N<S>(he, p), {{#P, p}}); \
+    }
+#define TAGPROOF_DRIFT2(N, T, P, PT, Q, QT)                                                                  \
+    if (defined(#N)) {                                                                                       \
+        z3::expr p = cmp.arg(#P, #PT), q = cmp.arg(#Q, #QT);                                                 \
+        cmp.add(#N, "", R::template N<S>(le, p, q), R::template N<S>(he, p, q), {{#P, p}, {#Q, q}});         \
+    }
+    TAGPROOF_FILE_RULES(TAGPROOF_DRIFT0, TAGPROOF_DRIFT1, TAGPROOF_DRIFT2)
+#undef TAGPROOF_DRIFT0
+#undef TAGPROOF_DRIFT1
+#undef TAGPROOF_DRIFT2
+    if (lifted.find_body("post_alloc_hook")) {
+        auto a = R::template post_alloc_hook<S>(le, cmp.gfp, cmp.order, cmp.skip);
+        auto h = R::template post_alloc_hook<S>(he, cmp.gfp, cmp.order, cmp.skip);
+#define TAGPROOF_FIELD(F) \
+    cmp.add("post_alloc_hook", #F, a.F, h.F, {{"gfp", cmp.gfp}, {"order", cmp.order}, {"skip", cmp.skip}});
+        TAGPROOF_FIELD(tag_clear)
+        TAGPROOF_FIELD(tag_clear_data)
+        TAGPROOF_FIELD(unpoison)
+        TAGPROOF_FIELD(unpoison_init)
+        TAGPROOF_FIELD(sampled_out)
+        TAGPROOF_FIELD(sample_skip_next)
+        TAGPROOF_FIELD(reset_page_tag)
+        TAGPROOF_FIELD(kernel_init)
+        TAGPROOF_FIELD(set_skip_poison_flag)
+#undef TAGPROOF_FIELD
+    }
+}
+
+}  // namespace
+
+std::vector<RuleDriftRow> rule_drift(const kernel::RuleOverrides& lifted, const std::string& release) {
+    std::vector<RuleDriftRow> rows;
+#define TAGPROOF_DRIFT_BASE(N, R) \
+    if (release == N) drift_on<kernel::R>(lifted, release, rows);
+    TAGPROOF_FILE_BASES(TAGPROOF_DRIFT_BASE)
+#undef TAGPROOF_DRIFT_BASE
+    return rows;
+}
+
+}  // namespace tagproof::solver

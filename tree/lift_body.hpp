@@ -1,0 +1,53 @@
+// lift_body.hpp — the modelled functions read from a kernel tree into rule
+// bodies (DESIGN.md §9, issue 31 item 3): libclang finds each definition in
+// the tree's file (functions.hpp), its text as written (macro spellings such
+// as IS_ENABLED intact, comments dropped) becomes `rule NAME(PARAMS) { ... }`
+// of a variant file, and the variant-file reader reads it into model logic
+// (model/kernel/file/body_reader.hpp). What the lifter produces, a reviewer
+// can write by hand; the lifted file is written out for them to read.
+//
+// A function the body reader refuses (a construct outside its C subset, a
+// call whose value it cannot read) is not lifted: the reason is kept, and the
+// era's hand rule stands for it, said so.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tagproof::tree {
+
+// The functions whose bodies the model reads, with the file each is in.
+struct LiftTarget {
+    const char* name;
+    const char* file;
+};
+const std::vector<LiftTarget>& lift_targets();
+
+struct LiftedFunction {
+    std::string name, file;
+    int line = 0;             // where its definition starts in the file
+    bool found = false;       // the file defines it
+    bool lifted = false;      // the body reader took it
+    std::string why_not;      // else: the reader's error, or "not defined in FILE"
+    std::vector<std::string> unread_calls;  // assumed to leave tags and data alone
+    std::string rule_text;    // lifted: its `rule NAME(...) { ... }` as written into the variant file
+};
+
+struct TreeLift {
+    std::string era;           // tree:6.1.192
+    std::string base;          // the hand era the rules not lifted come from
+    std::string variant_text;  // the variant file: the lifted bodies over `base`
+    std::vector<LiftedFunction> functions;
+    const LiftedFunction* find(const std::string& name) const {
+        for (const auto& f : functions)
+            if (f.name == name) return &f;
+        return nullptr;
+    }
+};
+
+// Lifts every target from `root`. `files` replaces a file's text (a patched
+// scratch copy: the "after" of a review); `name` is the variant's name.
+TreeLift lift_tree(const std::string& root, const std::string& era, const std::string& base, const std::string& name,
+                   const std::map<std::string, std::string>& files = {});
+
+}  // namespace tagproof::tree
