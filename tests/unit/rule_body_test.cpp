@@ -6,6 +6,8 @@
 // (tests/CMakeLists.txt, the lift_functions_* tests).
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "test_env.hpp"
 
 #include "file/file_rules.hpp"
@@ -196,4 +198,26 @@ TEST(RuleBody, EveryPrimitiveCitesItsSource) {
         EXPECT_NE(std::string(p.source).find('/'), std::string::npos) << p.name;  // a kernel file
         EXPECT_FALSE(std::string(p.effect).empty()) << p.name;
     }
+}
+
+// A file based on another takes its bodies, where it writes neither an
+// expression nor a body of its own (a patch's file on a tree's lifted file).
+TEST(RuleBody, BodiesAreInheritedFromTheBaseFile) {
+    const std::string dir = ::testing::TempDir();
+    {
+        std::ofstream(dir + "/tree.variant") << "name tree-x\nbase linux-6.1\n"
+                                                "rule should_skip_init(gfp_t f) {\n    return false;\n}\n"
+                                                "rule should_skip_kasan_unpoison(gfp_t f) {\n    return false;\n}\n";
+    }
+    VariantFile f = parse_variant_file("name patch-x\nbase tree.variant\n"
+                                       "rule should_skip_kasan_unpoison = __GFP_ZERO & 0\n",
+                                       dir + "/patch.variant");
+    EXPECT_NE(f.overrides.find_body("should_skip_init"), nullptr);
+    EXPECT_EQ(f.overrides.find_body("should_skip_kasan_unpoison"), nullptr);  // its own expression wins
+    EXPECT_NE(f.overrides.find("should_skip_kasan_unpoison"), nullptr);
+    // a body naming itself means the base era's rule, past the base file's body: refused
+    EXPECT_NE(error_of("name patch-y\nbase " + dir + "/tree.variant\n"
+                       "rule should_skip_init(gfp_t f) {\n    return should_skip_init(f);\n}\n")
+                  .find("write the base's out"),
+              std::string::npos);
 }

@@ -155,6 +155,22 @@ bool has_call_with_args(const RuleExpr& x, const std::string& rule) {
 
 VariantFile parse_at_depth(const std::string& text, const std::string& path, int depth);
 
+bool names_rule(const RuleExpr& x, const std::string& rule) {
+    if (x.kind == RuleExpr::call && x.base_ref && x.name == rule) return true;
+    for (const auto& k : x.kids)
+        if (names_rule(k, rule)) return true;
+    return false;
+}
+bool stmts_name_rule(const std::vector<BodyStmt>& v, const std::string& rule) {
+    for (const auto& st : v)
+        if ((st.has_expr && names_rule(st.expr, rule)) || stmts_name_rule(st.then_s, rule) ||
+            stmts_name_rule(st.else_s, rule))
+            return true;
+    return false;
+}
+// A body calling its own rule means the base era's (as an expression does).
+bool body_names_itself(const RuleBody& b) { return stmts_name_rule(b.stmts, b.rule); }
+
 // `rule NAME(...) {`: a body, not an expression (a '{' before any '=').
 bool is_body_start(const std::string& l, std::size_t after_key) {
     const std::size_t brace = l.find('{', after_key), eq = l.find('=', after_key);
@@ -335,7 +351,8 @@ VariantFile parse_at_depth(const std::string& text, const std::string& path, int
             t.path = path;
             t.first_line = line;
             const std::size_t from = raw.find_first_not_of(" \t", ke);
-            std::string chunk = raw.substr(from);
+            // "rule " blanked, so that a column in the body is the column in the file
+            std::string chunk = std::string(from, ' ') + raw.substr(from);
             BodyComments cm;
             int depth = 0;
             bool opened = false;
@@ -369,10 +386,12 @@ VariantFile parse_at_depth(const std::string& text, const std::string& path, int
                 std::vector<std::string> names;
                 for (const auto& o : body_only_rules()) names.push_back(o.name);
                 for (const auto& o : overridable_rules()) names.push_back(o.name);
-                throw InputError(at(int(from) + 1), "'" + rname + "' is no rule a body may define; those are " + join(names));
+                throw InputError(path + ":" + std::to_string(start_line) + ":" + std::to_string(from + 1),
+                                 "'" + rname + "' is no rule a body may define; those are " + join(names));
             }
             if (f.overrides.rules.count(rname) || f.overrides.bodies.count(rname))
-                throw InputError(at(int(from) + 1), "rule " + rname + " is overridden twice");
+                throw InputError(path + ":" + std::to_string(start_line) + ":" + std::to_string(from + 1),
+                                 "rule " + rname + " is overridden twice");
             BodyContext bc{*hw, *other, f.release, count, effects, order_param};
             RuleBody b = read_rule_body(t, rname, bc);
             f.overrides.bodies[rname] = std::move(b);
@@ -441,7 +460,8 @@ VariantFile parse_at_depth(const std::string& text, const std::string& path, int
             }
             if (lhs == "sample_eligible" && f.release == "linux-6.1")
                 throw InputError(at(rest_col), "linux-6.1 has no page_alloc sampling: sample_eligible is a rule from linux-6.3 on");
-            if (f.overrides.rules.count(lhs)) throw InputError(at(rest_col), "rule " + lhs + " is overridden twice");
+            if (f.overrides.rules.count(lhs) || f.overrides.bodies.count(lhs))
+                throw InputError(at(rest_col), "rule " + lhs + " is overridden twice");
             ExprParser p{expr, 0, path, line, int(eq) + 1, *hw, *other, r->params, f.release, lhs, false};
             RuleExpr x = p.parse();
             if (parent)
@@ -460,7 +480,17 @@ VariantFile parse_at_depth(const std::string& text, const std::string& path, int
     if (f.name.empty()) throw InputError(path, "no 'name' line");
     if (f.base.empty()) throw InputError(path, "no 'base' line");
     if (parent) {
-        for (auto& [n, x] : parent->overrides.rules) f.overrides.rules.emplace(n, x);  // the file's own win
+        // the parent's rules and bodies, where the file neither writes an expression nor a body
+        auto own = [&](const std::string& n) { return f.overrides.rules.count(n) || f.overrides.bodies.count(n); };
+        for (auto& [n, b] : f.overrides.bodies)
+            if (parent->overrides.rules.count(n) || parent->overrides.bodies.count(n))
+                if (body_names_itself(b))
+                    throw InputError(b.where, n + "'s body names " + n + " (the base's), and the base file overrides it: "
+                                              "write the base's out");
+        for (auto& [n, x] : parent->overrides.rules)
+            if (!own(n)) f.overrides.rules.emplace(n, x);
+        for (auto& [n, b] : parent->overrides.bodies)
+            if (!own(n)) f.overrides.bodies.emplace(n, b);
         if (!f.claims_given) {
             f.claims.changes = parent->claims.changes;
             f.claims.text = parent->claims.text;
