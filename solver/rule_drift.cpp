@@ -41,9 +41,18 @@ struct Compare {
         if (s.check() == z3::unsat) {
             r.equal = true;
         } else {
+            // the witness with the boot defaults where they do not matter, so what is named matters
+            s.push();
+            s.add(in.sample == c.bv_val(1, 64) && in.sample_order == c.bv_val(3, 64) && in.rt.vmalloc_param &&
+                  !in.rt.kasan_off && in.rt.config_kasan_vmalloc && !in.init_on_free && !in.kfence);
+            if (s.check() != z3::sat) {
+                s.pop();
+                (void)s.check();
+            }
             z3::model m = s.get_model();
             ConcreteConfig cfg = read_config(m, in);
             r.witness = cfg.describe();
+            if (cfg.mode != Mode::hw_tags) r.witness += cfg.mte ? ", MTE" : ", no MTE";
             for (const auto& [n, x] : args) {
                 if (n == "gfp") {
                     BuildConfig b;
