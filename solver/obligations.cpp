@@ -429,6 +429,8 @@ std::string site_scenario(const Builder& b, const z3::model& m, Site s, const Si
 // The caller's page allocation with the variant's constant, at its order.
 PageAlloc site_alloc(Builder& b, Query& q, const SiteCall& sc) {
     q.entry = std::string(kernel::caller_title(sc.caller));
+    if (sc.caller == kernel::Caller::thread_stack)  // the page path; zeroing/vmap_stack has the other
+        q.entry = "thread stack pages (alloc_thread_stack_node without CONFIG_VMAP_STACK: THREADINFO_GFP)";
     PageAlloc a = page_alloc(b, q, sc.gfp);
     q.assumptions.push_back(a.order == b.c.bv_val(sc.order, 64));
     q.witnesses.push_back({sc.gfp_name, sc.gfp, Witness::gfp});
@@ -517,10 +519,10 @@ struct VmallocAlloc {
     kernel::AreaEffect<S> area;
 };
 
-VmallocAlloc vmalloc_alloc(Builder& b, Query& q) {
-    z3::expr gfp = b.word("gfp");
-    const auto fixed = b.v.vmalloc_fix_flags(b.e, gfp);
-    const auto plan = b.v.vmalloc_node_range(b.e, fixed.gfp, b.c.bool_val(true));
+// The area a caller of __vmalloc_node_range gets with `gfp` as it reaches
+// there (after __vmalloc's vmalloc_fix_flags, or as kernel/fork.c passes it).
+VmallocAlloc vmalloc_area(Builder& b, Query& q, const z3::expr& gfp, const z3::expr& node_gfp) {
+    const auto plan = b.v.vmalloc_node_range(b.e, node_gfp, b.c.bool_val(true));
     const auto un = b.v.kasan_unpoison_vmalloc(b.e, plan);
     PageAlloc page = page_alloc(b, q, plan.page_gfp);
     q.assumptions.push_back(page.order == b.c.bv_val(0, 64));
@@ -533,7 +535,12 @@ VmallocAlloc vmalloc_alloc(Builder& b, Query& q) {
     backing.data_zero = page.zeroed;
     const z3::expr T = b.tag("vmalloc_random_tag", q.assumptions);
     q.assumptions.push_back(z3::uge(T, b.v.random_tag_min(b.e)) && z3::ule(T, b.v.random_tag_max(b.e)));
-    VmallocAlloc v{gfp, plan, un, page, kernel::vmalloc_area_effect<S>(b.e, plan, un, backing, T)};
+    return VmallocAlloc{gfp, plan, un, page, kernel::vmalloc_area_effect<S>(b.e, plan, un, backing, T)};
+}
+
+VmallocAlloc vmalloc_alloc(Builder& b, Query& q) {
+    z3::expr gfp = b.word("gfp");
+    VmallocAlloc v = vmalloc_area(b, q, gfp, b.v.vmalloc_fix_flags(b.e, gfp).gfp);
     q.entry = "__vmalloc(size, gfp) (PAGE_KERNEL): the area its caller gets";
     q.contracts = vmalloc_contracts(b.e, gfp, b.bits_mask, supported_flags(b, false));
     // the caller's gfp is the one to show and to shrink, not the pages'
@@ -541,7 +548,7 @@ VmallocAlloc vmalloc_alloc(Builder& b, Query& q) {
     q.prefer.insert(q.prefer.begin(), gfp == b.e.gfp.GFP_KERNEL);
     q.witnesses.insert(q.witnesses.begin(), {"caller's gfp", gfp, Witness::gfp});
     q.witnesses.push_back({"tagged mapping", v.area.tagged_mapping, Witness::boolean});
-    q.witnesses.push_back({"kasan_unpoison_vmalloc retags", un.retag, Witness::boolean});
+    q.witnesses.push_back({"kasan_unpoison_vmalloc retags", v.un.retag, Witness::boolean});
     q.witnesses.push_back({"area pointer tag", v.area.ptr_tag, Witness::hex});
     q.witnesses.push_back({"area memory tag", v.area.mem_tag, Witness::hex});
     return v;
@@ -567,6 +574,30 @@ Query zeroing_vmalloc_query(Builder& b) {
     q.violation = !b.e.init_on_free && need(b, kernel::Caller::vmalloc, v.gfp, b.c.bv_val(0, 64)).zero_data &&
                   !v.area.data_zeroed;
     q.scenario = [&b, v](const z3::model& m) { return vmalloc_scenario(b, m, v, "zeroing"); };
+    return q;
+}
+
+// 5 zeroing of a vmap stack: kernel/fork.c alloc_thread_stack_node() (CONFIG_VMAP_STACK)
+// calls __vmalloc_node_range(THREAD_SIZE, ..., GFP_VMAP_STACK, PAGE_KERNEL, ...) for a
+// fresh stack, with no vmalloc_fix_flags; a new task's stack must not show a
+// previous task's frames (requirements: thread_stack). The per-CPU cache's
+// reuse clears by hand (memset), which the families explorer enumerates.
+Query zeroing_vmap_stack_query(Builder& b) {
+    Query q(b.c);
+    const z3::expr gfp = b.v.GFP_VMAP_STACK(b.e);
+    const VmallocAlloc v = vmalloc_area(b, q, gfp, gfp);
+    q.entry = "a fresh vmap stack (alloc_thread_stack_node: __vmalloc_node_range with GFP_VMAP_STACK)";
+    q.witnesses.insert(q.witnesses.begin(), {"GFP_VMAP_STACK", gfp, Witness::gfp});
+    q.witnesses.push_back({"area zeroed", v.area.data_zeroed, Witness::boolean});
+    q.violation = !b.e.init_on_free && need(b, kernel::Caller::thread_stack, gfp, b.c.bv_val(0, 64)).zero_data &&
+                  !v.area.data_zeroed;
+    q.scenario = [&b](const z3::model& m) {
+        std::string s = header(b, m, "zeroing_vmap_stack", "a freed owner's page, then a fresh vmap stack and a read",
+                               "pages=16 cpus=1 vmap_stack=y");
+        s += "old = alloc_pages(0, GFP_KERNEL)\npo = page_address(old)\nwrite(po, 64)\nfree_pages(old)\n";
+        s += "s = stack_alloc()\nread(s, 8)\nexpect violation zeroing\n";
+        return s;
+    };
     return q;
 }
 
@@ -1554,6 +1585,8 @@ std::vector<Obligation> build_list() {
          [](Builder& b) { return free_pages_query(b, true); }},
         {"zeroing/vmalloc", "zeroing", "an area __vmalloc's caller asks zeroed (__GFP_ZERO, init_on_alloc) reads zero",
          false, false, [](Builder& b) { return zeroing_vmalloc_query(b); }},
+        {"zeroing/vmap_stack", "zeroing", "a fresh vmap stack reads zero, whatever GFP_VMAP_STACK asks for", false,
+         false, [](Builder& b) { return zeroing_vmap_stack_query(b); }},
         {"detection/coverage/vmalloc", "detection",
          "a PAGE_KERNEL vmalloc area is tagged and (HW) mapped MT_NORMAL_TAGGED unless match-all is allowed or claimed",
          false, false, [](Builder& b) { return coverage_vmalloc_query(b); }},
