@@ -13,6 +13,7 @@
 #include "check_proofs.hpp"
 #include "prove.hpp"
 #include "variant.hpp"
+#include "prove_cross_check.hpp"
 #include "verbs.hpp"
 
 namespace tagproof::cli {
@@ -20,7 +21,7 @@ namespace tagproof::cli {
 static const char* kHelp =
     "usage: tagproof prove [--variant NAME] [--baseline NAME] [--obligation PREFIX]... [--depth K]\n"
     "                      [--timeout MS] [--smt2 DIR] [--write-scenarios DIR] [--contracts-only]\n"
-    "                      [--no-replay] [--expect FILE] [--quiet]\n"
+    "                      [--no-replay] [--no-cross-check] [--expect FILE] [--quiet]\n"
     "\n"
     "Proves the invariants (docs/requirements.md) with Z3 over the variant's own decision code, per\n"
     "kernel entry point: within the caller contracts and over the raw flag space. A verdict is\n"
@@ -32,6 +33,11 @@ static const char* kHelp =
     "Without --variant: every built-in variant. Exit status: 0 all proved (or as expected),\n"
     "1 a counterexample (or a verdict not as expected, or a replay that failed), 2 bad input,\n"
     "3 unknown.\n"
+    "Every obligation proved within the caller contracts whose entry point an explorer family drives\n"
+    "is then enumerated in the executable model, each family in every boot configuration at its review\n"
+    "depth: one the model breaks is printed as NOT PROVED, with the transition (a modelling gap, counted\n"
+    "unknown), never as proved. --no-cross-check skips this (the proof table's tests, which compare\n"
+    "recorded verdicts; tagproof explore and review cross-check too).\n"
     "--checks proves the statements of tag-checks.md §9 about the SW_TAGS check styles instead, then the\n"
     "styles x properties grid (HW_TAGS rows from --variant's granule check); --obligation grid: the grid only.\n";
 
@@ -143,7 +149,7 @@ static int prove_grid(const std::string& variant) {
 int verb_prove(const Args& args) {
     Options o = parse_options(args, {"--variant", "--baseline", "--obligation", "--depth", "--timeout", "--smt2",
                                      "--write-scenarios", "--expect"},
-                              {"--help", "--contracts-only", "--no-replay", "--quiet", "--record", "--checks"});
+                              {"--help", "--contracts-only", "--no-replay", "--quiet", "--record", "--checks", "--no-cross-check"});
     if (o.has("--help")) {
         std::cout << kHelp;
         return 0;
@@ -164,6 +170,7 @@ int verb_prove(const Args& args) {
     po.scenario_dir = o.get("--write-scenarios");
     po.replay = !o.has("--no-replay");
     po.raw_scope = !o.has("--contracts-only");
+    const bool cross_check = !o.has("--no-cross-check");
     Expected expected;
     bool judge = !o.get("--expect").empty();
     if (judge) expected = load_expected(o.get("--expect"));
@@ -179,6 +186,9 @@ int verb_prove(const Args& args) {
         po.variant = name;
         auto verdicts = solver::prove(po);
         const auto& v0 = verdicts.front();
+        // each proof held against the model's own enumeration (issue 34 item 5)
+        ProofCrossCheck xc;
+        if (cross_check && !o.has("--record")) xc = cross_check_proofs(name, verdicts);
         std::printf("== tagproof prove: %s (baseline %s)\n", name.c_str(), v0.baseline.empty() ? "-" : v0.baseline.c_str());
         for (const auto& vd : verdicts) {
             if (o.has("--record")) {
@@ -201,13 +211,19 @@ int verb_prove(const Args& args) {
                 continue;
             }
             std::printf("  entry: %s; method: %s\n", vd.entry.c_str(), vd.method.c_str());
+            const auto gap = xc.disagrees.find(vd.id);
             for (const auto& sv : vd.scopes) {
                 std::string banner = sv.verdict == "proved"           ? "proved"
                                      : sv.verdict == "counterexample" ? "counterexample found"
                                      : sv.verdict == "unknown"        ? "unknown (not proved)"
                                                                       : sv.verdict;
+                if (gap != xc.disagrees.end() && sv.verdict == "proved")
+                    banner = "NOT PROVED: Z3 proves it, the explorer breaks it (a modelling gap)";
                 std::printf("  %-24s %s (%.0f ms)\n", (sv.scope + ":").c_str(), banner.c_str(), sv.ms);
-                if (sv.verdict == "proved" || sv.verdict == "unchanged") ++proved;
+                if (gap != xc.disagrees.end() && sv.verdict == "proved") {
+                    std::printf("      %s\n", gap->second.c_str());
+                    ++unknown;
+                } else if (sv.verdict == "proved" || sv.verdict == "unchanged") ++proved;
                 else if (sv.verdict == "counterexample") ++cex;
                 else if (sv.verdict == "changed") ++changed;
                 else ++unknown;
@@ -226,6 +242,7 @@ int verb_prove(const Args& args) {
                 }
             }
         }
+        if (!xc.note.empty()) std::printf("\n%s\n", xc.note.c_str());
         std::printf("\n");
         // A series revision: does the next version change any outcome, and where?
         const auto& cv = kernel::find_variant(name);

@@ -40,7 +40,8 @@ const std::vector<Decider>& deciders() {
         {"user_page", {"user"}, {"user_fault("}},
         {"pgtable_kernel", {"user"}, {"pgtable_alloc(kernel)"}},
         {"pgtable_user", {"user"}, {"pgtable_alloc(user)"}},
-        {"thread_info_pages", {"stacks", "stacks_novmap"}, {"stack_alloc("}},
+        // THREADINFO_GFP's pages: the stacks without CONFIG_VMAP_STACK; a vmap stack's is vmap_stack's
+        {"thread_info_pages", {"stacks_novmap"}, {"stack_alloc("}},
         {"vmap_stack", {"stacks"}, {"stack_alloc("}},
         {"cached_stack", {"stacks"}, {"stack_alloc("}, {"s"}},
         {"skb_frag", {"skb", "skb_fallback"}, {"skb_alloc("}},
@@ -119,6 +120,15 @@ void CrossChecker::add(const FamilyResult& fr) {
                         "' breaks " + inv + ": " + fe.message;
         }
     }
+}
+
+std::vector<std::string> CrossChecker::families_needed() const {
+    std::vector<std::string> out;
+    for (const auto& p : proved_)
+        if (const Decider* d = decider_for(p.id))
+            for (const auto& f : d->families)
+                if (std::find(out.begin(), out.end(), f) == out.end()) out.push_back(f);
+    return out;
 }
 
 std::vector<CrossCheck> CrossChecker::results() const {

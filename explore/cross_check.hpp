@@ -38,6 +38,9 @@ public:
     explicit CrossChecker(std::vector<ProvedObligation> proved);
     void add(const FamilyResult& explored);
     std::vector<CrossCheck> results() const;
+    // The families whose transitions decide some proved obligation (an
+    // obligation decided in any family, such as access/, adds none).
+    std::vector<std::string> families_needed() const;
 
 private:
     std::vector<ProvedObligation> proved_;
