@@ -8,6 +8,8 @@
 
 #include "error.hpp"
 #include "explore_families.hpp"
+
+#include "boot_params.hpp"
 #include "family_explorer.hpp"
 #include "variant.hpp"
 #include "verbs.hpp"
@@ -60,6 +62,9 @@ FamilyTotals explore_families(const kernel::Variant& v, const std::vector<explor
             if (base && unexplained) {  // the baseline is explored only where it could explain something
                 explore::FamilyOptions bo = fo;
                 bo.variant = base->name();
+                // the baseline booted as it parses the line: a parameter it does not know
+                // (kasan.page_alloc.sample before v6.3) is ignored there, as the kernel ignores it
+                bo.config.boot = parse_boot_params(cfg.boot, base->boot_syntax()).to_cmdline();
                 for (const auto& bv : explore::explore_family(bo).verdicts)
                     if (bv.violated) theirs.insert(bv.invariant);
             }

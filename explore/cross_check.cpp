@@ -58,7 +58,8 @@ const std::vector<Decider>& deciders() {
         // the alias and the owner's own accesses to the pages (gp = page_address(g))
         {"vmap", {"vmalloc"}, {"vmap(", "read(gp", "write(gp"}, {"a"}},
         // a freed object is judged when it is used: the reads and writes through old pointers
-        {"kmem_cache_free", {"kmem_cache", "kmem_cache_rcu"}, {"kmem_cache_free(", "rcu_barrier(", "read(", "write("}},
+        {"kmem_cache_free", {"kmem_cache", "kmem_cache_rcu", "kmem_cache_rcu_reuse"},
+         {"kmem_cache_free(", "rcu_barrier(", "read(", "write("}},
     };
     return d;
 }

@@ -65,6 +65,19 @@ std::vector<Family> families(const kernel::Variant& v) {
         c.kinds.push_back({"t", "kmem_cache_alloc(r)", "kmem_cache_free(r, %)", 1024, 2});
         c.globals = {"rcu_barrier()"};
         out.push_back(c);
+        // Where the era has CONFIG_SLUB_RCU_DEBUG the family above runs with it; HW_TAGS
+        // defaults it off (mm/Kconfig.debug), and then a freed slot is handed out again at
+        // once while an RCU reader may still read it through its old pointer, type-safe and
+        // legal: the path a change to the slab tags of these caches must keep (issue 34 item 2)
+        if (f.slub_rcu_debug) {
+            Family n{"kmem_cache_rcu_reuse", "the same SLAB_TYPESAFE_BY_RCU cache without CONFIG_SLUB_RCU_DEBUG: a "
+                                             "freed slot reused at once, its old pointer still read",
+                     16};
+            n.config.push_back("slub_rcu_debug=n");
+            n.setup = c.setup;
+            n.kinds = c.kinds;
+            out.push_back(n);
+        }
     }
     {
         Family m{"vmalloc", "vmalloc / vzalloc / __vmalloc(size, gfp) / vrealloc / vfree, vmalloc_huge, vmap / vunmap "
@@ -125,10 +138,10 @@ std::vector<Family> families(const kernel::Variant& v) {
         Family p{"mempool", "mempools of kmalloc, kmem_cache and page elements: the reserve and the allocator behind it",
                  16};
         p.setup = {"mk = mempool_create(kmalloc, 40, 1)", "ms = mempool_create(slab, 40, 1)",
-                   "mp = mempool_create(pages, 0, 1)"};
+                   "mp = mempool_create(pages, 1, 1)"};  // order 1: the sample.order=1 boot samples it
         p.kinds.push_back({"e", "mempool_alloc(mk)", "mempool_free(mk, %)", 40, 1});
         p.kinds.push_back({"c", "mempool_alloc(ms)", "mempool_free(ms, %)", 40, 1});
-        p.kinds.push_back({"p", "mempool_alloc(mp)", "mempool_free(mp, %)", 4096, 1});
+        p.kinds.push_back({"p", "mempool_alloc(mp)", "mempool_free(mp, %)", 8192, 1});
         p.review_depth = 3;
         out.push_back(p);
     }

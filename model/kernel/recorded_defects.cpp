@@ -23,6 +23,17 @@ const std::map<std::string, std::vector<RecordedDefect>>& table() {
            "slot, with no redzone: an overflow past the element inside its slot is not detected "
            "(mm/mempool.c, v6.1 .. v6.7; fixed by the v6.8 mempool API rework, whose KUnit "
            "mempool_kmalloc_oob_right shows it)"}}},
+        {"linux-6.3",
+         {{"no-false-positive",
+           "a page mempool's element goes back to the reserve poisoned (kasan_poison_pages, later "
+           "kasan_mempool_poison_pages: memory tags := KASAN_TAG_INVALID, the page tag kept) and is handed out "
+           "again through kasan_unpoison_pages / __kasan_mempool_unpoison_pages, which asks the sampler: "
+           "sampled out, nothing is done, so page_address() still carries the old tag over 0xFE memory and "
+           "the caller's first access faults (mm/mempool.c, mm/kasan/common.c __kasan_unpoison_pages; v6.3 on, "
+           "with kasan.page_alloc.sample > 1 and a pool order >= kasan.page_alloc.sample.order; read in "
+           "6.12.118)"},
+          {"page-tag-consistency",
+           "the same element: page_address()'s tag disagrees with the memory tags after the re-issue"}}},
         {"linux-7.0",
          {{"detection",
            "vrealloc() shrinking in place calls kasan_poison_vmalloc() on the tail, a no-op under "
