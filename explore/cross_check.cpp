@@ -154,4 +154,31 @@ std::vector<CrossCheck> CrossChecker::results() const {
     return out;
 }
 
+ProductCrossCheck cross_check_over_product(const std::string& variant, std::vector<ProvedObligation> proved) {
+    ProductCrossCheck out;
+    if (proved.empty()) return out;
+    CrossChecker checker(std::move(proved));
+    const std::vector<std::string> need = checker.families_needed();
+    const kernel::Variant& v = kernel::find_variant(variant, "--variant");
+    const auto configs = boot_product(v, true);
+    out.configs = configs.size();
+    for (const auto& fam : families(v)) {
+        if (std::find(need.begin(), need.end(), fam.name) == need.end()) continue;
+        out.families.push_back(fam.name);
+        for (const auto& cfg : configs) {
+            FamilyOptions fo;
+            fo.variant = variant;
+            fo.family = fam;
+            fo.config = cfg;
+            fo.depth = fam.review_depth;
+            const FamilyResult fr = explore_family(fo);
+            checker.add(fr);
+            ++out.runs;
+            out.states += boost::num_vertices(fr.graph);
+        }
+    }
+    out.results = checker.results();
+    return out;
+}
+
 }  // namespace tagproof::explore

@@ -48,4 +48,14 @@ private:
     std::vector<bool> truncated_;
 };
 
+// The proved obligations against each family that decides one, each family in
+// every configuration of the boot product at its review depth (what `tagproof
+// prove` holds its proofs to; `review` runs the default boot only).
+struct ProductCrossCheck {
+    std::vector<CrossCheck> results;    // one per proved obligation, in order
+    std::vector<std::string> families;  // the families explored
+    std::size_t configs = 0, runs = 0, states = 0;
+};
+ProductCrossCheck cross_check_over_product(const std::string& variant, std::vector<ProvedObligation> proved);
+
 }  // namespace tagproof::explore

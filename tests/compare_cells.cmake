@@ -3,7 +3,8 @@
 # mode): violated or not, and introduced (a source shows it and the baseline
 # does not) or not. Issue 31's acceptance: seed 002 read from the 6.1 tree
 # gives sample-v3's verdicts.
-#   -DTAGPROOF=... -DPATCH=... -DVARIANT=... -DOUT=dir
+#   -DTAGPROOF=... -DPATCH=... -DVARIANT=... -DOUT=dir [-DEXPECT_DIFFER=1]
+# EXPECT_DIFFER: the negative control, which must find cells that differ.
 execute_process(COMMAND ${TAGPROOF} review ${PATCH} --format json --quiet --out ${OUT}/patch
                 RESULT_VARIABLE rc OUTPUT_VARIABLE patch_json ERROR_VARIABLE err)
 if(patch_json MATCHES "no kernel tree is installed")
@@ -65,6 +66,13 @@ foreach(i RANGE ${last})
     string(APPEND diffs "  ${ka}: not among ${VARIANT}'s cells\n")
   endif()
 endforeach()
+if(EXPECT_DIFFER)
+  if(NOT diffs)
+    message(FATAL_ERROR "every cell agrees with ${VARIANT}'s, and this control expects some not to")
+  endif()
+  message("cells differ from ${VARIANT}'s, as expected:\n${diffs}")
+  return()
+endif()
 if(diffs)
   message(FATAL_ERROR "verdicts differ from ${VARIANT}'s:\n${diffs}")
 endif()

@@ -79,6 +79,23 @@ TEST(CrossCheck, ARefutedObligationPassedOffAsProvedIsCaught) {
     EXPECT_NE(over_product[0].detail.find("huge_zero_folio("), std::string::npos) << over_product[0].detail;
 }
 
+// The same two passed off as proved to what `tagproof prove` runs
+// (cross_check_over_product: every family that decides one, over the boot
+// product): both families are explored, and the user family at init_on_free=1
+// breaks the huge zero folio's; linux-7.0's real proofs there agree.
+TEST(CrossCheck, ProveOverTheProductCatchesARefutedObligation) {
+    const auto refuted = with_verdict("counterexample");
+    const auto pc = explore::cross_check_over_product("linux-7.0", refuted);
+    ASSERT_EQ(pc.results.size(), 2u);
+    EXPECT_EQ(pc.results[0].kind, explore::CrossCheck::disagrees) << pc.results[0].detail;
+    EXPECT_NE(pc.results[0].detail.find("init_on_free=1"), std::string::npos) << pc.results[0].detail;
+    EXPECT_EQ(pc.families, (std::vector<std::string>{"vmalloc", "user"}));
+    EXPECT_EQ(pc.runs, 2 * pc.configs);
+    const auto ok = explore::cross_check_over_product("linux-7.0", {{"zeroing/user_page_mte", "zeroing"}});
+    ASSERT_EQ(ok.results.size(), 1u);
+    EXPECT_EQ(ok.results[0].kind, explore::CrossCheck::agrees) << ok.results[0].detail;
+}
+
 // The obligations of __vmalloc's area (zeroing, coverage, no-false-positive),
 // of an allocation's use (no-false-positive/alloc_pages) and of a slab
 // object's free: each refuted for a mutant; passed off as proved, its family
