@@ -171,13 +171,23 @@ std::vector<const Finding*> introduced(const VariantReview& r) {
     return v;
 }
 
-int hunk_of(const patch::PatchReading& p, const Finding& f) {
+int hunk_of(const patch::PatchReading& p, const Finding& f, const tree::Accounting* acc) {
     const std::string t = finding_words(f);
     for (std::size_t i = 0; i < p.hunks.size(); ++i)
         for (const auto& m : p.hunks[i].rules)
             for (const auto& k : keywords(m.rule))
                 if (t.find(k) != std::string::npos) return int(i);
-    return -1;
+    if (!acc) return -1;
+    int only = -1;
+    for (std::size_t i = 0; i < p.hunks.size() && i < acc->hunks.size(); ++i) {
+        const auto& a = acc->hunks[i];
+        if (!a.lifted) continue;
+        const bool runs = std::find(f.functions.begin(), f.functions.end(), a.function + "()") != f.functions.end();
+        if (!runs) continue;
+        if (only >= 0) return -1;  // two hunks change what the trace runs: not tied to one
+        only = int(i);
+    }
+    return only;
 }
 
 std::string reply_text(const Reply& r) {
@@ -219,7 +229,7 @@ std::string reply_text(const Reply& r) {
         for (std::size_t i = 0; i < r.review->findings.size(); ++i) {
             const Finding& f = r.review->findings[i];
             if (f.recorded || f.in_baseline) continue;
-            under[hunk_of(p, f)].push_back(i);
+            under[hunk_of(p, f, r.accounting)].push_back(i);
         }
     std::size_t last_patch = std::size_t(-1);
     for (std::size_t hi = 0; hi < p.hunks.size(); ++hi) {
@@ -301,7 +311,7 @@ std::string reply_markdown(const Reply& r) {
     if (r.review)
         for (std::size_t i = 0; i < r.review->findings.size(); ++i)
             if (!r.review->findings[i].recorded && !r.review->findings[i].in_baseline)
-                under[hunk_of(p, r.review->findings[i])].push_back(i);
+                under[hunk_of(p, r.review->findings[i], r.accounting)].push_back(i);
     for (std::size_t hi = 0; hi < p.hunks.size(); ++hi) {
         const auto& hm = p.hunks[hi];
         s += "## " + hm.path + (hm.function.empty() ? "" : " `" + hm.function + "()`") + "\n\n```diff\n";
@@ -379,7 +389,7 @@ std::string reply_json(const Reply& r) {
         if (r.review)
             for (std::size_t i = 0; i < r.review->findings.size(); ++i) {
                 const Finding& f = r.review->findings[i];
-                if (f.recorded || f.in_baseline || hunk_of(p, f) != int(hi)) continue;
+                if (f.recorded || f.in_baseline || hunk_of(p, f, r.accounting) != int(hi)) continue;
                 o << (first ? "" : ", ") << i;
                 first = false;
             }

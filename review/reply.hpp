@@ -29,7 +29,9 @@ struct Reply {
 };
 
 // Which hunk (index into reading->hunks) a finding is about; -1 for none.
-int hunk_of(const patch::PatchReading& p, const Finding& f);
+// A rule the hunk was read into names it; else, with the accounting, the one
+// hunk read from the tree whose function the finding's trace runs.
+int hunk_of(const patch::PatchReading& p, const Finding& f, const tree::Accounting* acc = nullptr);
 // The findings the series introduces (not recorded, not in the baseline).
 std::vector<const Finding*> introduced(const VariantReview& r);
 

@@ -290,8 +290,13 @@ SeriesApply run(const patch::Series& s, const std::string& root, bool reverse) {
 SeriesApply apply_series(const patch::Series& s, const std::string& root) {
     SeriesApply fwd = run(s, root, false);
     if (fwd.failed() == 0) return fwd;
+    // "the tree already has the series" only where the reverse applies cleanly, as GNU patch's
+    // "Reversed (or previously applied) patch detected!" asks: a reversed deletion whose
+    // context is found only by dropping lines (fuzz) is no evidence of the series
     SeriesApply rev = run(s, root, true);
-    return rev.applied() > fwd.applied() ? rev : fwd;
+    std::size_t clean = 0;
+    for (const auto& h : rev.hunks) clean += h.how != HunkPlace::How::failed && h.fuzz == 0 && !h.loose;
+    return clean > fwd.applied() ? rev : fwd;
 }
 
 }  // namespace tagproof::tree
