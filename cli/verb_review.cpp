@@ -67,7 +67,8 @@ static const char* kHelp =
     "(within caller contracts), the explicit-state explorer (HW_TAGS, depth --explore-depth, default 6)\n"
     "and a RapidCheck burst (--rapidcheck cases, default 100). Every counterexample is replayed in\n"
     "the model and written to --out (default reports/review) as a scenario file and a report in\n"
-    "--format (text: 72 columns for a review mail; md; html with an SVG of the tags over time; json).\n"
+    "--format (text: 72 columns for a review mail; md; html with an SVG of the tags over time; json),\n"
+    "and every engine's verdict of every cell to --out as review.json, whatever the format.\n"
     "With no --variant, every built-in\n"
     "variant is reviewed, --jobs at a time (default 2).\n"
     "\n"
@@ -208,7 +209,8 @@ int verb_review(const Args& args) {
         if (!r.as_recorded()) status = EXIT_COUNTEREXAMPLE;
         unknown |= r.unknown;
     }
-    if (format == "json") std::ofstream(out + "/review.json") << review::review_json(reviews);
+    // every cell of every engine, whatever the format: what tools and tests read
+    std::ofstream(out + "/review.json") << review::review_json(reviews);
     std::printf("\n%s", review::summary_table(reviews).c_str());
     std::printf("reports in %s/\n", out.c_str());
     if (status == EXIT_HOLDS && unknown) status = EXIT_UNKNOWN;

@@ -520,49 +520,63 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
         r.notes.push_back("explorer: " + std::to_string(boost::num_vertices(er.graph)) + " states, " +
                           std::to_string(boost::num_edges(er.graph)) + " transitions, depth " +
                           std::to_string(eo.depth));
-        // the vocabulary families, at the default boot and each one's review depth
-        // (`tagproof explore` covers the boot product)
-        std::size_t fstates = 0, ftransitions = 0;
+        // the vocabulary families: at the default boot to each one's review
+        // depth, and to depth 2 under every other boot of the product
+        // (sampling, init_on_free, kasan.vmalloc=off, no MTE, ...: paths
+        // that exist only there, such as a mempool page re-issued sampled out)
+        std::size_t fstates = 0, ftransitions = 0, explorations = 0;
         std::string depths;
         explore::CrossChecker checker(proved_obligations);
-        for (const auto& fam : opt.families ? explore::families(kernel::find_variant(r.variant))
-                                            : std::vector<explore::Family>{}) {
-            explore::FamilyOptions fo;
-            fo.variant = r.variant;
-            fo.family = fam;
-            fo.depth = fam.review_depth;
-            const explore::FamilyResult fr = explore::explore_family(fo);
-            checker.add(fr);
-            fstates += boost::num_vertices(fr.graph);
-            ftransitions += boost::num_edges(fr.graph);
-            depths += (depths.empty() ? "" : ", ") + fam.name + " " + std::to_string(fo.depth);
-            if (fr.truncated) r.notes.push_back("explorer: the " + fam.name + " family was truncated (state budget)");
-            for (const auto& fv : fr.verdicts) {
-                SourceVerdict& s = g.source(fv.invariant, Mode::hw_tags, "explorer");
-                if (!fv.violated) {
-                    // a truncated family did not finish its budget: it cannot say "holds"
-                    if (fr.truncated && s.status != SourceVerdict::counterexample)
-                        s = {"explorer", SourceVerdict::unknown, "the " + fam.name + " family was truncated"};
-                    else if (s.status == SourceVerdict::not_covered)
-                        s = {"explorer", SourceVerdict::holds, "holds within the families' depths"};
-                    continue;
+        const kernel::Variant& rv = kernel::find_variant(r.variant);
+        const std::vector<explore::BootConfig> boots = explore::boot_product(rv, false);
+        constexpr unsigned other_boot_depth = 2;
+        for (const auto& fam : opt.families ? explore::families(rv) : std::vector<explore::Family>{}) {
+            depths += (depths.empty() ? "" : ", ") + fam.name + " " + std::to_string(fam.review_depth);
+            for (const auto& boot : boots) {
+                const bool default_boot = boot.boot.empty() && boot.mte;
+                explore::FamilyOptions fo;
+                fo.variant = r.variant;
+                fo.family = fam;
+                fo.config = boot;
+                fo.depth = default_boot ? fam.review_depth : std::min(fam.review_depth, other_boot_depth);
+                const explore::FamilyResult fr = explore::explore_family(fo);
+                ++explorations;
+                checker.add(fr);
+                fstates += boost::num_vertices(fr.graph);
+                ftransitions += boost::num_edges(fr.graph);
+                const std::string where = fam.name + (default_boot ? "" : ", " + boot.name());
+                if (fr.truncated) r.notes.push_back("explorer: the " + where + " exploration was truncated (state budget)");
+                for (const auto& fv : fr.verdicts) {
+                    SourceVerdict& s = g.source(fv.invariant, Mode::hw_tags, "explorer");
+                    if (!fv.violated) {
+                        // a truncated family did not finish its budget: it cannot say "holds"
+                        if (fr.truncated && s.status != SourceVerdict::counterexample)
+                            s = {"explorer", SourceVerdict::unknown, "the " + where + " exploration was truncated"};
+                        else if (s.status == SourceVerdict::not_covered)
+                            s = {"explorer", SourceVerdict::holds, "holds within the families' depths"};
+                        continue;
+                    }
+                    if (s.status != SourceVerdict::counterexample)
+                        s = {"explorer", SourceVerdict::counterexample,
+                             std::to_string(fv.path.size()) + " events (" + where + ")"};
+                    Finding f;
+                    f.property = fv.invariant;
+                    f.mode = Mode::hw_tags;
+                    f.source = "explorer";
+                    f.origin = "breadth-first search of the " + where + " family, " +
+                               std::to_string(boost::num_vertices(fr.graph)) + " states";
+                    f.scenario = fr.scenario(fv);
+                    f.happened = fv.message;
+                    add_candidate(r, f);
                 }
-                if (s.status != SourceVerdict::counterexample)
-                    s = {"explorer", SourceVerdict::counterexample,
-                         std::to_string(fv.path.size()) + " events (" + fam.name + ")"};
-                Finding f;
-                f.property = fv.invariant;
-                f.mode = Mode::hw_tags;
-                f.source = "explorer";
-                f.origin = "breadth-first search of the " + fam.name + " family, " +
-                           std::to_string(boost::num_vertices(fr.graph)) + " states";
-                f.scenario = fr.scenario(fv);
-                f.happened = fv.message;
-                add_candidate(r, f);
             }
         }
-        if (opt.families) r.notes.push_back("explorer families: " + std::to_string(fstates) + " states, " + std::to_string(ftransitions) +
-                          " transitions, default boot, depth " + depths);
+        if (opt.families)
+            r.notes.push_back("explorer families: " + std::to_string(explorations) + " explorations, " +
+                              std::to_string(fstates) + " states, " + std::to_string(ftransitions) +
+                              " transitions; default boot to depth " + depths + "; depth " +
+                              std::to_string(other_boot_depth) + " under each other boot of the product (" +
+                              std::to_string(boots.size() - 1) + ")");
         if (opt.families && !proved_obligations.empty()) cross_check_proofs(r, g, proved_obligations.size(), checker);
     }
     finalize(r);

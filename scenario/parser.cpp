@@ -129,6 +129,12 @@ struct LineParser {
         auto open = s.find('(');
         if (open != std::string::npos && s.back() == ')') {
             std::string fn = s.substr(0, open), inner = s.substr(open + 1, s.size() - open - 2);
+            if (fn == "gfp") {  // the build's mask of GFP flags: a layout, not a pointer
+                t.kind = Term::gfp_mask;
+                t.gfp = trim(inner);
+                if (t.gfp.empty()) fail("gfp(FLAGS) needs flags, e.g. gfp(__GFP_NOLOCKDEP)");
+                return t;
+            }
             if (fn == "tag") t.kind = Term::tag;
             else if (fn == "memtag") t.kind = Term::memtag;
             else if (fn == "mtetag") t.kind = Term::mtetag;
@@ -141,7 +147,7 @@ struct LineParser {
                 if (!parse_number(trim(inner.substr(comma + 1)), t.len)) fail("zero(PTR, LEN): bad length");
                 inner = inner.substr(0, comma);
             } else
-                fail("unknown term '" + fn + "(...)': expected tag, memtag, mtetag, pagetag, order or zero");
+                fail("unknown term '" + fn + "(...)': expected tag, memtag, mtetag, pagetag, order, zero or gfp");
             t.arg = arg(inner);
             return t;
         }

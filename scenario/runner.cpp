@@ -308,6 +308,7 @@ private:
             }
             case Term::warnings: return m_.warnings();  // WARN()s the kernel printed so far
             case Term::gfp_bits_shift: return std::uint64_t(m_.gfp().bits_shift());  // this build's
+            case Term::gfp_mask: return m_.gfp().parse(t.gfp, where_);  // this build's bits; an unknown name is an error
             case Term::tag: return ptr(t.arg).tag;
             case Term::memtag: {
                 auto m = m_.mem_tag(ptr(t.arg));

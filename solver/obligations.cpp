@@ -4,6 +4,7 @@
 // stated here in its own words.
 #include <cstdio>
 #include <functional>
+#include <set>
 
 #include "checks/generic_check.hpp"
 #include "coverage.hpp"
@@ -1012,6 +1013,102 @@ Query detection_oob_mempool_query(Builder& b) {
     return q;
 }
 
+// ---- mempools: a page element re-issued from the reserve ------------------------------------------
+// mempool_create(pages, order, 1): the element is alloc_pages(order,
+// GFP_KERNEL) and goes into the reserve at once (add_element:
+// kasan_poison_element); mempool_alloc takes it back (kasan_unpoison_element).
+// Each step's effect on the block is effects.hpp's; the per-CPU sampling
+// counter at each is any reachable value (the allocations in between move it).
+struct MempoolPage {
+    z3::expr order, skip_create, skip_take, T_create, T_take;
+    BlockState<S> issued;  // the element as mempool_alloc hands it out
+    z3::expr ptr;          // page_address()'s tag
+};
+
+MempoolPage mempool_page(Builder& b, Query& q) {
+    auto& c = b.c;
+    MempoolPage mp{b.word("order"), b.word("kasan_page_alloc_skip_at_create"), b.word("kasan_page_alloc_skip_at_alloc"),
+                   b.tag("random_tag_at_create", q.assumptions), b.tag("random_tag_at_alloc", q.assumptions), {},
+                   c.bool_val(false)};
+    q.entry = "mempool_alloc(pool) of a page element from the reserve (kasan_unpoison_element)";
+    q.assumptions.push_back(z3::ule(mp.order, c.bv_val(10, 64)));
+    for (const z3::expr& k : {mp.skip_create, mp.skip_take})
+        q.assumptions.push_back(z3::sge(k, c.bv_val(0, 64)) && z3::slt(k, b.e.sample));
+    for (const z3::expr& t : {mp.T_create, mp.T_take})
+        q.assumptions.push_back(z3::uge(t, b.v.random_tag_min(b.e)) && z3::ule(t, b.v.random_tag_max(b.e)));
+    BlockState<S> fresh;  // a page no one has tagged yet
+    fresh.page_tag = fresh.mem_tag = fresh.mte_tag = c.bv_val(KASAN_TAG_KERNEL, 64);
+    fresh.data_zero = c.bool_val(false);
+    const auto plan = b.v.post_alloc_hook(b.e, b.e.gfp.GFP_KERNEL, mp.order, mp.skip_create);
+    const BlockState<S> made = kernel::apply_effect<S>(kernel::post_alloc_effect<S>(b.e, plan, mp.T_create), fresh);
+    const BlockState<S> kept =
+        kernel::apply_effect<S>(kernel::mempool_page_poison_effect<S>(b.e, b.v.mempool_hooks(b.e), made), made);
+    const auto d = b.v.kasan_unpoison_pages(b.e, mp.order, mp.skip_take);
+    mp.issued = kernel::apply_effect<S>(kernel::mempool_page_unpoison_effect<S>(b.e, d, mp.T_take), kept);
+    mp.ptr = z3::ite(b.e.kasan_enabled && b.e.tag_based(), mp.issued.page_tag, c.bv_val(KASAN_TAG_KERNEL, 64));
+    // the shortest replay: no allocation between boot, create and take
+    q.prefer.push_back(b.e.sample == c.bv_val(2, 64));
+    q.prefer.push_back(mp.skip_create == c.bv_val(0, 64));
+    q.prefer.push_back(mp.skip_take == plan.sample_skip_next);
+    q.prefer.push_back(mp.order == b.e.sample_order);
+    q.witnesses = {{"order", mp.order},
+                   {"counter at mempool_create", mp.skip_create},
+                   {"counter at mempool_alloc", mp.skip_take},
+                   {"tagged at mempool_create", plan.unpoison, Witness::boolean},
+                   {"retagged at mempool_alloc", d.tag, Witness::boolean},
+                   {"page_address() tag", mp.ptr, Witness::hex},
+                   {"memory tag", mp.issued.mem_tag, Witness::hex}};
+    return mp;
+}
+
+// Replay from boot (every CPU's counter 0): eligible allocations of the
+// sampling order move the counter to each value the counterexample has.
+std::string mempool_page_scenario(const Builder& b, const z3::model& m, const MempoolPage& mp, const std::string& name,
+                                  const std::string& invariant) {
+    const ConcreteConfig cc = read_config(m, b.in);
+    const std::uint64_t n = cc.sample, order = num(m, mp.order), so = cc.sample_order;
+    const bool counts = cc.mode == Mode::hw_tags && !cc.kasan_off && n > 1;
+    auto steps = [n](std::uint64_t from, std::uint64_t to) { return (from + n - to) % n; };
+    const std::uint64_t at_create = num(m, mp.skip_create), at_take = num(m, mp.skip_take);
+    const std::uint64_t eligible = order >= so;
+    // the counter after mempool_create's own allocation
+    const std::uint64_t after_create = !eligible ? at_create : at_create == 0 ? n - 1 : at_create - 1;
+    const std::uint64_t k1 = counts ? steps(0, at_create) : 0, k2 = counts ? steps(after_create, at_take) : 0;
+    std::string s = header(b, m, name, "a page mempool's element, poisoned into the reserve and handed out again",
+                           "cpus=1 pages=" + std::to_string(std::max<std::uint64_t>(64, ((k1 + k2) << so) + (4ull << order) + 8)));
+    auto burn = [&](std::uint64_t k, const char* tag) {
+        for (std::uint64_t i = 0; i < k; ++i) s += std::string(tag) + std::to_string(i) + " = alloc_pages(" + std::to_string(so) + ", GFP_KERNEL)\n";
+    };
+    burn(k1, "before");
+    s += "mp = mempool_create(pages, " + std::to_string(order) + ", 1)\n";
+    burn(k2, "between");
+    s += "p0 = mempool_alloc(mp)\nread(p0, 8)\nexpect violation " + invariant + "\n";
+    return s;
+}
+
+// 3 no-false-positive: the element's first access through page_address().
+Query no_false_positive_mempool_page_query(Builder& b) {
+    Query q(b.c);
+    const MempoolPage mp = mempool_page(b, q);
+    q.violation = b.v.granule_check_faults(b.e, plain_access(b, mp.ptr, mp.issued.mem_tag));
+    q.scenario = [&b, mp](const z3::model& m) {
+        return mempool_page_scenario(b, m, mp, "no_false_positive_mempool_page", "no-false-positive");
+    };
+    return q;
+}
+
+// 6 page-tag-consistency: page_address() carries the tag the memory has.
+Query page_tag_mempool_page_query(Builder& b) {
+    Query q(b.c);
+    const MempoolPage mp = mempool_page(b, q);
+    q.violation = b.e.tag_based() && b.e.kasan_enabled && mp.issued.page_tag != b.c.bv_val(KASAN_TAG_KERNEL, 64) &&
+                  oracle_mismatch(b.e, mp.issued.page_tag, mp.issued.mem_tag);
+    q.scenario = [&b, mp](const z3::model& m) {
+        return mempool_page_scenario(b, m, mp, "page_tag_mempool_page", "page-tag-consistency");
+    };
+    return q;
+}
+
 // ---- slab: kmem_cache_free ------------------------------------------------------------------------
 // One object of a cache (with or without a constructor, SLAB_TYPESAFE_BY_RCU
 // or not) freed after the pre-free checks passed: the variant's plan
@@ -1341,7 +1438,7 @@ z3::expr region(Builder& b, Region r) {
 }
 
 enum class Entry { alloc_pages, free_pages, vmalloc, vmap_stack, cached_stack, pgtable_kernel, pgtable_user, thread_info, user_page, skb,
-                   skb_fallback, skb_frags, kfence };
+                   skb_fallback, skb_frags, kfence, gfp_layout, slab };
 
 const char* entry_name(Entry en) {
     switch (en) {
@@ -1358,12 +1455,70 @@ const char* entry_name(Entry en) {
         case Entry::skb_fallback: return "skb_frag_fallback";
         case Entry::skb_frags: return "skb_with_frags";
         case Entry::kfence: return "kfence_alloc";
+        case Entry::gfp_layout: return "gfp_layout";
+        case Entry::slab: return "kmem_cache_alloc";
     }
     return "?";
 }
 
+// The GFP layout a build compiles (gfp_types.h for its KASAN mode and
+// CONFIG_LOCKDEP), as the solver's inputs select it.
+z3::expr lockdep_input(Builder& b) { return b.c.bool_const("CONFIG_LOCKDEP"); }
+BuildConfig layout_build(Mode mode, bool lockdep) {
+    BuildConfig bc;
+    bc.mode = mode;
+    bc.lockdep = lockdep;
+    return bc;
+}
+template <class Value>
+z3::expr by_build(Builder& b, const Value& value) {
+    const z3::expr lockdep = lockdep_input(b);
+    auto pick = [&](Mode m) {
+        return z3::ite(lockdep, b.c.bv_val(value(layout_build(m, true)), 64), b.c.bv_val(value(layout_build(m, false)), 64));
+    };
+    return z3::ite(b.in.rt.hw_tags, pick(Mode::hw_tags),
+                   z3::ite(b.in.rt.sw_tags, pick(Mode::sw_tags), z3::ite(b.in.rt.generic, pick(Mode::generic), pick(Mode::none))));
+}
+// A flag either side's era names, its mask in the build (0 where an era
+// has no such flag: a flag a series adds is new wherever it has a bit).
+void gfp_layout_fields(Builder& b, Query& q) {
+    const kernel::Variant &V = b.v.concrete(), &B = b.base->concrete();
+    q.fields.push_back({"__GFP_BITS_SHIFT", {by_build(b, [&](const BuildConfig& bc) { return std::uint64_t(V.gfp_layout(bc).bits_shift()); }),
+                                              by_build(b, [&](const BuildConfig& bc) { return std::uint64_t(B.gfp_layout(bc).bits_shift()); })}});
+    std::set<std::string> names;
+    for (const kernel::Variant* x : {&V, &B})
+        for (Mode m : {Mode::none, Mode::generic, Mode::sw_tags, Mode::hw_tags}) {
+            const GfpLayout L = x->gfp_layout(layout_build(m, true));
+            for (const auto& f : L.single_flags()) names.insert(f.name);
+        }
+    auto mask = [](const kernel::Variant& x, const std::string& n) {
+        return [&x, n](const BuildConfig& bc) {
+            const GfpLayout L = x.gfp_layout(bc);
+            return L.defines(n) ? L.mask(n) : gfp_t(0);
+        };
+    };
+    for (const auto& n : names) q.fields.push_back({n, {by_build(b, mask(V, n)), by_build(b, mask(B, n))}});
+}
+// Replayed as the corpus sees it: what the build's header says, observed
+// under the variant and its baseline.
+std::string gfp_layout_scenario(const Builder& b, const z3::model& m, const std::string& name) {
+    const bool lockdep = truth(m, b.c.bool_const("CONFIG_LOCKDEP"));
+    std::string s = header(b, m, name, "gfp_types.h of the build under the variant and its baseline",
+                           std::string("lockdep=") + (lockdep ? "y" : "n"));
+    s += "baseline " + b.base->concrete().name() + "\n";
+    ConcreteConfig cc = read_config(m, b.in);
+    const BuildConfig bc = layout_build(cc.mode, lockdep);
+    const GfpLayout L = b.base->concrete().gfp_layout(bc);
+    s += "observe __GFP_BITS_SHIFT == " + std::to_string(L.bits_shift()) + "\n";
+    const GfpLayout LV = b.v.concrete().gfp_layout(bc);
+    for (const auto& f : L.single_flags())
+        if (f.mask && LV.defines(f.name)) s += "observe gfp(" + f.name + ") == " + hex(f.mask) + "\n";
+    return s + "expect violation mode-isolation\n";
+}
+
 std::string isolation_scenario(const Builder& b, const z3::model& m, Entry en, const z3::expr& gfp, bool hw_active) {
     std::string name = std::string(hw_active ? "changes_" : "mode_isolation_") + entry_name(en);
+    if (en == Entry::gfp_layout) return gfp_layout_scenario(b, m, name);
     std::string s = header(b, m, name, "the entry point under the variant and its baseline, same tag choices",
                            // seven pages hold no order-3 block: skb_page_frag_refill falls back to order 0
                            std::string(en == Entry::skb_fallback ? "pages=7 " : "") + "cpus=1 vmap_stack=" +
@@ -1393,6 +1548,13 @@ std::string isolation_scenario(const Builder& b, const z3::model& m, Entry en, c
         case Entry::skb:
         case Entry::skb_fallback: s += "sk = skb_alloc()\n"; break;
         case Entry::kfence: s += "k = kfence_kmalloc(32)\nread(k, 1)\n"; break;
+        case Entry::gfp_layout: break;  // gfp_layout_scenario
+        case Entry::slab:
+            // the slot's second owner: its tag against the first's, what a free left
+            s += std::string("c = kmem_cache_create(64") + (truth(m, b.c.bool_const("ctor_or_rcu")) ? ", rcu" : "") +
+                 ")\nx = kmem_cache_alloc(c)\nkmem_cache_free(c, x)\ny = kmem_cache_alloc(c)\n"
+                 "observe tag(y) == tag(x)\nread(y, 1)\n";
+            break;
         case Entry::skb_frags: s += "sk = alloc_skb_with_frags(32768, 3)\nf0 = skb_frag_page(sk, 0)\n"; break;
     }
     return s + "expect violation mode-isolation\n";
@@ -1483,6 +1645,43 @@ Query isolation_query(Builder& b, Entry en, Region rg) {
             plan_fields(q, "skb frag page (order-0 fallback)", b.e,
                         b.v.post_alloc_hook(b.e, b.v.skb_frag_fallback_gfp(b.e), b.c.bv_val(0, 64), skip), *b.be,
                         B.post_alloc_hook(*b.be, B.skb_frag_fallback_gfp(*b.be), b.c.bv_val(0, 64), skip));
+            break;
+        case Entry::slab: {
+            // a cache's object: its tag (fresh, or the slot's), what KASAN
+            // writes and zeroes (slab_alloc_effect, effects.hpp), what a free
+            // does (kasan_slab_free), and the mempool hooks of its elements
+            const z3::expr rcu = b.c.bool_const("ctor_or_rcu"), init = b.c.bool_const("slab_want_init");
+            const z3::expr T = b.tag("random_tag", q.assumptions), slot = b.tag("slot_tag", q.assumptions);
+            const z3::expr size = b.word("size");
+            q.assumptions.push_back(z3::ule(b.c.bv_val(1, 64), size) && z3::ule(size, b.c.bv_val(8192, 64)));
+            auto side = [&](const SymVariant& V, const SEnv& e) {
+                return kernel::slab_alloc_effect<S>(e, V.slab_tag_per_alloc(e, rcu), T, slot, init,
+                                                    V.slab_memset_init(e, init), b.c.bool_val(true),
+                                                    V.kmalloc_redzone_start(e, size));
+            };
+            const auto xa = side(b.v, b.e), xb = side(B, *b.be);
+            const auto fa = b.v.kasan_slab_free(b.e, rcu), fb = B.kasan_slab_free(*b.be, rcu);
+            // the hooks act only with KASAN on
+            const auto ma = b.v.mempool_hooks(b.e), mb = B.mempool_hooks(*b.be);
+            q.fields = {{"object pointer tag", {xa.ptr_tag, xb.ptr_tag}},
+                        {"object tag written", {xa.obj_written, xb.obj_written}},
+                        {"object tag", {S::ite(xa.obj_written, xa.obj_tag, S::lit(0)), S::ite(xb.obj_written, xb.obj_tag, S::lit(0))}},
+                        {"kmalloc redzone poisoned", {xa.redzone_poisoned, xb.redzone_poisoned}},
+                        {"kmalloc redzone from", {S::ite(xa.redzone_poisoned, xa.redzone_from, S::lit(0)),
+                                                  S::ite(xb.redzone_poisoned, xb.redzone_from, S::lit(0))}},
+                        {"object zeroed", {xa.data_zeroed, xb.data_zeroed}},
+                        {"kasan_slab_free poisons", {fa.poison, fb.poison}},
+                        {"kasan_slab_free deferred to RCU", {fa.defer_to_rcu, fb.defer_to_rcu}},
+                        {"mempool: page frees checked", {b.e.kasan_enabled && ma.check_page_frees, b.be->kasan_enabled && mb.check_page_frees}},
+                        {"mempool: untagged pages skipped", {b.e.kasan_enabled && ma.skip_untagged_pages, b.be->kasan_enabled && mb.skip_untagged_pages}},
+                        {"mempool: bad element kept", {b.e.kasan_enabled && ma.keep_bad_element, b.be->kasan_enabled && mb.keep_bad_element}},
+                        {"mempool: whole slot unpoisoned", {b.e.kasan_enabled && ma.unpoison_whole_slot, b.be->kasan_enabled && mb.unpoison_whole_slot}}};
+            q.witnesses.push_back({"SLAB_TYPESAFE_BY_RCU or a constructor", rcu, Witness::boolean});
+            break;
+        }
+        case Entry::gfp_layout:
+            gfp_layout_fields(b, q);
+            q.witnesses.push_back({"CONFIG_LOCKDEP", lockdep_input(b), Witness::boolean});
             break;
         case Entry::skb_frags:
             plan_fields(q, "skb frag (order 3)", b.e,
@@ -1616,6 +1815,12 @@ std::vector<Obligation> build_list() {
         {"no-false-positive/mempool", "no-false-positive",
          "an access below the size of a mempool element taken from the reserve never faults", false, false,
          [](Builder& b) { return no_false_positive_mempool_query(b); }},
+        {"no-false-positive/mempool_page", "no-false-positive",
+         "a page mempool's element handed out again from the reserve is accessible through page_address()", false,
+         false, [](Builder& b) { return no_false_positive_mempool_page_query(b); }},
+        {"page-tag-consistency/mempool_page", "page-tag-consistency",
+         "a page mempool's element handed out again carries its memory's tag in page_address()", false, false,
+         [](Builder& b) { return page_tag_mempool_page_query(b); }},
         {"detection/oob/mempool", "detection",
          "a read past a kmalloc mempool element's rounded size, inside its slot, faults (mempool_kmalloc_oob_right)",
          false, false, [](Builder& b) { return detection_oob_mempool_query(b); }},
@@ -1648,7 +1853,7 @@ std::vector<Obligation> build_list() {
     for (Region rg : {Region::none, Region::generic, Region::sw_tags, Region::hw_inactive})
         for (Entry en : {Entry::alloc_pages, Entry::free_pages, Entry::vmalloc, Entry::vmap_stack, Entry::cached_stack,
                          Entry::pgtable_kernel, Entry::pgtable_user, Entry::thread_info, Entry::user_page, Entry::skb,
-                         Entry::skb_fallback, Entry::skb_frags, Entry::kfence}) {
+                         Entry::skb_fallback, Entry::skb_frags, Entry::kfence, Entry::gfp_layout, Entry::slab}) {
             v.push_back({std::string("mode-isolation/") + region_name(rg) + "/" + entry_name(en), "mode-isolation",
                          std::string("in the state ") + region_name(rg) +
                              " the entry point behaves exactly as under the baseline",
@@ -1677,7 +1882,7 @@ std::vector<Obligation> build_list() {
     // every entry point mode-isolation has, free_pages and the per-CPU stack cache too
     for (Entry en : {Entry::alloc_pages, Entry::free_pages, Entry::vmalloc, Entry::vmap_stack, Entry::cached_stack,
                      Entry::pgtable_kernel, Entry::pgtable_user, Entry::thread_info, Entry::user_page, Entry::skb,
-                     Entry::skb_fallback, Entry::skb_frags, Entry::kfence}) {
+                     Entry::skb_fallback, Entry::skb_frags, Entry::kfence, Entry::gfp_layout, Entry::slab}) {
         v.push_back({std::string("changes/") + entry_name(en), "mode-isolation",
                      "with HW_TAGS active: what the entry point does differently from the baseline", true, true,
                      [en](Builder& b) { return isolation_query(b, en, Region::hw_active); }});

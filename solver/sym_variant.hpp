@@ -33,6 +33,9 @@ public:
                                                             const SWord& skip) const = 0;
     virtual kernel::SampleDecision<Symbolic> kasan_sample_page_alloc(const SEnv&, const SWord& order,
                                                                      const SWord& gfp, const SWord& skip) const = 0;
+    // kasan_unpoison_pages()'s decision alone (a page mempool's element re-issued)
+    virtual kernel::SampleDecision<Symbolic> kasan_unpoison_pages(const SEnv&, const SWord& order,
+                                                                  const SWord& skip) const = 0;
     virtual kernel::FreePlan<Symbolic> free_pages_prepare(const SEnv&, const kernel::FreeInput<Symbolic>&) const = 0;
     virtual kernel::VmallocFixFlags<Symbolic> vmalloc_fix_flags(const SEnv&, const SWord& gfp) const = 0;
     virtual kernel::VmallocPlan<Symbolic> vmalloc_node_range(const SEnv&, const SWord& gfp,
@@ -83,6 +86,9 @@ public:
     kernel::SampleDecision<S> kasan_sample_page_alloc(const SEnv& e, const SWord& order, const SWord& gfp,
                                                       const SWord& skip) const override {
         return V::template kasan_sample_page_alloc<S>(e, order, gfp, skip);
+    }
+    kernel::SampleDecision<S> kasan_unpoison_pages(const SEnv& e, const SWord& order, const SWord& skip) const override {
+        return V::template kasan_unpoison_pages<S>(e, order, S::lit(0), skip);  // mempool_alloc_pages: no gfp of its own
     }
     kernel::FreePlan<S> free_pages_prepare(const SEnv& e, const kernel::FreeInput<S>& in) const override {
         return V::template free_pages_prepare<S>(e, in);

@@ -78,6 +78,37 @@ BlockEffect<D> free_pages_effect(const KasanEnv<D>& e, const FreePlan<D>& f) {
     return x;
 }
 
+// ---- mempool pages -------------------------------------------------------------
+// mm/mempool.c with a page pool (mempool_alloc_pages). add_element() ->
+// kasan_poison_element() -> kasan_poison_pages() (v6.8+
+// __kasan_mempool_poison_pages(), which leaves alone a page whose tag is
+// KASAN_TAG_KERNEL: it was never tagged, hooks.skip_untagged_pages): memory
+// := KASAN_TAG_INVALID, the page tag kept, as at a free. The check of a bad
+// free that comes first (hooks.check_page_frees) is the caller's.
+template <class D>
+BlockEffect<D> mempool_page_poison_effect(const KasanEnv<D>& e, const MempoolHooks<D>& h, const BlockState<D>& s) {
+    const auto untagged = e.tag_based() && s.page_tag == D::lit(KASAN_TAG_KERNEL);
+    FreePlan<D> f;
+    f.skip_poison = D::boolean(false);
+    f.poison = e.kasan_enabled && !(h.skip_untagged_pages && untagged);
+    f.poison_init = D::boolean(false);
+    f.kernel_init = D::boolean(false);
+    return free_pages_effect<D>(e, f);
+}
+// remove_element() -> kasan_unpoison_element() -> kasan_unpoison_pages(page,
+// order, false): the memory and every page's tag := a new random tag when the
+// sampler says so (v6.3+, the same per-CPU counter as alloc_pages); nothing at
+// all otherwise: a page poisoned under tag T and re-issued sampled out keeps
+// page tag T over KASAN_TAG_INVALID memory.
+template <class D>
+BlockEffect<D> mempool_page_unpoison_effect(const KasanEnv<D>& e, const SampleDecision<D>& d,
+                                            typename D::Word random_tag) {
+    PostAllocPlan<D> p;
+    p.tag_clear = p.tag_clear_data = p.unpoison_init = p.kernel_init = p.reset_page_tag = D::boolean(false);
+    p.unpoison = d.tag;
+    return post_alloc_effect<D>(e, p, random_tag);
+}
+
 // ---- vmalloc ----------------------------------------------------------------
 // get_vm_area() (mm/vmalloc.c): Generic and SW_TAGS give the new area a
 // shadow of its own. kasan_populate_vmalloc() fills it with

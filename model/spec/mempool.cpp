@@ -6,6 +6,7 @@
 // mempool_alloc here is mempool_alloc_preallocated (what the KUnit cases use):
 // it takes an element from the reserve. mempool_free puts the element back
 // while the reserve is below min_nr, and frees it otherwise.
+#include "effects.hpp"
 #include "error.hpp"
 #include "model.hpp"
 
@@ -61,17 +62,17 @@ Ptr Model::mempool_take(int pool, int cpu) {
     if (pl.kind == Mempool::pages) {
         // __kasan_mempool_unpoison_pages = __kasan_unpoison_pages(page, order, false):
         // a new random tag, subject to sampling.
+        // a new random tag, subject to sampling (effects.hpp mempool_page_unpoison_effect).
         auto s = v_.kasan_unpoison_pages(env_, pl.order, cpus_[cpu].sample_skip);
         cpus_[cpu].sample_skip = std::int64_t(s.skip_next);
-        if (s.tag && cfg_.build.mode != Mode::generic && rt_.kasan_enabled) {
-            Tag t = random_tag("mempool page tag");
-            std::uint64_t n = std::uint64_t(1) << pl.order;
-            kasan_unpoison(Ptr{o.base, t, o.id}, n * PAGE_SIZE, false, o.id);
-            page_kasan_tag_set(o.pfn, n, t);
-            objects_[e.obj].tag = t;
-        } else if (s.tag) {
-            kasan_unpoison(Ptr{o.base, KASAN_TAG_KERNEL, o.id}, (PAGE_SIZE << pl.order), false, o.id);
-        }
+        const bool tags = cfg_.build.mode != Mode::generic;
+        const Tag drawn = s.tag && tags ? random_tag("mempool page tag") : KASAN_TAG_KERNEL;
+        const auto fx = kernel::mempool_page_unpoison_effect<kernel::Concrete>(env_, s, drawn);
+        const std::uint64_t n = std::uint64_t(1) << pl.order;
+        if (s.tag) kasan_unpoison(Ptr{o.base, drawn, o.id}, n * PAGE_SIZE, false, o.id);
+        if (fx.page_tag_written) page_kasan_tag_set(o.pfn, n, Tag(fx.page_tag));
+        if (s.tag && tags) objects_[e.obj].tag = drawn;
+        check_block_effect(o.pfn, fx);
         return page_address(e.obj);
     }
     const auto hooks = v_.mempool_hooks(env_);
@@ -135,14 +136,17 @@ void Model::mempool_free(int pool, const Ptr& p) {
         if (id < 0) throw InputError("", "mempool_free of a pointer that is no page of the pool");
         Object& o = objects_[id];
         std::uint64_t pfn = o.pfn;
-        const bool tagged_page = page_kasan_tag(pfn) != KASAN_TAG_KERNEL || cfg_.build.mode == Mode::generic;
-        if (tagged_page || !hooks.skip_untagged_pages) {
+        kernel::BlockState<kernel::Concrete> now;
+        now.page_tag = page_kasan_tag(pfn);
+        const auto fx = kernel::mempool_page_poison_effect<kernel::Concrete>(env_, hooks, now);
+        if (fx.mem_written) {
             if (hooks.check_page_frees) {
                 Ptr tagged = page_address(id);
                 if ((p.addr | ~ADDR_MASK) != o.base) { report_free(p, "invalid-free"); return; }
                 if (!kasan_byte_accessible(tagged)) { report_free(p, "double-free"); return; }
             }
             kasan_poison(o.base, PAGE_SIZE << o.order, shadow_poison(KASAN_PAGE_FREE_GENERIC), false);
+            check_block_effect(pfn, fx);
         }
         o.live = false;
         pools_[pool].reserve.push_back(page_address(id));

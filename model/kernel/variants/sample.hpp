@@ -68,6 +68,10 @@ struct sample_v2_rules : sample_v3_rules<Self> {
 // fixed the ordering (v6.3) is what sample-v2/v3 above are built on.
 template <class Rules>
 struct as_posted_on_6_1 : Rules {
+    // v6.1's gfp.h: __GFP_ATOMIC still has its bit (2973d8229b78 "mm:
+    // discard __GFP_ATOMIC" came in v6.3); the GFP_BITS_SHIFT rule is the
+    // series' own (27 + LOCKDEP in both eras).
+    static constexpr GfpEra gfp_era = GfpEra::v6_1;
     template <class D>
     static typename D::Bool page_skip_flag_seen(const KasanEnv<D>& e, const FreeInput<D>& in) {
         return rules_6_1<Rules>::page_skip_flag_seen(e, in);  // v6.1's ordering
