@@ -26,7 +26,7 @@ std::size_t lift_function_drift(const tree::SourceTree& t, const std::vector<con
     std::size_t drift = 0;
     std::printf(md ? "\n## Functions\n\nThe modelled functions of %s read into rule bodies, each decided against the "
                      "hand rule of the era by Z3 over every build, boot state, gfp and order (rows: the rule, or a "
-                     "plan field of post_alloc_hook).\n"
+                     "plan field of post_alloc_hook or free_pages_prepare).\n"
                    : "\ntagproof lift: %s: the modelled functions, read into rule bodies\n",
                 t.era().c_str());
     // each row against every era: drift where it differs from all of them
@@ -48,7 +48,10 @@ std::size_t lift_function_drift(const tree::SourceTree& t, const std::vector<con
             for (const auto& f : lift.functions) {
                 std::string calls;
                 for (const auto& c : f.unread_calls) calls += (calls.empty() ? "" : ", ") + c;
-                if (f.lifted)
+                if (f.lifted && !f.part.empty())
+                    std::printf(md ? "- `%s` (%s:%d): read in part: %s\n" : "  %-28s %s:%d read in part: %s\n",
+                                f.name.c_str(), f.file.c_str(), f.line, f.part.c_str());
+                else if (f.lifted)
                     std::printf(md ? "- `%s` (%s:%d): lifted%s%s\n" : "  %-28s %s:%d lifted%s%s\n", f.name.c_str(),
                                 f.file.c_str(), f.line, calls.empty() ? "" : "; unread calls, assumed to leave tags and data alone: ",
                                 calls.c_str());

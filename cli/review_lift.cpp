@@ -6,12 +6,6 @@
 
 namespace tagproof::cli {
 
-bool touches_lift_target(const tree::TreeTry& t) {
-    for (const auto& target : tree::lift_targets())
-        if (t.applied.files.count(target.file)) return true;
-    return false;
-}
-
 ReviewLift lift_for_review(const tree::TreeTry& t, const std::string& release) {
     ReviewLift l;
     std::string v = t.tree.describe.empty() ? t.tree.version : t.tree.describe;
@@ -32,8 +26,12 @@ ReviewLift lift_for_review(const tree::TreeTry& t, const std::string& release) {
         std::string why;
         if (!b || !b->lifted) why = "the tree's " + std::string(target.name) + " cannot be read: " + (b ? b->why_not : "");
         else if (!a || !a->lifted) why = "the patched " + std::string(target.name) + " cannot be read: " + (a ? a->why_not : "");
+        const bool changed = why.empty() && a->rule_text != b->rule_text;
+        if (changed) l.changed.push_back(target.name);
+        // read in part: a hunk there is checked where it changes that part, else not
+        if (why.empty() && target.part)
+            why = changed ? tree::kInPart + target.part : std::string("only ") + target.part + " is read";
         l.status[target.name] = why;
-        if (why.empty() && a->rule_text != b->rule_text) l.changed.push_back(target.name);
     }
     return l;
 }
@@ -42,7 +40,9 @@ void describe_lift(const ReviewLift& l, tree::Accounting& acc) {
     std::string read, unread, calls;
     std::vector<std::string> seen;
     for (const auto& f : l.before.functions) {
-        if (f.lifted) read += (read.empty() ? "" : ", ") + f.name + " (" + f.file + ":" + std::to_string(f.line) + ")";
+        if (f.lifted)
+            read += (read.empty() ? "" : ", ") + f.name + " (" + f.file + ":" + std::to_string(f.line) +
+                    (f.part.empty() ? "" : "; in part: " + f.part) + ")";
         else unread += (unread.empty() ? "" : "; ") + f.name + ": " + f.why_not;
     }
     for (const tree::TreeLift* t : {&l.before, &l.after})

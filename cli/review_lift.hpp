@@ -23,9 +23,6 @@ struct ReviewLift {
     std::string tree_variant;          // the baseline's name (tree-6.1.192)
 };
 
-// Whether the series touches a file a lifted function is in.
-bool touches_lift_target(const tree::TreeTry& t);
-
 // Lifts the targets from the taken tree, before and after the series, over
 // `release` (a hand era a variant file may build on).
 ReviewLift lift_for_review(const tree::TreeTry& t, const std::string& release);

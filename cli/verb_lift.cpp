@@ -16,6 +16,29 @@
 
 namespace tagproof::cli {
 
+namespace {
+// "6.1.192": a stable update (its third number is not 0)
+bool stable_update(const std::string& version) {
+    const std::size_t a = version.find('.'), b = version.find('.', a == std::string::npos ? a : a + 1);
+    return b != std::string::npos && version.substr(b + 1) != "0" && !version.substr(b + 1).empty();
+}
+// the release era after `era` (linux-6.3 after linux-6.1), if the model has one
+const kernel::Variant* next_release(const kernel::Variant& era) {
+    auto mm = [](const std::string& n) -> std::pair<int, int> {
+        int x = 0, y = 0;
+        if (n.rfind("linux-", 0) != 0 || std::sscanf(n.c_str() + 6, "%d.%d", &x, &y) != 2) return {-1, -1};
+        return {x, y};
+    };
+    const auto here = mm(era.name());
+    const kernel::Variant* best = nullptr;
+    for (const kernel::Variant* v : kernel::all_variants()) {
+        const auto p = mm(v->name());
+        if (p.first >= 0 && p > here && (!best || p < mm(best->name()))) best = v;
+    }
+    return best;
+}
+}  // namespace
+
 static const char* kLiftHelp =
     "usage: tagproof lift --tree DIR [--variant NAME]... [--markdown] [--write FILE]\n"
     "       tagproof lift --primitives\n\n"
@@ -49,8 +72,14 @@ int verb_lift(const Args& args) {
     std::vector<const kernel::Variant*> eras;
     for (const auto& [k, v] : o.named)
         if (k == "--variant") eras.push_back(&kernel::find_variant(v, "--variant"));
-    if (eras.empty())
+    if (eras.empty()) {
         for (const auto& n : oracle::era_variants(t.version)) eras.push_back(&kernel::find_variant(n, "--variant"));
+        // A stable tree (6.1.192) carries fixes of later releases backported
+        // (the free path's revert, Cc stable 6.1): beside its own release's
+        // era, the next one's.
+        if (eras.size() == 1 && stable_update(t.version))
+            if (const kernel::Variant* next = next_release(*eras[0])) eras.push_back(next);
+    }
     // every name any compared era defines, in the first era's order
     std::vector<std::string> names;
     std::set<std::string> seen;

@@ -27,8 +27,9 @@ namespace {
 
 // The hand release that stands for a tree: the model's release of the
 // tree's own major.minor, when it has one (oracle::era_variants gives one
-// release then, two bracketing ones otherwise). The tree's functions are
-// not lifted yet (issue 31 item 3), so no nearer release is guessed at.
+// release then, two bracketing ones otherwise): the hand rules under the
+// functions read from the tree (the tree's era, tree-6.1.192), so no nearer
+// release is guessed at.
 patch::TreeBase hand_release_for(const tree::TreeChoice& c) {
     const auto* t = c.tree();
     if (!t) return {};
@@ -70,9 +71,10 @@ int review_patch(const std::vector<std::string>& paths, const std::string& base,
     }
     patch::PatchReading p =
         patch::read_patch_series(std::move(series), paths, base, choice ? hand_release_for(*choice) : patch::TreeBase{});
-    // The modelled functions read from the tree, before and after the series.
+    // The modelled functions read from the tree, before and after the series:
+    // the tree's era (issue 31 item 5), whichever functions the series changes.
     std::optional<ReviewLift> lift;
-    if (choice && choice->tree() && kernel::is_file_base_release(p.base) && touches_lift_target(*choice->tree())) {
+    if (choice && choice->tree() && kernel::is_file_base_release(p.base)) {
         progress("lifting the modelled functions of " + choice->tree()->tree.era() + " over " + p.base);
         lift = lift_for_review(*choice->tree(), p.base);
     }
@@ -91,14 +93,14 @@ int review_patch(const std::vector<std::string>& paths, const std::string& base,
              " only comments, " + std::to_string(p.hunks_unmapped()) + " not modelled; base " + p.base);
 
     std::filesystem::create_directories(out);
-    if (lift && !lift->changed.empty()) {
+    if (lift) {
         // the tree's functions as the baseline, the patched ones in the patch's file
         const std::string tfile = lift->tree_variant + ".variant";
         std::ofstream(out + "/" + tfile) << lift->before.variant_text;
         p.file_text = lifted_patch_text(p.file_text, p.base, *lift, tfile);
         p.rules += lift->changed.size();
         progress("read from the tree and the patched copy: " + std::to_string(lift->changed.size()) +
-                 " function(s) the series changes; baseline " + lift->tree_variant);
+                 " function(s) the series changes; baseline " + lift->tree_variant + " (the tree's era)");
     }
     const std::string vfile = out + "/" + safe_file_name(p.name) + ".variant";
     std::ofstream(vfile) << p.file_text;
@@ -139,7 +141,7 @@ int review_patch(const std::vector<std::string>& paths, const std::string& base,
     review::explain_findings(r);
     reply.report_files = write_finding_reports(r, out, format);
     reply.review = &r;
-    if (lift && !lift->changed.empty()) {
+    if (lift) {
         // the tree's own code records no defects: what its corpus run breaks that the series does not
         review::ReviewOptions bo = ro;
         bo.solver = bo.explorer = bo.rapidcheck = bo.families = false;

@@ -54,6 +54,8 @@ const std::vector<Decider>& deciders() {
         {"oob/kmalloc", {"slab"}, {"read("}, {}, "out-of-bounds"},
         {"mempool", {"mempool"}, {"mempool_alloc("}, {"e", "c"}},
         {"oob/mempool", {"mempool"}, {"read("}, {}, "out-of-bounds"},
+        // a page element is judged where it is handed out and used through page_address()
+        {"mempool_page", {"mempool"}, {"mempool_alloc(", "read(", "write("}, {"p"}},
         {"vrealloc", {"vmalloc"}, {"vrealloc("}, {"v"}},
         // the alias and the owner's own accesses to the pages (gp = page_address(g))
         {"vmap", {"vmalloc"}, {"vmap(", "read(gp", "write(gp"}, {"a"}},

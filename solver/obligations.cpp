@@ -1438,7 +1438,7 @@ z3::expr region(Builder& b, Region r) {
 }
 
 enum class Entry { alloc_pages, free_pages, vmalloc, vmap_stack, cached_stack, pgtable_kernel, pgtable_user, thread_info, user_page, skb,
-                   skb_fallback, skb_frags, kfence, gfp_layout, slab };
+                   skb_fallback, skb_frags, kfence, gfp_layout, slab, mempool };
 
 const char* entry_name(Entry en) {
     switch (en) {
@@ -1457,6 +1457,7 @@ const char* entry_name(Entry en) {
         case Entry::kfence: return "kfence_alloc";
         case Entry::gfp_layout: return "gfp_layout";
         case Entry::slab: return "kmem_cache_alloc";
+        case Entry::mempool: return "mempool";
     }
     return "?";
 }
@@ -1552,8 +1553,15 @@ std::string isolation_scenario(const Builder& b, const z3::model& m, Entry en, c
         case Entry::slab:
             // the slot's second owner: its tag against the first's, what a free left
             s += std::string("c = kmem_cache_create(64") + (truth(m, b.c.bool_const("ctor_or_rcu")) ? ", rcu" : "") +
-                 ")\nx = kmem_cache_alloc(c)\nkmem_cache_free(c, x)\ny = kmem_cache_alloc(c)\n"
-                 "observe tag(y) == tag(x)\nread(y, 1)\n";
+                 ")\nx = kmem_cache_alloc(c)\nkmem_cache_free(c, x)\nread(x, 1)\nrcu_barrier()\nread(x, 1)\n"
+                 "y = kmem_cache_alloc(c)\nobserve tag(y) == tag(x)\nread(y, 1)\n";
+            break;
+        case Entry::mempool:
+            // each hook once: the slot past the size, a bad free kept or not, a page element's double free
+            s += "pool = mempool_create(kmalloc, 100, 4)\nx = mempool_alloc(pool)\ne = mempool_alloc(pool)\n"
+                 "read(e + 112, 1)\nmempool_free(pool, e)\nmempool_free(pool, e)\na = mempool_alloc(pool)\n"
+                 "b = mempool_alloc(pool)\nobserve tag(a) == tag(b)\nmp = mempool_create(pages, 0, 1)\n"
+                 "p = mempool_alloc(mp)\nmempool_free(mp, p)\nmempool_free(mp, p)\n";
             break;
         case Entry::skb_frags: s += "sk = alloc_skb_with_frags(32768, 3)\nf0 = skb_frag_page(sk, 0)\n"; break;
     }
@@ -1661,8 +1669,6 @@ Query isolation_query(Builder& b, Entry en, Region rg) {
             };
             const auto xa = side(b.v, b.e), xb = side(B, *b.be);
             const auto fa = b.v.kasan_slab_free(b.e, rcu), fb = B.kasan_slab_free(*b.be, rcu);
-            // the hooks act only with KASAN on
-            const auto ma = b.v.mempool_hooks(b.e), mb = B.mempool_hooks(*b.be);
             q.fields = {{"object pointer tag", {xa.ptr_tag, xb.ptr_tag}},
                         {"object tag written", {xa.obj_written, xb.obj_written}},
                         {"object tag", {S::ite(xa.obj_written, xa.obj_tag, S::lit(0)), S::ite(xb.obj_written, xb.obj_tag, S::lit(0))}},
@@ -1671,12 +1677,23 @@ Query isolation_query(Builder& b, Entry en, Region rg) {
                                                   S::ite(xb.redzone_poisoned, xb.redzone_from, S::lit(0))}},
                         {"object zeroed", {xa.data_zeroed, xb.data_zeroed}},
                         {"kasan_slab_free poisons", {fa.poison, fb.poison}},
-                        {"kasan_slab_free deferred to RCU", {fa.defer_to_rcu, fb.defer_to_rcu}},
-                        {"mempool: page frees checked", {b.e.kasan_enabled && ma.check_page_frees, b.be->kasan_enabled && mb.check_page_frees}},
-                        {"mempool: untagged pages skipped", {b.e.kasan_enabled && ma.skip_untagged_pages, b.be->kasan_enabled && mb.skip_untagged_pages}},
-                        {"mempool: bad element kept", {b.e.kasan_enabled && ma.keep_bad_element, b.be->kasan_enabled && mb.keep_bad_element}},
-                        {"mempool: whole slot unpoisoned", {b.e.kasan_enabled && ma.unpoison_whole_slot, b.be->kasan_enabled && mb.unpoison_whole_slot}}};
+                        // deferred or not, a free KASAN does not poison is not observed
+                        {"kasan_slab_free deferred to RCU",
+                         {b.e.kasan_enabled && fa.defer_to_rcu, b.be->kasan_enabled && fb.defer_to_rcu}}};
             q.witnesses.push_back({"SLAB_TYPESAFE_BY_RCU or a constructor", rcu, Witness::boolean});
+            break;
+        }
+        case Entry::mempool: {
+            // mm/mempool.c's KASAN hooks (kasan_poison_element / kasan_unpoison_element),
+            // which act only with KASAN on
+            const auto ma = b.v.mempool_hooks(b.e), mb = B.mempool_hooks(*b.be);
+            auto hook = [&](const z3::expr& mine, const z3::expr& theirs) {
+                return std::make_pair(b.e.kasan_enabled && mine, b.be->kasan_enabled && theirs);
+            };
+            q.fields = {{"mempool: page frees checked", hook(ma.check_page_frees, mb.check_page_frees)},
+                        {"mempool: untagged pages skipped", hook(ma.skip_untagged_pages, mb.skip_untagged_pages)},
+                        {"mempool: bad element kept", hook(ma.keep_bad_element, mb.keep_bad_element)},
+                        {"mempool: whole slot unpoisoned", hook(ma.unpoison_whole_slot, mb.unpoison_whole_slot)}};
             break;
         }
         case Entry::gfp_layout:
@@ -1853,7 +1870,7 @@ std::vector<Obligation> build_list() {
     for (Region rg : {Region::none, Region::generic, Region::sw_tags, Region::hw_inactive})
         for (Entry en : {Entry::alloc_pages, Entry::free_pages, Entry::vmalloc, Entry::vmap_stack, Entry::cached_stack,
                          Entry::pgtable_kernel, Entry::pgtable_user, Entry::thread_info, Entry::user_page, Entry::skb,
-                         Entry::skb_fallback, Entry::skb_frags, Entry::kfence, Entry::gfp_layout, Entry::slab}) {
+                         Entry::skb_fallback, Entry::skb_frags, Entry::kfence, Entry::gfp_layout, Entry::slab, Entry::mempool}) {
             v.push_back({std::string("mode-isolation/") + region_name(rg) + "/" + entry_name(en), "mode-isolation",
                          std::string("in the state ") + region_name(rg) +
                              " the entry point behaves exactly as under the baseline",
@@ -1882,7 +1899,7 @@ std::vector<Obligation> build_list() {
     // every entry point mode-isolation has, free_pages and the per-CPU stack cache too
     for (Entry en : {Entry::alloc_pages, Entry::free_pages, Entry::vmalloc, Entry::vmap_stack, Entry::cached_stack,
                      Entry::pgtable_kernel, Entry::pgtable_user, Entry::thread_info, Entry::user_page, Entry::skb,
-                     Entry::skb_fallback, Entry::skb_frags, Entry::kfence, Entry::gfp_layout, Entry::slab}) {
+                     Entry::skb_fallback, Entry::skb_frags, Entry::kfence, Entry::gfp_layout, Entry::slab, Entry::mempool}) {
         v.push_back({std::string("changes/") + entry_name(en), "mode-isolation",
                      "with HW_TAGS active: what the entry point does differently from the baseline", true, true,
                      [en](Builder& b) { return isolation_query(b, en, Region::hw_active); }});

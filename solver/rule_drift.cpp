@@ -47,7 +47,13 @@ struct Compare {
                   !in.rt.kasan_off && in.rt.config_kasan_vmalloc && !in.init_on_free && !in.kfence);
             if (s.check() != z3::sat) {
                 s.pop();
-                (void)s.check();
+                // else a small sampling interval, as a person would boot it
+                s.push();
+                s.add(z3::ule(in.sample, c.bv_val(16, 64)) && !in.kfence);
+                if (s.check() != z3::sat) {
+                    s.pop();
+                    (void)s.check();
+                }
             }
             z3::model m = s.get_model();
             ConcreteConfig cfg = read_config(m, in);
@@ -83,6 +89,8 @@ void drift_on(const kernel::RuleOverrides& lifted, const std::string& release, s
     Compare cmp{c, in, hv.concrete(), rows, word(c, "gfp"), word(c, "order"), word(c, "kasan_page_alloc_skip")};
     // the model's orders are those of the buddy allocator (MAX_ORDER is at most 10 on arm64 4K)
     in.domain.push_back(z3::ule(cmp.order, c.bv_val(10, 64)));
+    // the per-CPU counter is always in [0, N-1] (sampling-accounting/induction)
+    in.domain.push_back(z3::sge(cmp.skip, c.bv_val(0, 64)) && z3::slt(cmp.skip, he.sample));
     auto defined = [&](const char* n) { return lifted.find(n) || lifted.find_body(n); };
 #define TAGPROOF_DRIFT0(N, T) \
     if (defined(#N)) cmp.add(#N, "", R::template N<S>(le), R::template N<S>(he), {});
@@ -115,6 +123,23 @@ void drift_on(const kernel::RuleOverrides& lifted, const std::string& release, s
         TAGPROOF_FIELD(kernel_init)
         TAGPROOF_FIELD(set_skip_poison_flag)
 #undef TAGPROOF_FIELD
+    }
+    // the free path: free_pages_prepare's plan over every state of the freed page
+    if (lifted.find_body("should_skip_kasan_poison") || defined("free_reads_skip_flag")) {
+        kernel::FreeInput<S> fin;
+        fin.page_tag = word(c, "page_tag");
+        fin.pg_skip_kasan_poison = c.bool_const("PG_skip_kasan_poison");
+        fin.fpi_skip_kasan_poison = c.bool_const("FPI_SKIP_KASAN_POISON");
+        in.domain.push_back(z3::ule(fin.page_tag, c.bv_val(0xFF, 64)));
+        auto a = R::template free_pages_prepare<S>(le, fin);
+        auto h = R::template free_pages_prepare<S>(he, fin);
+        const std::vector<std::pair<std::string, z3::expr>> args = {{"page_tag", fin.page_tag},
+                                                                    {"PG_skip_kasan_poison", fin.pg_skip_kasan_poison},
+                                                                    {"FPI_SKIP_KASAN_POISON", fin.fpi_skip_kasan_poison}};
+        cmp.add("free_pages_prepare", "skip_poison", a.skip_poison, h.skip_poison, args);
+        cmp.add("free_pages_prepare", "poison", a.poison, h.poison, args);
+        cmp.add("free_pages_prepare", "poison_init", a.poison_init, h.poison_init, args);
+        cmp.add("free_pages_prepare", "kernel_init", a.kernel_init, h.kernel_init, args);
     }
 }
 

@@ -110,11 +110,12 @@ std::string call_changes(const std::vector<const Call*>& before, const std::vect
     return join(said, "; ");
 }
 
-// Every function of a hunk is read from the tree on both sides.
+// Every function of a hunk is read from the tree on both sides (wholly, or
+// the part of it the series changes).
 bool all_lifted(const std::vector<std::string>& names, const std::map<std::string, std::string>& lifted) {
     for (const auto& n : names) {
         auto it = lifted.find(n);
-        if (it == lifted.end() || !it->second.empty()) return false;
+        if (it == lifted.end() || !(it->second.empty() || it->second.rfind(kInPart, 0) == 0)) return false;
     }
     return true;
 }
@@ -212,8 +213,14 @@ Accounting account(const patch::Series& s, const std::vector<patch::HunkMap>& ma
         } else if (!modelled.empty() && lifted && all_lifted(modelled, *lifted)) {
             a.what = HunkAccount::What::rule;
             a.lifted = true;
+            std::string part;
+            for (const auto& n : modelled)
+                if (const std::string& w = lifted->at(n); !w.empty())
+                    part += "; of " + n + " the model reads " + w.substr(kInPart.size()) +
+                            ", which the series changes: the rest of " + n + " is not read";
             a.words = "changes " + join(modelled) +
-                      ", read from the tree before and after the series into rule bodies: the review checks the code";
+                      ", read from the tree before and after the series into rule bodies: the review checks the code" +
+                      part;
         } else if (!modelled.empty()) {
             a.what = HunkAccount::What::modelled_unread;
             if (lifted)

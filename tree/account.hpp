@@ -39,8 +39,10 @@ struct Accounting {
 
 // `applied` and `root` are null / "" without a tree. `lifted`: the functions
 // read from the tree into rule bodies (lift_body.hpp), each with "" when read
-// before and after the series, else why not; a hunk in one read on both sides
-// is checked.
+// before and after the series, kInPart + what when only that part of it is
+// read and the series changes that part, else why not; a hunk in one read on
+// both sides (wholly, or the part the series changes) is checked.
+inline const std::string kInPart = "in part: ";
 Accounting account(const patch::Series& s, const std::vector<patch::HunkMap>& maps, const SeriesApply* applied,
                    const std::string& root, const std::map<std::string, std::string>* lifted = nullptr);
 

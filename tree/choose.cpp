@@ -82,7 +82,7 @@ TreeChoice choose_tree(const patch::Series& s, const BaseHints& hints, const std
     if (!tree_dir.empty()) {
         TreeTry t{open_tree(tree_dir), {}, true, ""};
         t.applied = apply_series(s, t.tree.root);
-        t.verdict = "taken (--tree): " + count_words(t.applied);
+        t.verdict = count_words(t.applied);
         c.tries.push_back(std::move(t));
         c.chosen = 0;
         c.why = "the tree given with --tree";

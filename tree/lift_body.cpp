@@ -1,6 +1,7 @@
 // lift_body.cpp — see lift_body.hpp.
 #include "lift_body.hpp"
 
+#include <cctype>
 #include <fstream>
 #include <sstream>
 
@@ -17,6 +18,10 @@ const std::vector<LiftTarget>& lift_targets() {
         {"should_skip_init", "mm/page_alloc.c"},
         {"should_skip_kasan_unpoison", "mm/page_alloc.c"},
         {"post_alloc_hook", "mm/page_alloc.c"},
+        {"should_skip_kasan_poison", "mm/page_alloc.c"},
+        {"free_pages_prepare", "mm/page_alloc.c",
+         "whether it calls should_skip_kasan_poison() before it clears the head page's flags "
+         "(page->flags &= ~PAGE_FLAGS_CHECK_AT_PREP): rule free_reads_skip_flag"},
     };
     return t;
 }
@@ -70,6 +75,34 @@ std::string as_rule(const std::vector<std::string>& lines, const Definition& d, 
     return text;
 }
 
+// free_pages_prepare, in part: the line of its first should_skip_kasan_poison()
+// call against the line that clears the head page's flags, which takes
+// PG_skip_kasan_poison with them (487a32ec24be put the call after it in
+// v6.1; the revert, in v6.3 and 6.1.y, before). Tail pages' flags ((page +
+// i)->flags) do not count.
+std::string skip_flag_order(const std::vector<std::string>& lines, const Definition& d, std::string& why) {
+    int call = 0, clear = 0;
+    for (int l = d.begin_line + 1; l <= d.end_line && l <= int(lines.size()); ++l) {
+        const std::string& s = lines[l - 1];
+        if (!call && s.find("should_skip_kasan_poison(") != std::string::npos) call = l;
+        const std::size_t at = s.find("page->flags");
+        if (!clear && at != std::string::npos && (at == 0 || !(std::isalnum((unsigned char)s[at - 1]) || s[at - 1] == '_' || s[at - 1] == ')')) &&
+            s.find("&=", at) != std::string::npos && s.find("PAGE_FLAGS_CHECK_AT_PREP", at) != std::string::npos)
+            clear = l;
+    }
+    if (!call) {
+        why = "free_pages_prepare does not call should_skip_kasan_poison()";
+        return "";
+    }
+    if (!clear) {
+        why = "free_pages_prepare does not clear the head page's flags as page->flags &= ~PAGE_FLAGS_CHECK_AT_PREP";
+        return "";
+    }
+    return "# free_pages_prepare: should_skip_kasan_poison() at line " + std::to_string(call) +
+           ", the head page's flags cleared at line " + std::to_string(clear) + "\nrule free_reads_skip_flag = " +
+           (call < clear ? "true" : "false") + "\n";
+}
+
 }  // namespace
 
 TreeLift lift_tree(const std::string& root, const std::string& era, const std::string& base, const std::string& name,
@@ -100,6 +133,17 @@ TreeLift lift_tree(const std::string& root, const std::string& era, const std::s
         }
         f.found = true;
         f.line = d->begin_line;
+        if (t.part) {
+            f.part = t.part;
+            const std::string rule = skip_flag_order(lines[t.file], *d, f.why_not);
+            if (!rule.empty()) {
+                f.lifted = true;
+                f.rule_text = rule;
+                out.variant_text += "\n# " + std::string(t.file) + ":" + std::to_string(d->begin_line) + " (in part)\n" + rule;
+            }
+            out.functions.push_back(f);
+            continue;
+        }
         int brace = 0;
         const std::string rule = as_rule(lines[t.file], *d, brace, f.why_not);
         if (rule.empty()) {

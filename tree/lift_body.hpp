@@ -20,6 +20,9 @@ namespace tagproof::tree {
 struct LiftTarget {
     const char* name;
     const char* file;
+    // not read whole: only this of it (free_pages_prepare: where it calls
+    // should_skip_kasan_poison); a hunk elsewhere in it is not read
+    const char* part = nullptr;
 };
 const std::vector<LiftTarget>& lift_targets();
 
@@ -31,6 +34,7 @@ struct LiftedFunction {
     std::string why_not;      // else: the reader's error, or "not defined in FILE"
     std::vector<std::string> unread_calls;  // assumed to leave tags and data alone
     std::string rule_text;    // lifted: its `rule NAME(...) { ... }` as written into the variant file
+    std::string part;         // read in part only: what of it (LiftTarget::part)
 };
 
 struct TreeLift {

@@ -9,8 +9,10 @@ const std::vector<Modelled>& modelled_functions() {
     static const std::vector<Modelled> v = {
         // mm/page_alloc.c
         {"post_alloc_hook", "mm/page_alloc.c", "alloc plan, read from the tree into a rule body (tree/lift_body.cpp)"},
-        {"free_pages_prepare", "mm/page_alloc.c", "free plan: should_skip_kasan_poison, init_on_free"},
-        {"should_skip_kasan_poison", "mm/page_alloc.c", "free plan"},
+        {"free_pages_prepare", "mm/page_alloc.c",
+         "free plan: init_on_free by hand; the order of its should_skip_kasan_poison() call read from the tree "
+         "(rule free_reads_skip_flag)"},
+        {"should_skip_kasan_poison", "mm/page_alloc.c", "free plan, read from the tree into a rule body"},
         {"should_skip_kasan_unpoison", "mm/page_alloc.c", "rule should_skip_kasan_unpoison, read from the tree"},
         {"should_skip_init", "mm/page_alloc.c", "rule should_skip_init, read from the tree"},
         {"want_init_on_alloc", "include/linux/mm.h", "rule want_init_on_alloc, read from the tree"},

@@ -184,11 +184,19 @@ struct rules_6_1 {
                                   (e.kasan_hw_tags_enabled() && D::any(gfp, e.gfp.SKIP_KASAN_POISON)));
         return p;
     }
-    // v6.1 as shipped: commit 487a32ec24be moved the check after the page flags
-    // are cleared, so PG_skip_kasan_poison is never seen (kernel-semantics §2(a)).
+    // Whether free_pages_prepare() calls should_skip_kasan_poison() before it
+    // clears the head page's flags (page->flags &= ~PAGE_FLAGS_CHECK_AT_PREP).
+    // v6.1 as shipped: commit 487a32ec24be moved the check after the clearing,
+    // so PG_skip_kasan_poison is never seen (kernel-semantics §2(a)). tagproof
+    // lift reads the order from a tree's free_pages_prepare.
+    template <class D>
+    static typename D::Bool free_reads_skip_flag(const KasanEnv<D>& e) {
+        return D::boolean(false);
+    }
+    // PG_skip_kasan_poison as should_skip_kasan_poison() finds it
     template <class D>
     static typename D::Bool page_skip_flag_seen(const KasanEnv<D>& e, const FreeInput<D>& in) {
-        return D::boolean(false);
+        return Self::free_reads_skip_flag(e) && in.pg_skip_kasan_poison;
     }
     template <class D>
     static typename D::Bool should_skip_kasan_poison(const KasanEnv<D>& e, const FreeInput<D>& in) {

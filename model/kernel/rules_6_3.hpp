@@ -36,8 +36,8 @@ struct rules_6_3 : rules_6_1<Self> {
 
     // The revert (Cc stable 6.1): skip_kasan_poison computed first, so the flag is seen.
     template <class D>
-    static typename D::Bool page_skip_flag_seen(const KasanEnv<D>& e, const FreeInput<D>& in) {
-        return in.pg_skip_kasan_poison;
+    static typename D::Bool free_reads_skip_flag(const KasanEnv<D>& e) {
+        return D::boolean(true);
     }
 };
 

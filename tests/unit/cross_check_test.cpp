@@ -5,6 +5,8 @@
 // entry point and reaches the defect, the cross-check must name it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "cross_check.hpp"
 #include "families.hpp"
 #include "proofs.hpp"
@@ -57,17 +59,20 @@ TEST(CrossCheck, EveryProofOfLinux70AgreesWithTheEnumeration) {
     EXPECT_GE(agree, proved.size() - 2) << "only tag-range/random_tag and gfp-encoding/layout have no entry point";
 }
 
-// linux-7.0's refuted obligations within caller contracts are its two
-// recorded defects: zeroing/huge_zero_folio (stale tags with init_on_free=1,
-// which skips the tag zeroing) and detection/vrealloc (the shrink is a no-op
-// under HW_TAGS; the explorer's vrealloc only grows). The first, claimed as
-// proved, the user family over the boot product contradicts; at the default
-// boot alone it is not reached.
+// linux-7.0's refuted obligations within caller contracts are its recorded
+// defects: zeroing/huge_zero_folio (stale tags with init_on_free=1, which
+// skips the tag zeroing), the page mempool element re-issued sampled out
+// (no-false-positive and page-tag-consistency) and detection/vrealloc (the
+// shrink is a no-op under HW_TAGS; the explorer's vrealloc only grows). The
+// first, claimed as proved, the user family over the boot product
+// contradicts; at the default boot alone it is not reached.
 TEST(CrossCheck, ARefutedObligationPassedOffAsProvedIsCaught) {
     auto refuted = with_verdict("counterexample");
-    ASSERT_EQ(refuted.size(), 2u);
+    ASSERT_EQ(refuted.size(), 4u);
     EXPECT_EQ(refuted[0].id, "zeroing/huge_zero_folio");
-    EXPECT_EQ(refuted[1].id, "detection/vrealloc");
+    EXPECT_EQ(refuted[1].id, "no-false-positive/mempool_page");
+    EXPECT_EQ(refuted[2].id, "page-tag-consistency/mempool_page");
+    EXPECT_EQ(refuted[3].id, "detection/vrealloc");
     refuted.resize(1);
     const auto at_default = check("linux-7.0", refuted);
     EXPECT_EQ(at_default[0].kind, explore::CrossCheck::agrees) << at_default[0].detail;
@@ -79,18 +84,26 @@ TEST(CrossCheck, ARefutedObligationPassedOffAsProvedIsCaught) {
     EXPECT_NE(over_product[0].detail.find("huge_zero_folio("), std::string::npos) << over_product[0].detail;
 }
 
-// The same two passed off as proved to what `tagproof prove` runs
+// The same four passed off as proved to what `tagproof prove` runs
 // (cross_check_over_product: every family that decides one, over the boot
-// product): both families are explored, and the user family at init_on_free=1
-// breaks the huge zero folio's; linux-7.0's real proofs there agree.
+// product): the families are explored, the user family at init_on_free=1
+// breaks the huge zero folio's, the mempool family with sampling the page
+// element's two; linux-7.0's real proofs there agree.
 TEST(CrossCheck, ProveOverTheProductCatchesARefutedObligation) {
     const auto refuted = with_verdict("counterexample");
     const auto pc = explore::cross_check_over_product("linux-7.0", refuted);
-    ASSERT_EQ(pc.results.size(), 2u);
+    ASSERT_EQ(pc.results.size(), 4u);
     EXPECT_EQ(pc.results[0].kind, explore::CrossCheck::disagrees) << pc.results[0].detail;
     EXPECT_NE(pc.results[0].detail.find("init_on_free=1"), std::string::npos) << pc.results[0].detail;
-    EXPECT_EQ(pc.families, (std::vector<std::string>{"vmalloc", "user"}));
-    EXPECT_EQ(pc.runs, 2 * pc.configs);
+    for (int i : {1, 2}) {
+        EXPECT_EQ(pc.results[i].kind, explore::CrossCheck::disagrees) << pc.results[i].detail;
+        EXPECT_NE(pc.results[i].detail.find("kasan.page_alloc.sample=2 kasan.page_alloc.sample.order=1"), std::string::npos)
+            << pc.results[i].detail;
+    }
+    auto families = pc.families;
+    std::sort(families.begin(), families.end());
+    EXPECT_EQ(families, (std::vector<std::string>{"mempool", "user", "vmalloc"}));
+    EXPECT_EQ(pc.runs, 3 * pc.configs);
     const auto ok = explore::cross_check_over_product("linux-7.0", {{"zeroing/user_page_mte", "zeroing"}});
     ASSERT_EQ(ok.results.size(), 1u);
     EXPECT_EQ(ok.results[0].kind, explore::CrossCheck::agrees) << ok.results[0].detail;

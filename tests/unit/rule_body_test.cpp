@@ -221,3 +221,77 @@ TEST(RuleBody, BodiesAreInheritedFromTheBaseFile) {
                   .find("write the base's out"),
               std::string::npos);
 }
+
+// should_skip_kasan_poison as a body: v6.1's words (fpi_flags, the page flag)
+// and v6.4's (the page tag alone), each proved equal to its era's hand rule
+// over every state of the freed page; a body that forgets the page flag
+// differs where the flag is set and seen (free_reads_skip_flag: v6.3's order).
+namespace {
+const char* kSkipPoison61 = R"(
+rule should_skip_kasan_poison(struct page *page, fpi_t fpi_flags) {
+    return deferred_pages_enabled() ||
+           (!IS_ENABLED(CONFIG_KASAN_GENERIC) && (fpi_flags & FPI_SKIP_KASAN_POISON)) ||
+           PageSkipKASanPoison(page);
+}
+)";
+const char* kSkipPoison64 = R"(
+rule should_skip_kasan_poison(struct page *page) {
+    if (IS_ENABLED(CONFIG_KASAN_GENERIC))
+        return deferred_pages_enabled();
+    return page_kasan_tag(page) == KASAN_TAG_KERNEL;
+}
+)";
+bool all_equal(const std::vector<solver::RuleDriftRow>& rows, const std::string& rule) {
+    bool any = false;
+    for (const auto& r : rows)
+        if (r.rule == rule) {
+            any = true;
+            if (!r.equal) return false;
+        }
+    return any;
+}
+}  // namespace
+
+TEST(RuleBody, FreePathBodiesAreProvedEqual) {
+    EXPECT_TRUE(all_equal(drift_of(kSkipPoison61, "linux-6.1"), "free_pages_prepare"));
+    EXPECT_TRUE(all_equal(drift_of(kSkipPoison61, "linux-6.3"), "free_pages_prepare"));
+    EXPECT_TRUE(all_equal(drift_of(kSkipPoison64, "linux-6.4"), "free_pages_prepare"));
+    EXPECT_TRUE(all_equal(drift_of(kSkipPoison64, "linux-7.0"), "free_pages_prepare"));
+}
+
+TEST(RuleBody, FreePathBodyWithoutTheFlagDiffers) {
+    const std::string broken = R"(
+rule should_skip_kasan_poison(struct page *page, fpi_t fpi_flags) {
+    return deferred_pages_enabled() ||
+           (!IS_ENABLED(CONFIG_KASAN_GENERIC) && (fpi_flags & FPI_SKIP_KASAN_POISON));
+}
+)";
+    // v6.1.0 never sees the flag (487a32ec24be): the same there; v6.3 sees it
+    EXPECT_TRUE(all_equal(drift_of(broken, "linux-6.1"), "free_pages_prepare"));
+    bool skip_differs = false;
+    for (const auto& r : drift_of(broken, "linux-6.3"))
+        if (r.rule == "free_pages_prepare" && r.field == "skip_poison") {
+            skip_differs = !r.equal;
+            EXPECT_NE(r.witness.find("PG_skip_kasan_poison true"), std::string::npos) << r.witness;
+        }
+    EXPECT_TRUE(skip_differs);
+    // and the order read from free_pages_prepare decides whether the flag counts
+    const auto rows = drift_of(std::string(kSkipPoison61) + "rule free_reads_skip_flag = true\n", "linux-6.1");
+    bool poison_differs = false;
+    for (const auto& r : rows)
+        if (r.rule == "free_pages_prepare" && r.field == "poison") poison_differs = !r.equal;
+    EXPECT_TRUE(poison_differs);
+}
+
+TEST(RuleBody, FreedPageIsReadInTheFreePathOnly) {
+    EXPECT_NE(error_of(file_with("rule should_skip_init(gfp_t f) {\n    return page_kasan_tag(0) == 0;\n}\n"))
+                  .find("b.variant:4:12: the value of page_kasan_tag() is used"),
+              std::string::npos);
+    EXPECT_NE(error_of(file_with("rule should_skip_kasan_poison(struct page *p) {\n    page_kasan_tag_reset(p);\n"
+                                 "    return 0;\n}\n"))
+                  .find("only post_alloc_hook's body may call a primitive"),
+              std::string::npos);
+    EXPECT_NE(error_of(file_with("rule should_skip_kasan_poison(struct page *p, fpi_t f, int x) {\n    return 0;\n}\n"))
+                  .find("should_skip_kasan_poison takes 1 to 2 parameters, not 3"),
+              std::string::npos);
+}

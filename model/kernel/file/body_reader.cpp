@@ -14,7 +14,10 @@ namespace tagproof::kernel {
 const std::vector<BodyRule>& body_only_rules() {
     static const std::vector<BodyRule> r = {
         {"post_alloc_hook", {"page", "order", "gfp_flags"}, 1,
-         "mm/page_alloc.c post_alloc_hook: the KASAN and init part of preparing an allocated block"},
+         "mm/page_alloc.c post_alloc_hook: the KASAN and init part of preparing an allocated block", 3, true, false},
+        {"should_skip_kasan_poison", {"page", "fpi_flags"}, -1,
+         "mm/page_alloc.c should_skip_kasan_poison: whether free_pages_prepare() poisons the block "
+         "(fpi_flags until v6.3)", 1, false, true},
     };
     return r;
 }
@@ -230,8 +233,10 @@ struct BodyParser {
         }
         ws();
         if (i() < s().size() && s()[i()] == '(') {
-            if (is_primitive(w) && !c.effects)
+            if (is_effect_primitive(w) && !c.effects)
                 fail(at, w + " has an effect on tags or data; only post_alloc_hook's body may call a primitive");
+            if (is_page_read(w) && !c.reads_page)
+                fail(at, w + "() reads the freed page; only should_skip_kasan_poison's body may read it");
             bool known = is_primitive(w);
             for (const auto& r : overridable_rules()) known |= w == r.name;
             for (const char* q : rule_predicates()) known |= w == q;
@@ -262,7 +267,7 @@ struct BodyParser {
         p->body = &names;
         p->line_starts = &t.line_starts;
         p->first_line = t.first_line;
-        names.is_primitive = c.effects ? &is_primitive : nullptr;
+        names.is_primitive = c.effects ? &is_effect_primitive : c.reads_page ? &is_page_read : nullptr;
         b.rule = rule;
         b.where = t.path + ":" + std::to_string(t.first_line);
         std::size_t at = (ws(), i());
@@ -287,9 +292,11 @@ struct BodyParser {
                 break;
             }
         }
-        if (param_store.size() != c.param_count)
-            fail(at, rule + " takes " + std::to_string(c.param_count) + " parameter" + (c.param_count == 1 ? "" : "s") +
-                         ", not " + std::to_string(param_store.size()));
+        const std::size_t least = c.min_params ? c.min_params : c.param_count;
+        if (param_store.size() > c.param_count || param_store.size() < least)
+            fail(at, rule + " takes " + (least == c.param_count ? "" : std::to_string(least) + " to ") +
+                         std::to_string(c.param_count) + " parameter" + (c.param_count == 1 ? "" : "s") + ", not " +
+                         std::to_string(param_store.size()));
         for (const auto& q : param_store) params.push_back(q.c_str());
         b.params = param_store;
         expect("{", "opening the body of " + rule);

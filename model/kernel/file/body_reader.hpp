@@ -21,8 +21,12 @@ struct BodyRule {
     std::vector<const char*> params;  // the kernel's own names, in the kernel's order
     int order_param;                  // which is the block's order
     const char* what;
+    std::size_t min_params;           // eras that dropped the trailing ones
+    bool effects;                     // calls primitives with an effect on tags or data
+    bool reads_page;                  // reads the freed page (page_kasan_tag, PageSkipKASanPoison)
 };
-// post_alloc_hook(page, order, gfp_flags): its body makes the PostAllocPlan.
+// post_alloc_hook(page, order, gfp_flags): its body makes the PostAllocPlan;
+// should_skip_kasan_poison(page[, fpi_flags]): its body decides the free path's skip.
 const std::vector<BodyRule>& body_only_rules();
 
 struct BodyText {
@@ -39,6 +43,8 @@ struct BodyContext {
     std::size_t param_count;       // the rule's parameters
     bool effects;                  // primitives may be called (post_alloc_hook)
     int order_param = -1;          // the parameter a page loop's bound names (post_alloc_hook's order)
+    std::size_t min_params = 0;    // fewer accepted down to this (0: exactly param_count)
+    bool reads_page = false;       // page_kasan_tag() / PageSkipKASanPoison() may be read
 };
 
 // Reads one body. rule is the name the text must start with.

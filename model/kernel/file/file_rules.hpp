@@ -28,6 +28,7 @@ namespace tagproof::kernel {
     X0(vmalloc_page_skip_flags, Word)                     \
     X0(cached_stack_unpoison, Bool)                       \
     X0(kfence_enabled, Bool)                              \
+    X0(free_reads_skip_flag, Bool)                        \
     X1(user_page_gfp, Word, vm_mte, Bool)                 \
     X1(slab_tag_per_alloc, Bool, ctor_or_rcu, Bool)       \
     X1(slab_memset_init, Bool, init, Bool)                \
@@ -124,6 +125,15 @@ struct file_rules final : Base<file_rules<Base>> {
         if (const RuleBody* y = body(e, "post_alloc_hook"))
             return run_post_alloc_body<D, file_rules>(*y, e, gfp, order, skip);
         return B::template post_alloc_hook<D>(e, gfp, order, skip);
+    }
+
+    // mm/page_alloc.c should_skip_kasan_poison: a body (lifted, or the file's)
+    // reads the page through its primitives; else the base era's hand rule.
+    template <class D>
+    static typename D::Bool should_skip_kasan_poison(const KasanEnv<D>& e, const FreeInput<D>& in) {
+        if (const RuleBody* y = body(e, "should_skip_kasan_poison"))
+            return run_skip_poison_body<D, file_rules>(*y, e, in);
+        return B::template should_skip_kasan_poison<D>(e, in);
     }
 
     // A rule named in an expression; the reader checked the name and arity.

@@ -30,6 +30,17 @@ const std::vector<Primitive>& primitives() {
         {"SetPageSkipKASanPoison", "(struct page *page)",
          "PG_skip_kasan_poison set on the head page: the free path may skip poisoning (v6.0 .. v6.3)",
          "include/linux/page-flags.h PAGEFLAG(SkipKASanPoison)"},
+        // what the free path reads of the page (should_skip_kasan_poison's body)
+        {"PageSkipKASanPoison", "(struct page *page)",
+         "whether PG_skip_kasan_poison is set on the head page when free_pages_prepare() asks: set by "
+         "post_alloc_hook, and still there only where free_pages_prepare() calls should_skip_kasan_poison() "
+         "before it clears the page flags (the era's free_reads_skip_flag rule; tagproof lift reads it from "
+         "the tree's free_pages_prepare). Read in should_skip_kasan_poison only.",
+         "include/linux/page-flags.h PAGEFLAG(SkipKASanPoison); mm/page_alloc.c free_pages_prepare"},
+        {"page_kasan_tag", "(struct page *page)",
+         "the head page's stored KASAN tag as the free path reads it (0xFF: match-all, never tagged or reset). "
+         "Read in should_skip_kasan_poison only.",
+         "include/linux/mm.h page_kasan_tag"},
     };
     return p;
 }
@@ -41,5 +52,7 @@ const Primitive* find_primitive(const std::string& name) {
 }
 
 bool is_primitive(const std::string& name) { return find_primitive(name) != nullptr; }
+bool is_page_read(const std::string& name) { return name == "PageSkipKASanPoison" || name == "page_kasan_tag"; }
+bool is_effect_primitive(const std::string& name) { return is_primitive(name) && !is_page_read(name); }
 
 }  // namespace tagproof::kernel

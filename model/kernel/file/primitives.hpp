@@ -24,5 +24,9 @@ struct Primitive {
 const std::vector<Primitive>& primitives();
 const Primitive* find_primitive(const std::string& name);
 bool is_primitive(const std::string& name);
+// Those with an effect (post_alloc_hook's), and those that read the page being
+// freed (should_skip_kasan_poison's).
+bool is_effect_primitive(const std::string& name);
+bool is_page_read(const std::string& name);
 
 }  // namespace tagproof::kernel

@@ -30,6 +30,9 @@ struct BodyRun {
     // post_alloc_hook's effects, and its inputs the primitives read
     PostAllocPlan<D> plan;
     Word order{}, gfp{}, skip{};
+    // should_skip_kasan_poison's page, as free_pages_prepare finds it
+    const FreeInput<D>* free_in = nullptr;
+    Bool free_reads_skip_flag{};
 };
 
 template <class D>
@@ -53,6 +56,16 @@ template <class D, class R>
 RuleVal<D> apply_primitive(const KasanEnv<D>& e, const std::string& n, const std::vector<RuleVal<D>>& a,
                            typename D::Bool g, BodyRun<D>& s) {
     PostAllocPlan<D>& p = s.plan;
+    if (n == "PageSkipKASanPoison" || n == "page_kasan_tag") {
+        // the reader admits these in should_skip_kasan_poison only
+        if (!s.free_in) throw std::logic_error(n + "() read outside the free path");
+        if (n == "page_kasan_tag") {
+            RuleVal<D> v;
+            v.w = s.free_in->page_tag;
+            return v;
+        }
+        return bool_val<D>(s.free_reads_skip_flag && s.free_in->pg_skip_kasan_poison);
+    }
     if (n == "kasan_unpoison_pages") {
         typename D::Bool init = a.size() > 2 ? as_bool<D>(a[2]) : D::boolean(false);
         SampleDecision<D> u = R::template kasan_unpoison_pages<D>(e, s.order, s.gfp, s.skip);
@@ -176,6 +189,22 @@ RuleVal<D> run_value_body(const RuleBody& b, const KasanEnv<D>& e, const std::ve
     exec_body<D, R>(b.stmts, e, D::boolean(true), s);
     if (!s.has_ret) return bool_val<D>(D::boolean(false));
     return s.ret;
+}
+
+// should_skip_kasan_poison(page[, fpi_flags])'s body (v6.1 .. v6.3 take the
+// fpi flags; FPI_SKIP_KASAN_POISON is the one the model has): what it returns.
+template <class D, class R>
+typename D::Bool run_skip_poison_body(const RuleBody& b, const KasanEnv<D>& e, const FreeInput<D>& in) {
+    BodyRun<D> s;
+    RuleVal<D> page, fpi;
+    page.w = D::lit(0);  // a struct page *: only page_kasan_tag() and PageSkipKASanPoison() read it
+    fpi.w = D::ite(in.fpi_skip_kasan_poison, D::lit(std::uint64_t(1) << 2), D::lit(0));
+    bind_params<D>(b, {page, fpi}, s);
+    s.order = s.gfp = s.skip = D::lit(0);
+    s.free_in = &in;
+    s.free_reads_skip_flag = R::template free_reads_skip_flag<D>(e);
+    exec_body<D, R>(b.stmts, e, D::boolean(true), s);
+    return s.has_ret ? as_bool<D>(s.ret) : D::boolean(false);
 }
 
 // post_alloc_hook(page, order, gfp_flags)'s body: the plan its primitives make.

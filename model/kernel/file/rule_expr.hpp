@@ -111,6 +111,7 @@ RuleVal<D> pred_value(const std::string& n, const KasanEnv<D>& e) {
     else if (n == "init_on_free") r.b = e.init_on_free;
     else if (n == "want_init_on_free") r.b = e.init_on_free;  // include/linux/mm.h: the static key
     else if (n == "kasan_has_integrated_init") r.b = e.kasan_has_integrated_init();
+    else if (n == "deferred_pages_enabled") r.b = e.deferred_pages;
     else if (n == "CONFIG_KASAN_HW_TAGS") r.b = e.hw_tags;
     else if (n == "CONFIG_KASAN_SW_TAGS") r.b = e.sw_tags;
     else if (n == "CONFIG_KASAN_GENERIC") r.b = e.generic;

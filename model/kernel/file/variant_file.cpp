@@ -36,6 +36,8 @@ const char* rule_site(const std::string& n) {
         {"vmalloc_page_skip_flags", "mm/vmalloc.c __vmalloc_node_range (the backing pages' skip flags)"},
         {"cached_stack_unpoison", "kernel/fork.c alloc_thread_stack_node: kasan_unpoison_range() on a cached stack"},
         {"kfence_enabled", "mm/kfence/core.c kfence_init: the KFENCE pool is kept at boot"},
+        {"free_reads_skip_flag",
+         "mm/page_alloc.c free_pages_prepare: should_skip_kasan_poison() is called before the page flags are cleared"},
         {"user_page_gfp", "arch/arm64/mm/fault.c vma_alloc_zeroed_movable_folio"},
         {"slab_tag_per_alloc", "mm/kasan/common.c assign_tag: a new random tag at every allocation"},
         {"slab_memset_init", "mm/slub.c slab_post_alloc_hook: the memset(0) when init is not integrated into KASAN"},
@@ -81,11 +83,14 @@ const std::vector<const char*>& boot_param_names() {
 }
 
 const std::vector<const char*>& rule_predicates() {
-    // the last two: include/linux/mm.h want_init_on_free() (the init_on_free static
-    // key) and include/linux/kasan.h kasan_has_integrated_init() (HW_TAGS on)
+    // include/linux/mm.h want_init_on_free() (the init_on_free static key),
+    // include/linux/kasan.h kasan_has_integrated_init() (HW_TAGS on) and
+    // mm/page_alloc.c deferred_pages_enabled() (the deferred struct page init
+    // static key, on while boot memory is still being released)
     static const std::vector<const char*> p = {"kasan_hw_tags_enabled", "kasan_enabled", "kasan_vmalloc_enabled",
                                                "system_supports_mte",   "init_on_alloc", "init_on_free",
-                                               "want_init_on_free",     "kasan_has_integrated_init"};
+                                               "want_init_on_free",     "kasan_has_integrated_init",
+                                               "deferred_pages_enabled"};
     return p;
 }
 
@@ -376,12 +381,16 @@ VariantFile parse_at_depth(const std::string& text, const std::string& path, int
             std::size_t ne = t.text.find('(');
             const std::string rname = trim(t.text.substr(0, ne == std::string::npos ? 0 : ne));
             std::size_t count = 0;
-            bool effects = false, found = false;
+            bool effects = false, found = false, reads_page = false;
             int order_param = -1;
+            std::size_t min_params = 0;
             for (const auto& o : overridable_rules())
                 if (rname == o.name) count = o.params.size(), found = true;
             for (const auto& o : body_only_rules())
-                if (rname == o.name) count = o.params.size(), found = effects = true, order_param = o.order_param;
+                if (rname == o.name) {
+                    count = o.params.size(), found = true, effects = o.effects, order_param = o.order_param;
+                    reads_page = o.reads_page, min_params = o.min_params;
+                }
             if (!found) {
                 std::vector<std::string> names;
                 for (const auto& o : body_only_rules()) names.push_back(o.name);
@@ -392,7 +401,7 @@ VariantFile parse_at_depth(const std::string& text, const std::string& path, int
             if (f.overrides.rules.count(rname) || f.overrides.bodies.count(rname))
                 throw InputError(path + ":" + std::to_string(start_line) + ":" + std::to_string(from + 1),
                                  "rule " + rname + " is overridden twice");
-            BodyContext bc{*hw, *other, f.release, count, effects, order_param};
+            BodyContext bc{*hw, *other, f.release, count, effects, order_param, min_params, reads_page};
             RuleBody b = read_rule_body(t, rname, bc);
             f.overrides.bodies[rname] = std::move(b);
         } else if (key == "rule") {

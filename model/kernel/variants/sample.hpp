@@ -73,8 +73,8 @@ struct as_posted_on_6_1 : Rules {
     // series' own (27 + LOCKDEP in both eras).
     static constexpr GfpEra gfp_era = GfpEra::v6_1;
     template <class D>
-    static typename D::Bool page_skip_flag_seen(const KasanEnv<D>& e, const FreeInput<D>& in) {
-        return rules_6_1<Rules>::page_skip_flag_seen(e, in);  // v6.1's ordering
+    static typename D::Bool free_reads_skip_flag(const KasanEnv<D>& e) {
+        return D::boolean(false);  // v6.1 (487a32ec24be): after the page flags are cleared
     }
 };
 
