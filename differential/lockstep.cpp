@@ -321,7 +321,6 @@ std::string Lockstep::compare_state(std::size_t mb, std::size_t rb) const {
         }
     }
     // pages and granules
-    const bool kasan = m.runtime().kasan_enabled;
     const auto& mt = m.phys_tags();
     const auto& md = m.phys_data();
     int shown = 0;

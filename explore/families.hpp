@@ -21,6 +21,12 @@ namespace tagproof::explore {
 // One kind of allocation a family makes: `H = ALLOC` and `FREE` with % the
 // handle's name.
 struct AllocKind {
+    // the fields a family names, in order; the rest keep their defaults
+    AllocKind() = default;
+    AllocKind(std::string stem_, std::string alloc_, std::string free_, std::uint64_t size_, unsigned slots_ = 2,
+              bool per_cpu_ = false, bool refree_ = false, bool accessed_ = true)
+        : stem(std::move(stem_)), alloc(std::move(alloc_)), free(std::move(free_)), size(size_), slots(slots_),
+          per_cpu(per_cpu_), refree(refree_), accessed(accessed_) {}
     std::string stem;   // handle names: stem0, stem1, ...
     std::string alloc;  // "kmalloc(32)"
     std::string free;   // "kfree(%)"; empty: never freed (the huge zero folio)
@@ -36,6 +42,9 @@ struct AllocKind {
 };
 
 struct Family {
+    Family() = default;
+    Family(std::string name_, std::string doc_, unsigned pages_ = 16)
+        : name(std::move(name_)), doc(std::move(doc_)), pages(pages_) {}
     std::string name;
     std::string doc;
     unsigned pages = 16;                // the instance's RAM

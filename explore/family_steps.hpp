@@ -34,6 +34,10 @@ struct State {
 
 // One enabled event and what it does to the handles' status.
 struct Step {
+    // the fields an event names, in order (an implicit conversion from its line)
+    Step() = default;
+    Step(std::string line_, std::string then_ = "", int slot_ = -1, Slot after_ = empty, std::uint64_t size_ = 0)
+        : line(std::move(line_)), then(std::move(then_)), slot(slot_), after(after_), size(size_) {}
     std::string line;
     std::string then;    // a second line in the same transition: a page's page_address()
     int slot = -1;       // the handle it names (-1: none)

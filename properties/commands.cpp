@@ -39,11 +39,6 @@ std::uint64_t gen_kmalloc_size() {
     return *rc::gen::elementOf(sizes);
 }
 
-const Handle* live_handle(const AbstractState& s, const std::string& name) {
-    const Handle* h = s.find(name);
-    return h && h->live ? h : nullptr;
-}
-
 void set_dead(AbstractState& s, const std::string& name) {
     for (auto& h : s.handles)
         if (h.name == name) h.live = false;

@@ -210,7 +210,10 @@ TEST(PatchReader, TheReplyQuotesTheHunkAndKeepsTo72Columns) {
     ASSERT_NE(sev, std::string::npos);
     EXPECT_LT(quote, sev);
     std::istringstream in(t);
-    for (std::string l; std::getline(in, l);)
-        if (l.rfind("> ", 0) != 0 && l.rfind("  tagproof run", 0) != 0) EXPECT_LE(l.size(), 72u) << l;
+    for (std::string l; std::getline(in, l);) {
+        if (l.rfind("> ", 0) != 0 && l.rfind("  tagproof run", 0) != 0) {
+            EXPECT_LE(l.size(), 72u) << l;
+        }
+    }
     EXPECT_NE(t.find("Verdict: 1 finding the series introduces"), std::string::npos);
 }
