@@ -1464,7 +1464,7 @@ const char* entry_name(Entry en) {
 
 // The GFP layout a build compiles (gfp_types.h for its KASAN mode and
 // CONFIG_LOCKDEP), as the solver's inputs select it.
-z3::expr lockdep_input(Builder& b) { return b.c.bool_const("CONFIG_LOCKDEP"); }
+z3::expr lockdep_input(const Builder& b) { return b.c.bool_const("CONFIG_LOCKDEP"); }
 BuildConfig layout_build(Mode mode, bool lockdep) {
     BuildConfig bc;
     bc.mode = mode;
@@ -1503,7 +1503,7 @@ void gfp_layout_fields(Builder& b, Query& q) {
 // Replayed as the corpus sees it: what the build's header says, observed
 // under the variant and its baseline.
 std::string gfp_layout_scenario(const Builder& b, const z3::model& m, const std::string& name) {
-    const bool lockdep = truth(m, b.c.bool_const("CONFIG_LOCKDEP"));
+    const bool lockdep = truth(m, lockdep_input(b));
     std::string s = header(b, m, name, "gfp_types.h of the build under the variant and its baseline",
                            std::string("lockdep=") + (lockdep ? "y" : "n"));
     s += "baseline " + b.base->concrete().name() + "\n";
@@ -1741,7 +1741,7 @@ Query gfp_encoding_query(Builder& b) {
     Query q(b.c);
     q.entry = "include/linux/gfp_types.h of the variant's era, every build";
     z3::expr bad = b.c.bool_val(false);
-    z3::expr hw = b.c.bool_const("CONFIG_KASAN_HW_TAGS"), lockdep = b.c.bool_const("CONFIG_LOCKDEP");
+    z3::expr hw = b.c.bool_const("CONFIG_KASAN_HW_TAGS"), lockdep = lockdep_input(b);
     for (bool h : {false, true})
         for (bool l : {false, true}) {
             BuildConfig bc;

@@ -329,8 +329,7 @@ struct ExprParser {
         static const std::vector<std::pair<const char*, std::uint64_t>> constants = {
             {"KASAN_TAG_KERNEL", 0xFF},   // include/linux/kasan-tags.h (mm/kasan/kasan.h before v6.13)
             {"KASAN_TAG_INVALID", 0xFE},  // ibid.
-            // mm/page_alloc.c (v5.11 .. v6.3) BIT(2): a body's fpi_flags holds the same bit
-            {"FPI_SKIP_KASAN_POISON", std::uint64_t(1) << 2}};
+            {"FPI_SKIP_KASAN_POISON", kFpiSkipKasanPoison}};
         for (const auto& [n, v] : constants)
             if (id == n) {
                 RuleExpr x = node(RuleExpr::number, at);

@@ -198,7 +198,7 @@ typename D::Bool run_skip_poison_body(const RuleBody& b, const KasanEnv<D>& e, c
     BodyRun<D> s;
     RuleVal<D> page, fpi;
     page.w = D::lit(0);  // a struct page *: only page_kasan_tag() and PageSkipKASanPoison() read it
-    fpi.w = D::ite(in.fpi_skip_kasan_poison, D::lit(std::uint64_t(1) << 2), D::lit(0));
+    fpi.w = D::ite(in.fpi_skip_kasan_poison, D::lit(kFpiSkipKasanPoison), D::lit(0));
     bind_params<D>(b, {page, fpi}, s);
     s.order = s.gfp = s.skip = D::lit(0);
     s.free_in = &in;

@@ -99,6 +99,10 @@ typename D::Bool as_bool(const RuleVal<D>& v) {
     return typename D::Bool(!(v.w == D::lit(0)));
 }
 
+// mm/page_alloc.c (v5.11 .. v6.3): #define FPI_SKIP_KASAN_POISON BIT(2). The
+// body reader names it; should_skip_kasan_poison's fpi_flags carry the same bit.
+inline constexpr std::uint64_t kFpiSkipKasanPoison = std::uint64_t(1) << 2;
+
 template <class D>
 RuleVal<D> pred_value(const std::string& n, const KasanEnv<D>& e) {
     RuleVal<D> r;
