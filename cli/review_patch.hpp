@@ -13,6 +13,7 @@ namespace tagproof::cli {
 struct TreeOption {
     std::string dir;
     bool none = false;
+    bool confirm = false;  // --confirm: the findings run in the tree's kernel, with and without the series
 };
 int review_patch(const std::vector<std::string>& paths, const std::string& base, const TreeOption& tree, review::ReviewOptions ro,
                  const std::string& format, const std::string& out, bool map_only, bool quiet);

@@ -30,7 +30,7 @@ static const char* kHelp =
     "usage: tagproof review [--variant NAME] [--baseline NAME] [--mode MODE]... [--format text|md|html|json]\n"
     "                       [--out DIR] [--corpus DIR]... [--jobs N] [--explore-depth N] [--rapidcheck N]\n"
     "                       [--no-solver] [--no-explorer] [--no-rapidcheck] [--quiet]\n"
-    "       tagproof review PATCH... [--tree DIR | --no-tree] [--base RELEASE|FILE.variant] [--map-only]\n"
+    "       tagproof review PATCH... [--tree DIR [--confirm] | --no-tree] [--base RELEASE|FILE.variant] [--map-only]\n"
     "                       [options as above]\n"
     "       tagproof review --explain [TERM]\n"
     "\n"
@@ -58,8 +58,16 @@ static const char* kHelp =
     "  tree-VERSION.variant), the patched ones go into the variant file, and the calls in them the\n"
     "  model does not read are listed under \"Assumed:\".\n"
     "  --no-tree: none (the hand model alone, as the reply says).\n"
+    "  --confirm: each finding the series introduces is run in the tree's kernel (KASAN HW_TAGS, arm64,\n"
+    "  under QEMU MTE; scripts/setup-kernel.sh installs them): its trace written as a KUnit case, the\n"
+    "  kernel built from a copy of the tree with the series' files before and after it (cached under\n"
+    "  ~/.cache/tagproof/kernels, or $TAGPROOF_KERNELS; the first build takes minutes, later ones are\n"
+    "  incremental), booted with the finding's boot line; the finding's \"Kernel:\" line says whether\n"
+    "  both kernels did what the model predicts (confirmed), or not (a model defect: exit 3), or why\n"
+    "  it was not run (another KASAN mode, a property over builds). Files under --out/confirm.\n"
     "  Exit status: 0 no finding the series introduces and every hunk mapped; 1 a finding the series\n"
-    "  introduces; 2 bad input (file:line:column); 3 undecided or a modelling gap; 4 no hunk is code\n"
+    "  introduces; 2 bad input (file:line:column); 3 undecided, a modelling gap, or a finding the\n"
+    "  kernel contradicts (--confirm); 4 no hunk is code\n"
     "  the model has a rule for (nothing was checked: never \"holds\"); 5 no finding in the mapped\n"
     "  hunks, but some hunks are not modelled (the reply lists them).\n"
     "\n"
@@ -110,16 +118,17 @@ int verb_review(const Args& args) {
     Options o = parse_options(args, {"--variant", "--baseline", "--mode", "--format", "--out", "--corpus", "--jobs",
                                      "--explore-depth", "--rapidcheck", "--base", "--tree"},
                               {"--help", "--quiet", "--no-solver", "--no-explorer", "--no-families", "--no-rapidcheck", "--map-only", "--explain",
-                               "--no-tree"});
+                               "--no-tree", "--confirm"});
     if (o.has("--help")) {
         std::cout << kHelp;
         return 0;
     }
     if (o.has("--explain")) return explain_terms(o.positional);
     const bool patch_mode = !o.positional.empty();
-    for (const char* only : {"--base", "--map-only", "--tree", "--no-tree"})
+    for (const char* only : {"--base", "--map-only", "--tree", "--no-tree", "--confirm"})
         if (!patch_mode && o.has(only)) throw InputError(only, "only with PATCH files (tagproof review PATCH...)");
     if (o.has("--tree") && o.has("--no-tree")) throw InputError("--no-tree", "not with --tree");
+    if (o.has("--confirm") && o.has("--no-tree")) throw InputError("--confirm", "needs a kernel tree: not with --no-tree");
     if (patch_mode && !o.get("--variant").empty())
         throw InputError("--variant", "not with PATCH files: the patch is the variant (--base names what it applies on)");
     review::ReviewOptions ro;
@@ -147,7 +156,7 @@ int verb_review(const Args& args) {
     const unsigned jobs = unsigned(option_count(o, "--jobs", 2, 1, 64));
     prepare_out_dir(out, "--out");
     if (patch_mode)
-        return review_patch(o.positional, o.get("--base"), TreeOption{o.get("--tree"), o.has("--no-tree")}, ro, format, out,
+        return review_patch(o.positional, o.get("--base"), TreeOption{o.get("--tree"), o.has("--no-tree"), o.has("--confirm")}, ro, format, out,
                             o.has("--map-only"), o.has("--quiet"));
     const auto t0 = std::chrono::steady_clock::now();
     std::mutex progress_lock;

@@ -14,6 +14,7 @@
 #include "kunit_agreement.hpp"
 #include "file/variant_file.hpp"
 #include "patch_variant.hpp"
+#include "review_confirm.hpp"
 #include "review_lift.hpp"
 #include "reply.hpp"
 #include "report.hpp"
@@ -139,6 +140,16 @@ int review_patch(const std::vector<std::string>& paths, const std::string& base,
     review::add_rapidcheck(r, ro);
     progress(v.name() + ": replaying " + std::to_string(r.findings.size()) + " finding(s)");
     review::explain_findings(r);
+    std::size_t contradicted = 0;
+    if (tree_opt.confirm) {
+        if (choice && choice->tree()) {
+            contradicted = confirm_review(r, reply, *choice->tree(), lift ? lift->tree_variant : p.base, out, progress);
+        } else {
+            for (const review::Finding* f : review::introduced(r))
+                for (auto& g : r.findings)
+                    if (&g == f) g.kernel = "not run in a kernel: no tree was taken (" + (choice ? choice->why : "--no-tree") + ")";
+        }
+    }
     reply.report_files = write_finding_reports(r, out, format);
     reply.review = &r;
     if (lift) {
@@ -155,6 +166,8 @@ int review_patch(const std::vector<std::string>& paths, const std::string& base,
     if (format != "text") write_reply("txt", review::reply_text(reply));
     std::fputs(text.c_str(), stdout);
     progress("done; variant file " + vabs + "; reply " + f);
+    // a finding the kernel contradicts is the model's defect, not the series'
+    if (contradicted) return EXIT_UNKNOWN;
     if (!review::introduced(r).empty()) return EXIT_COUNTEREXAMPLE;
     if (r.unknown) return EXIT_UNKNOWN;
     return acc->checked() < p.hunks.size() ? EXIT_PARTLY_MODELLED : EXIT_HOLDS;

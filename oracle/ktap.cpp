@@ -39,6 +39,7 @@ KernelLog read_kernel_log(std::istream& in, const std::string& file) {
     static const std::regex access(R"(^(Read|Write)(?: of size \d+)? at addr )");
     static const std::regex tags(R"(Pointer tag: \[([0-9a-f]{2})\], memory tag: \[([0-9a-f]{2})\])");
     static const std::regex stmt(R"(^# tagproof: L(\d+) (.*): (report|no report)$)");
+    static const std::regex data(R"(^# tagproof: L(\d+) (.*): data (zero|not zero at offset (\d+)|not read .*)$)");
     static const std::regex version(R"(Linux version (\S+))");
     std::map<std::size_t, std::string> subtests;  // indentation -> the suite whose results are there
     std::vector<KasanReport> pending;             // reports since the last result line
@@ -85,6 +86,19 @@ KernelLog read_kernel_log(std::istream& in, const std::string& file) {
         if (last && std::regex_search(body, m, tags)) {
             last->ptr_tag = hex_byte(m[1]);
             last->mem_tag = hex_byte(m[2]);
+            continue;
+        }
+        if (std::regex_search(body, m, data)) {
+            // the data of the statement just printed (its report line came first)
+            const int line = std::stoi(m[1]);
+            if (!stmts.empty() && stmts.back().scenario_line == line) {
+                auto& s = stmts.back();
+                if (m[3] == "zero") s.data = StatementResult::Data::zero;
+                else if (m[4].matched) {
+                    s.data = StatementResult::Data::not_zero;
+                    s.nonzero_offset = std::stoul(m[4]);
+                }
+            }
             continue;
         }
         if (std::regex_search(body, m, stmt)) {

@@ -28,6 +28,10 @@ struct StatementResult {
     std::string call;
     bool reported = false;
     std::vector<KasanReport> reports;
+    // "# tagproof: L<line> <call>: data zero|data not zero at offset N", printed
+    // after an allocation in a confirmation's case (kunit_writer.hpp)
+    enum class Data { not_read, zero, not_zero } data = Data::not_read;
+    std::size_t nonzero_offset = 0;
 };
 
 struct KtapCase {

@@ -23,7 +23,7 @@ using scenario::Outcome;
 using scenario::Scenario;
 using scenario::Statement;
 
-enum class VarKind { pointer, page, cache, size };
+enum class VarKind { pointer, page, cache, size, pgtable_kernel, pgtable_user };
 
 // The calls the kernel C can make, and the kind of what each returns.
 const std::map<std::string, VarKind>& kernel_calls() {
@@ -37,13 +37,23 @@ const std::map<std::string, VarKind>& kernel_calls() {
         {"vmalloc_to_page_address", VarKind::pointer}, {"virt_to_page_address", VarKind::pointer},
         {"set_tag", VarKind::pointer},    {"reset_tag", VarKind::pointer},    {"read", VarKind::pointer},
         {"write", VarKind::pointer},      {"rmw", VarKind::pointer},
+        // a page table: the kernel's (pte_alloc_one_kernel) or a user one
+        // (pte_alloc_one); which, the statement's argument says
+        {"pgtable_alloc", VarKind::pgtable_kernel}, {"pgtable_free", VarKind::pointer},
     };
     return m;
 }
 
+// The kind of what a statement returns (a page table's, by its argument).
+VarKind var_kind(const Statement& st) {
+    if (st.call == "pgtable_alloc" && !st.args.empty() && st.args[0].text == "user") return VarKind::pgtable_user;
+    return kernel_calls().at(st.call);
+}
+
 bool allocates(const std::string& call) {
     static const std::set<std::string> a = {"alloc_pages", "kmalloc", "kzalloc", "krealloc", "kmem_cache_create",
-                                            "kmem_cache_alloc", "vmalloc", "vzalloc", "vmalloc_huge", "vrealloc"};
+                                            "kmem_cache_alloc", "vmalloc", "vzalloc", "vmalloc_huge", "vrealloc",
+                                            "pgtable_alloc"};
     return a.count(call) > 0;
 }
 
@@ -150,9 +160,55 @@ std::string c_event(const Statement& st, const std::string& cache_name, const st
     if (c == "virt_to_page_address") return assign("page_address(virt_to_page(" + ptr(a[0]) + "))");
     if (c == "set_tag") return assign("(char *)__tag_set(" + ptr(a[0]) + ", " + num(a[1]) + ")");
     if (c == "reset_tag") return assign("(char *)kasan_reset_tag(" + ptr(a[0]) + ")");
+    if (c == "pgtable_alloc") {
+        // <asm-generic/pgalloc.h>: GFP_PGTABLE_KERNEL / GFP_PGTABLE_USER, order 0
+        if (a[0].text == "kernel") return assign("(char *)pte_alloc_one_kernel(&init_mm)");
+        return assign("(char *)page_address(pte_alloc_one(&init_mm))");
+    }
+    if (c == "pgtable_free") {
+        auto v = vars.find(a[0].name);
+        if (v != vars.end() && v->second == VarKind::pgtable_user)
+            return "pte_free(&init_mm, virt_to_page(" + a[0].name + "))";
+        return "pte_free_kernel(&init_mm, (pte_t *)" + a[0].name + ")";
+    }
     if (c == "read" || c == "write" || c == "rmw")
         return std::string("tp_access(") + ptr(a[0]) + ", " + num(a[1]) + ", " +
                (c == "read" ? "TP_READ" : c == "write" ? "TP_WRITE" : "TP_RMW") + ")";
+    return "";
+}
+
+// The bytes an allocation hands its caller, as C, for tp_data() ("" when the
+// call allocates nothing whose data the case reads).
+std::string data_len(const Statement& st) {
+    const auto& a = st.args;
+    const std::string& c = st.call;
+    if (c == "alloc_pages") return "(PAGE_SIZE << " + num(a[0]) + ")";
+    if (c == "kmalloc" || c == "kzalloc" || c == "vmalloc" || c == "vzalloc" || c == "vmalloc_huge") return num(a[0]);
+    if (c == "krealloc" || c == "vrealloc") return num(a[1]);
+    if (c == "kmem_cache_alloc") return "kmem_cache_size(" + a[0].name + ")";
+    if (c == "pgtable_alloc") return "PAGE_SIZE";
+    return "";
+}
+
+// The address whose data tp_data() reads: a page's page_address().
+std::string data_ptr(const Statement& st) {
+    return st.call == "alloc_pages" ? "(" + st.result + " ? page_address(" + st.result + ") : NULL)" : st.result;
+}
+
+// What a previous owner leaves for this allocation: a block of its kind,
+// filled and freed before the case runs ("" when the case cannot make one:
+// a cache the case itself creates).
+std::string dirty_call(const Statement& st) {
+    const auto& a = st.args;
+    const std::string& c = st.call;
+    if (c == "alloc_pages") return "tp_dirty_pages(" + gfp(st, 1) + ", " + num(a[0]) + ", 1)";
+    if (c == "pgtable_alloc") return "tp_dirty_pages(GFP_KERNEL, 0, 1)";
+    if (c == "kmalloc" || c == "kzalloc") return "tp_dirty_kmalloc(" + num(a[0]) + ")";
+    if (c == "krealloc") return "tp_dirty_kmalloc(" + num(a[1]) + ")";
+    // vmalloc's pages come one by one from the page allocator
+    if (c == "vmalloc" || c == "vzalloc" || c == "vmalloc_huge")
+        return "tp_dirty_pages(GFP_KERNEL, 0, DIV_ROUND_UP(" + num(a[0]) + ", PAGE_SIZE))";
+    if (c == "vrealloc") return "tp_dirty_pages(GFP_KERNEL, 0, DIV_ROUND_UP(" + num(a[1]) + ", PAGE_SIZE))";
     return "";
 }
 
@@ -173,6 +229,7 @@ const char* kPrologue = R"(// SPDX-License-Identifier: GPL-2.0
 #include <linux/kasan.h>
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
+#include <asm/pgalloc.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
@@ -216,6 +273,78 @@ static noinline void tp_access(char *p, size_t len, enum tp_access_kind kind)
 		if (kind != TP_READ)
 			v[i] = c;
 	}
+}
+
+/* What a previous owner leaves (review --confirm, a zeroing finding): blocks
+ * like the case's allocations, filled with 0xaa and freed last-first, so
+ * that the page allocator's per-CPU lists and the slab freelists (both
+ * last-in, first-out) hand them to the case's allocations in order. */
+#define TP_DIRTY_MAX 64
+static struct {
+	struct page *page;
+	unsigned int order;
+	void *object;
+} tp_dirty[TP_DIRTY_MAX];
+static int tp_ndirty;
+
+static void __maybe_unused tp_dirty_pages(gfp_t gfp, unsigned int order, unsigned long n)
+{
+	while (n-- && tp_ndirty < TP_DIRTY_MAX) {
+		struct page *page = alloc_pages(gfp & ~__GFP_ZERO, order);
+
+		if (!page)
+			return;
+		memset(kasan_reset_tag(page_address(page)), 0xaa, PAGE_SIZE << order);
+		tp_dirty[tp_ndirty].page = page;
+		tp_dirty[tp_ndirty].order = order;
+		tp_dirty[tp_ndirty++].object = NULL;
+	}
+}
+
+static void __maybe_unused tp_dirty_kmalloc(size_t size)
+{
+	void *p;
+
+	if (tp_ndirty >= TP_DIRTY_MAX)
+		return;
+	p = kmalloc(size, GFP_KERNEL);
+	if (!p)
+		return;
+	memset(kasan_reset_tag(p), 0xaa, size);
+	tp_dirty[tp_ndirty].page = NULL;
+	tp_dirty[tp_ndirty++].object = p;
+}
+
+static void __maybe_unused tp_dirty_release(void)
+{
+	while (tp_ndirty > 0) {
+		tp_ndirty--;
+		if (tp_dirty[tp_ndirty].page)
+			__free_pages(tp_dirty[tp_ndirty].page, tp_dirty[tp_ndirty].order);
+		else
+			kfree(tp_dirty[tp_ndirty].object);
+	}
+}
+
+/* Whether an allocation's bytes read as zero, through a match-all pointer
+ * (no tag check: the data is asked, not the tags). */
+static void __maybe_unused tp_data(int line, const char *what, const void *p, size_t len)
+{
+	const unsigned char *b;
+	size_t i;
+
+	if (IS_ERR_OR_NULL(p)) {
+		pr_info("# tagproof: L%d %s: data not read (no memory)\n", line, what);
+		return;
+	}
+	b = kasan_reset_tag(p);
+	for (i = 0; i < len; i++)
+		if (b[i])
+			break;
+	if (i == len)
+		pr_info("# tagproof: L%d %s: data zero\n", line, what);
+	else
+		pr_info("# tagproof: L%d %s: data not zero at offset %zu\n", line, what, i);
 }
 
 static void tp_begin(void)
@@ -273,6 +402,13 @@ static void tp_suite_exit(struct kunit_suite *suite)
 
 std::string kunit_case_name(const Scenario& sc) { return c_identifier(sc.name, sc.file); }
 
+std::string hw_boot_line(const Scenario& sc) {
+    std::string b = sc.boot;
+    if (auto it = sc.boot_by_mode.find(Mode::hw_tags); it != sc.boot_by_mode.end())
+        b += (b.empty() || it->second.empty() ? "" : " ") + it->second;
+    return b;
+}
+
 std::string expected_outcome(const Scenario& sc, const Statement& st) {
     Outcome o = hw_outcome(st);
     // as the runner reads it: under `harness kunit` an event with no outcome expects none
@@ -307,19 +443,22 @@ Expressible expressible(const Scenario& sc, const KernelTarget& target) {
     auto no = [](const std::string& why) { return Expressible{false, why}; };
     if (std::find(sc.modes.begin(), sc.modes.end(), Mode::hw_tags) == sc.modes.end()) return no("no hw_tags mode");
     if (auto x = target.excluded.find(sc.name); x != target.excluded.end()) return no("excluded: " + x->second);
-    if (sc.variant.rfind("linux-", 0) != 0) return no("it is about variant " + sc.variant + ", not a released kernel");
-    if (!eras.empty() && std::find(eras.begin(), eras.end(), sc.variant) == eras.end()) {
+    if (!target.confirm && sc.variant.rfind("linux-", 0) != 0)
+        return no("it is about variant " + sc.variant + ", not a released kernel");
+    if (!target.confirm && !eras.empty() && std::find(eras.begin(), eras.end(), sc.variant) == eras.end()) {
         std::string list;
         for (const auto& e : eras) list += (list.empty() ? "" : " or ") + e;
         return no("it is about " + sc.variant + ", the kernel's era is " + list);
     }
     if (!sc.baseline.empty()) return no("a mode-isolation scenario (baseline " + sc.baseline + ")");
-    for (const std::string* b : {&sc.boot, sc.boot_by_mode.count(Mode::hw_tags) ? &sc.boot_by_mode.at(Mode::hw_tags) : nullptr})
-        if (b && !default_boot(*b)) return no("boot line '" + *b + "': the kernel boots with HW_TAGS's defaults");
+    // a confirmation boots the kernel with the scenario's boot line
+    if (!target.confirm)
+        for (const std::string* b : {&sc.boot, sc.boot_by_mode.count(Mode::hw_tags) ? &sc.boot_by_mode.at(Mode::hw_tags) : nullptr})
+            if (b && !default_boot(*b)) return no("boot line '" + *b + "': the kernel boots with HW_TAGS's defaults");
     for (const auto& kv : sc.config)
         if (!harmless_config(kv.first, kv.second)) return no("config " + kv.first + "=" + kv.second);
     for (const auto& e : sc.expects)
-        if (e.kind != scenario::Expect::verdict || e.value != "Always")
+        if (!target.confirm && (e.kind != scenario::Expect::verdict || e.value != "Always"))
             return no("expect " + e.value + ": a verdict over tag choices, one kernel run is one of them");
     std::map<std::string, VarKind> vars;
     for (const auto& st : sc.statements) {
@@ -329,6 +468,8 @@ Expressible expressible(const Scenario& sc, const KernelTarget& target) {
         auto k = kernel_calls().find(st.call);
         if (k == kernel_calls().end()) return no("line " + std::to_string(st.line) + ": " + st.call + "() is not written as kernel C yet");
         if (st.cpu != 0) return no("line " + std::to_string(st.line) + ": cpu=" + std::to_string(st.cpu));
+        if (st.call == "pgtable_alloc" && (st.args.empty() || st.args[0].text == "pgd_slab"))
+            return no("line " + std::to_string(st.line) + ": a pgd from its slab cache is not written as kernel C yet");
         if (hw_outcome(st).kind == Outcome::fault) return no("line " + std::to_string(st.line) + ": a fault, which stops the kernel");
         if (!st.result.empty()) vars[st.result] = k->second;
     }
@@ -352,8 +493,7 @@ KunitSuite write_kunit_suite(const std::vector<Scenario>& scenarios, const std::
         // the variables, declared first (the kernel builds with -Wdeclaration-after-statement)
         std::map<std::string, VarKind> vars;
         for (const auto& st : sc.statements)
-            if (st.kind == Statement::event && in_hw_tags(st) && !st.result.empty())
-                vars[st.result] = kernel_calls().at(st.call);
+            if (st.kind == Statement::event && in_hw_tags(st) && !st.result.empty()) vars[st.result] = var_kind(st);
         c << "\n/* " << sc.file << (sc.doc.empty() ? "" : ": " + sc.doc) << " */\n";
         c << "static void " << id << "(struct kunit *test)\n{\n";
         for (const auto& [name, kind] : vars)
@@ -364,12 +504,26 @@ KunitSuite write_kunit_suite(const std::vector<Scenario>& scenarios, const std::
                                            : "char *")
               << name << (kind == VarKind::size ? " = 0;\n" : " = NULL;\n");
         if (!vars.empty()) c << "\n";
+        if (target.confirm) {
+            // the stale data of previous owners, for each allocation in order
+            std::size_t dirty = 0;
+            for (const auto& st : sc.statements)
+                if (st.kind == Statement::event && in_hw_tags(st) && !dirty_call(st).empty()) {
+                    c << "\t" << dirty_call(st) << ";\n";
+                    ++dirty;
+                }
+            if (dirty) c << "\ttp_dirty_release();\n\n";
+        }
         for (const auto& st : sc.statements) {
             if (st.kind != Statement::event || !in_hw_tags(st)) continue;
             const std::string exp = expected_outcome(sc, st);
-            const char* ex = exp.empty() ? "TP_ANY" : exp == "no report" ? "TP_NO_REPORT" : "TP_REPORT";
+            // a confirmation compares what the kernel did with the model outside the kernel
+            const char* ex = exp.empty() || target.confirm ? "TP_ANY" : exp == "no report" ? "TP_NO_REPORT" : "TP_REPORT";
             c << "\ttp_begin();\n\t" << c_event(st, "tp_" + id + "_" + std::to_string(st.line), vars) << ";\n";
             c << "\ttp_end(test, " << st.line << ", " << c_string(shown(st)) << ", " << ex << ");\n";
+            if (target.confirm && !st.result.empty() && !data_len(st).empty())
+                c << "\ttp_data(" << st.line << ", " << c_string(shown(st)) << ", " << data_ptr(st) << ", "
+                  << data_len(st) << ");\n";
             // an allocation the model hands out must exist to go on; a call the
             // model reports on (krealloc of a freed object) may return NULL
             if (!st.result.empty() && allocates(st.call) && exp.rfind("report", 0) != 0)

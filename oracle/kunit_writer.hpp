@@ -35,6 +35,14 @@ struct Expressible {
 struct KernelTarget {
     std::vector<std::string> eras;
     std::map<std::string, std::string> excluded;
+    // A finding confirmed in a patched kernel (`review --confirm`,
+    // confirm.hpp): the file's variant is the patch's, built into the kernel
+    // it runs in; its expectations and boot line are the confirmation's to
+    // compare and to boot with, not the C's; and after each allocation the
+    // case prints whether its bytes read as zero, each allocation preceded by
+    // a block of its kind that the case fills with 0xaa and frees (the stale
+    // data a previous owner leaves, which the model's memory starts with).
+    bool confirm = false;
 };
 
 // Reads an exclusion file: "NAME  reason" per line, '#' comments.
@@ -55,6 +63,10 @@ KunitSuite write_kunit_suite(const std::vector<scenario::Scenario>& scenarios, c
 
 // The KUnit case a scenario becomes: its name as a C identifier.
 std::string kunit_case_name(const scenario::Scenario& sc);
+
+// The boot line a scenario gives in hw_tags ("" when none): its `boot` line
+// and its hw_tags one, joined.
+std::string hw_boot_line(const scenario::Scenario& sc);
 
 // What a statement line of a written case expects in hw_tags: "report",
 // "report(TYPE)", "no report", or "" (not compared: `any`, or no outcome

@@ -297,6 +297,10 @@ std::string reply_text(const Reply& r) {
         s += "\n" + para("Fixed by the series: " + r.fixed_in + " breaks " + f +
                           " (its corpus run shows it), and the series does not.");
     }
+    if (!r.kernel.empty()) {
+        s += "\n" + para("Kernel: " + r.kernel);
+        for (const auto& d : r.kernel_differ) s += "  | " + d + "\n";
+    }
     s += "\n" + para(verdict_line(r, intro_f.size()));
     return s;
 }
@@ -335,6 +339,11 @@ std::string reply_markdown(const Reply& r) {
     if (auto it = under.find(-1); it != under.end()) {
         s += "## Findings not tied to one hunk\n\n";
         for (std::size_t i : it->second) s += finding_markdown(r.review->findings[i]) + "\n";
+    }
+    if (!r.kernel.empty()) {
+        s += "Kernel: " + r.kernel + "\n\n";
+        for (const auto& d : r.kernel_differ) s += "- " + d + "\n";
+        if (!r.kernel_differ.empty()) s += "\n";
     }
     s += "**" + verdict_line(r, r.review ? introduced(*r.review).size() : 0) + "**\n";
     return s;
@@ -406,6 +415,11 @@ std::string reply_json(const Reply& r) {
     o << ",\n  \"fixed\": [";
     for (std::size_t i = 0; i < r.fixed.size(); ++i) o << (i ? ", " : "") << json_string(r.fixed[i]);
     o << "], \"fixed_in\": " << json_string(r.fixed_in);
+    if (!r.kernel.empty()) {
+        o << ",\n  \"kernel\": " << json_string(r.kernel) << ", \"kernel_differ\": [";
+        for (std::size_t i = 0; i < r.kernel_differ.size(); ++i) o << (i ? ", " : "") << json_string(r.kernel_differ[i]);
+        o << "]";
+    }
     o << ",\n  \"verdict\": " << json_string(verdict_line(r, r.review ? introduced(*r.review).size() : 0)) << "\n}\n";
     return o.str();
 }

@@ -26,6 +26,10 @@ struct Reply {
     // breaks and the series does not ("zeroing [hw_tags]"), with the baseline's name.
     std::vector<std::string> fixed;
     std::string fixed_in;
+    // --confirm with no finding to confirm: the corpus run in the kernel with
+    // and without the series (oracle::confirm_clean), and the cases that differ
+    std::string kernel;
+    std::vector<std::string> kernel_differ;
 };
 
 // Which hunk (index into reading->hunks) a finding is about; -1 for none.

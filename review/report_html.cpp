@@ -187,6 +187,11 @@ std::string finding_html(const Finding& f) {
     row("Property", "<code>" + esc(f.property) + "</code>: " + esc(property_statement(f.property)));
     row("Found by", esc(f.source + ", " + f.origin));
     if (!f.scenario_file.empty()) row("Reproduce", "<code>" + esc(reproduce_command(f, f.scenario_file)) + "</code>");
+    if (!f.kernel.empty()) {
+        std::string ex;
+        for (const auto& l : f.kernel_excerpt) ex += esc(l) + "\n";
+        row("Kernel", esc(f.kernel) + (ex.empty() ? "" : "<pre>" + ex + "</pre>"));
+    }
     h += "</table>\n<h2>Tags over time</h2>\n";
     const std::string dot = tag_picture_dot(f);
     const std::string svg = render_svg(dot);

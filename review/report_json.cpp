@@ -45,6 +45,9 @@ std::string finding_json(const Finding& f) {
     s += ", \"config\": " + q(f.config) + ", \"expected\": " + q(f.expected) + ", \"happened\": " + q(f.happened);
     s += ", \"functions\": " + list(f.functions) + ", \"trace\": " + list(f.trace);
     s += ", \"scenario_file\": " + q(f.scenario_file) + ", \"scenario\": " + q(f.scenario);
+    if (!f.kernel.empty())
+        s += ", \"kernel\": " + q(f.kernel) + ", \"kernel_contradicts\": " + (f.kernel_contradicts ? "true" : "false") +
+             ", \"kernel_excerpt\": " + list(f.kernel_excerpt);
     s += ", \"question\": " + q(question(f)) + "}";
     return s;
 }
@@ -91,6 +94,12 @@ std::string finding_markdown(const Finding& f) {
     s += "| Property | `" + f.property + "`: " + property_statement(f.property) + " |\n";
     s += "| Found by | " + f.source + ", " + f.origin + " |\n";
     if (!f.scenario_file.empty()) s += "| Reproduce | `" + reproduce_command(f, f.scenario_file) + "` |\n";
+    if (!f.kernel.empty()) s += "| Kernel | " + f.kernel + " |\n";
+    if (!f.kernel_excerpt.empty()) {
+        s += "\n### The patched kernel's console\n\n```\n";
+        for (const auto& l : f.kernel_excerpt) s += l + "\n";
+        s += "```\n";
+    }
     s += "\n### Trace\n\n```\n";
     for (const auto& l : f.trace) s += l + "\n";
     s += "```\n\n**What should have happened:** " + f.expected + "\n\n**What happened:** " + f.happened + "\n\n";

@@ -58,6 +58,12 @@ std::string finding_text(const Finding& f) {
     add(s, wrap(f.config, W, "Config:    ", "           "));
     add(s, wrap(f.property + ": " + property_statement(f.property), W, "Property:  ", "           "));
     add(s, wrap(f.source + ", " + f.origin, W, "Found by:  ", "  "));
+    if (!f.kernel.empty()) add(s, wrap(f.kernel, W, "Kernel:    ", "           "));
+    if (!f.kernel_excerpt.empty()) {
+        // console lines as the kernel printed them, not wrapped
+        s += "The patched kernel's console:\n";
+        for (const auto& l : f.kernel_excerpt) s += "  | " + l + "\n";
+    }
     s += "\nThe trace (replayed in tagproof's model; the state after each event):\n";
     for (const auto& l : f.trace) {
         // keep the trace's own indentation, wrap what is longer than 72

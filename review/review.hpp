@@ -46,6 +46,12 @@ struct Finding {
     std::vector<std::string> trace; // events with their reports and state, from the model
     std::string expected, happened; // what should have happened, what did
     std::vector<std::string> functions;  // kernel functions involved
+    // `review --confirm` (oracle/confirm.hpp): what the patched and the
+    // unpatched kernel did with this trace, and the patched kernel's console
+    // lines for it; "" when not asked.
+    std::string kernel;
+    std::vector<std::string> kernel_excerpt;
+    bool kernel_contradicts = false;  // the kernel did not do what the model predicted: a model defect
 };
 
 struct PropertyVerdict {

@@ -1,0 +1,409 @@
+// confirm.cpp — see confirm.hpp.
+#include "confirm.hpp"
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "error.hpp"
+#include "ktap.hpp"
+#include "kunit_agreement.hpp"
+#include "kunit_writer.hpp"
+#include "runner.hpp"
+#include "scenario.hpp"
+
+namespace tagproof::oracle {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kSuite = "tagproof_confirm";
+
+// What the kernel shows of a property at one statement; false where the
+// property is not one kernel run's to show.
+bool observable(const std::string& property) {
+    return property == "zeroing" || property == "no-false-positive" || property == "page-tag-consistency" ||
+           property == "detection";
+}
+
+// The scenario's text with its variant line naming `variant`.
+std::string with_variant(const std::string& text, const std::string& variant) {
+    std::istringstream in(text);
+    std::ostringstream out;
+    std::string l;
+    bool done = false;
+    while (std::getline(in, l)) {
+        if (!done && l.rfind("variant ", 0) == 0) {
+            l = "variant " + variant;
+            done = true;
+        }
+        out << l << "\n";
+    }
+    return out.str();
+}
+
+// The statement a violation's message names ("zeroing: t0 = pgtable_alloc(kernel): ..."):
+// the last event whose text starts the message after the property; 0 when none does.
+int named_line(const scenario::Scenario& sc, const std::string& violation, const std::string& property) {
+    std::string msg = violation.substr(std::min(violation.size(), property.size() + 2));
+    int line = 0;
+    for (const auto& st : sc.statements) {
+        if (st.kind != scenario::Statement::event) continue;
+        std::string shown = st.result.empty() ? "" : st.result + " = ";
+        shown += st.call + "(";
+        for (std::size_t i = 0; i < st.args.size(); ++i) shown += (i ? ", " : "") + st.args[i].text;
+        shown += ")";
+        if (msg.rfind(shown, 0) == 0) line = st.line;
+    }
+    return line;
+}
+
+// The kernel's observation at a statement, in the property's terms, and
+// whether it shows the violation.
+struct Seen {
+    bool reached = false, violation = false;
+    std::string what;  // "data not zero at offset 0", "a KASAN report (invalid-access)", ...
+};
+
+Seen seen_at(const KtapCase& kc, int line, const std::string& property) {
+    Seen s;
+    for (const auto& st : kc.statements) {
+        if (st.scenario_line != line) continue;
+        s.reached = true;
+        if (property == "zeroing") {
+            if (st.data == StatementResult::Data::not_read) {
+                s.reached = false;
+                s.what = "its data not read";
+            } else {
+                s.violation = st.data == StatementResult::Data::not_zero;
+                s.what = s.violation ? "data not zero at offset " + std::to_string(st.nonzero_offset) : "data zero";
+            }
+        } else {
+            const std::string type = st.reports.empty() ? "" : " (" + st.reports.front().bug_type + ")";
+            s.what = st.reported ? "a KASAN report" + type : "no KASAN report";
+            s.violation = property == "detection" ? !st.reported : st.reported;
+        }
+    }
+    return s;
+}
+
+// Runs the script; its stderr (progress, errors) goes to `log` and, line by
+// line, to the progress callback.
+int run_script(const ConfirmJob& job, std::string& tail, int round = 1) {
+    const std::string cmd = "sh '" + job.script + "' '" + job.tree + "' '" + job.work + "' '" + job.dir + "' " +
+                            std::to_string(round) + " 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) return -1;
+    std::array<char, 4096> buf{};
+    std::ofstream log(job.dir + "/confirm.log", std::ios::app);
+    while (std::fgets(buf.data(), buf.size(), p)) {
+        std::string l(buf.data());
+        log << l;
+        if (!l.empty() && l.back() == '\n') l.pop_back();
+        tail = l;
+        if (job.progress) job.progress(l);
+    }
+    const int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+void write_file(const std::string& path, const std::string& text) {
+    fs::create_directories(fs::path(path).parent_path());
+    std::ofstream(path, std::ios::binary) << text;
+}
+
+// The console lines of case `kc` (after the previous case's result line).
+std::vector<std::string> excerpt(const std::string& file, const KernelLog& log, const KtapCase& kc) {
+    int from = 0;
+    for (const auto& c : log.cases)
+        if (c.line < kc.line && c.line > from) from = c.line;
+    std::ifstream in(file);
+    std::vector<std::string> out;
+    std::string l;
+    for (int n = 1; std::getline(in, l) && n <= kc.line; ++n)
+        if (n > from && (l.find("# tagproof: ") != std::string::npos || l.find("BUG: KASAN: ") != std::string::npos ||
+                         l.find("Pointer tag:") != std::string::npos || n == kc.line))
+            out.push_back(l);
+    return out;
+}
+
+std::string mode_of(const KernelLog& log) {
+    const auto at = log.kasan_line.find("mode=");
+    if (at == std::string::npos) return "";
+    const auto end = log.kasan_line.find_first_of(",)", at);
+    return log.kasan_line.substr(at + 5, end - at - 5);
+}
+
+// Writes the job (the suite, the series' files before and after, the boot
+// lines) and runs the script; false with why when it fails.
+bool run_job(const ConfirmJob& job, const std::string& c_source, const std::vector<std::string>& boots, std::string& why) {
+    fs::remove_all(job.dir);
+    for (const char* side : {"base", "patched"}) {
+        write_file(job.dir + "/" + side + "/mm/kasan/tagproof_confirm.c", c_source);
+        for (const auto& [path, text] : std::string(side) == "base" ? job.before : job.after)
+            write_file(job.dir + "/" + side + "/" + path, text);
+    }
+    {
+        std::ofstream b(job.dir + "/boots");
+        for (const auto& l : boots) b << (l.empty() ? "-" : l) << "\n";
+    }
+    std::string tail;
+    if (run_script(job, tail) == 0) return true;
+    why = "the kernel could not be built or booted (" + tail + "; " + job.dir + "/confirm.log)";
+    return false;
+}
+
+KernelLog read_log(const std::string& file) {
+    std::ifstream in(file);
+    return read_kernel_log(in, file);
+}
+
+// A case's statements as one comparable line: "L4 report, L6 no report".
+std::string statements_of(const KtapCase& c) {
+    std::string s;
+    for (const auto& st : c.statements)
+        s += (s.empty() ? "" : ", ") + ("L" + std::to_string(st.scenario_line)) + (st.reported ? " report" : " no report");
+    return s;
+}
+
+const char* result_of(const KtapCase& c) {
+    return c.result == KtapCase::ok ? "ok" : c.result == KtapCase::not_ok ? "not ok" : "skip";
+}
+
+}  // namespace
+
+Confirmation confirm_clean(const std::vector<std::string>& files, const std::map<std::string, std::string>& excluded,
+                           const ConfirmJob& job) {
+    Confirmation c;
+    std::vector<scenario::Scenario> scs;
+    for (const auto& f : files) scs.push_back(scenario::load_scenario(f));
+    KernelTarget target;
+    target.eras = era_variants(job.version);
+    target.excluded = excluded;
+    const KunitSuite suite = write_kunit_suite(scs, kSuite, target);
+    if (suite.cases.empty()) {
+        c.summary = "not run in a kernel: no scenario of the corpus can be written as kernel C for " + job.version;
+        return c;
+    }
+    std::string why;
+    if (!run_job(job, suite.c_source, {""}, why)) {
+        c.summary = "not run in a kernel: " + why;
+        return c;
+    }
+    // Round by round (boots only after the first): a case differs when it
+    // differed in every round so far; a tag collision does not repeat.
+    constexpr int kRounds = 3;
+    std::map<std::string, std::string> differ;  // case -> how, in the last round
+    std::size_t ran = 0;
+    std::string mode, crash;
+    for (int round = 1; round <= kRounds; ++round) {
+        if (round > 1) {
+            std::string tail;
+            if (run_script(job, tail, round) != 0) break;
+        }
+        const std::string sfx = round == 1 ? ".log" : ".r" + std::to_string(round) + ".log";
+        const KernelLog base = read_log(job.dir + "/console-base-1" + sfx);
+        const KernelLog patched = read_log(job.dir + "/console-patched-1" + sfx);
+        mode = mode_of(patched);
+        if (!patched.crashes.empty()) crash = patched.crashes.front();
+        std::map<std::string, const KtapCase*> in_base;
+        for (const KtapCase* k : suite_cases(base, kSuite)) in_base[k->name] = k;
+        std::map<std::string, std::string> now_differ;
+        std::size_t now_ran = 0;
+        for (const KtapCase* k : suite_cases(patched, kSuite)) {
+            auto b = in_base.find(k->name);
+            if (b == in_base.end()) continue;
+            ++now_ran;
+            const std::string was = std::string(result_of(*b->second)) + " (" + statements_of(*b->second) + ")";
+            const std::string now = std::string(result_of(*k)) + " (" + statements_of(*k) + ")";
+            if (was != now && (round == 1 || differ.count(k->name)))
+                now_differ[k->name] = k->name + ": unpatched " + was + ", patched " + now;
+        }
+        if (round == 1) ran = now_ran;
+        differ = now_differ;
+        if (differ.empty()) break;
+        if (job.progress)
+            job.progress(std::to_string(differ.size()) + " case(s) differ after round " + std::to_string(round) +
+                         (round < kRounds ? ": booting both kernels again" : ""));
+    }
+    for (const auto& [name, how] : differ) c.excerpt.push_back(how);
+    const std::string under = " under QEMU MTE (" + (mode.empty() ? std::string("?") : mode) + ")";
+    if (ran == 0) {
+        c.summary = "not run in a kernel: no case of the corpus ran on both kernels (" + job.dir + ")" +
+                    (crash.empty() ? "" : ": " + crash);
+        return c;
+    }
+    if (differ.empty()) {
+        c.status = Confirmation::confirmed;
+        c.summary = "confirmed clean in " + job.version + " + patch" + under + ": the " + std::to_string(ran) +
+                    " corpus cases the kernel runs (" + std::to_string(suite.left_out.size()) +
+                    " scenarios not expressible there) give the same results, report by report, with the patch "
+                    "and without (a case that differed in one boot, by a tag collision, is booted again, up to " +
+                    std::to_string(kRounds) + " boots)";
+    } else {
+        c.status = Confirmation::contradicted;
+        c.summary = "not confirmed clean in " + job.version + " + patch" + under + ": " + std::to_string(differ.size()) +
+                    " of " + std::to_string(ran) + " corpus cases differ with the patch in each of " +
+                    std::to_string(kRounds) + " boots (" + c.excerpt.front() + (differ.size() > 1 ? "; ..." : "") + ")";
+    }
+    return c;
+}
+
+const char* status_name(Confirmation::Status s) {
+    switch (s) {
+        case Confirmation::confirmed: return "confirmed";
+        case Confirmation::contradicted: return "contradicted";
+        default: return "not run";
+    }
+}
+
+std::string kernel_work_dir(const std::string& tree) {
+    std::string root;
+    if (const char* k = std::getenv("TAGPROOF_KERNELS"); k && *k) {
+        root = k;
+    } else {
+        const char* x = std::getenv("XDG_CACHE_HOME");
+        const char* h = std::getenv("HOME");
+        root = (x && *x ? std::string(x) : std::string(h ? h : ".") + "/.cache") + "/tagproof/kernels";
+    }
+    return root + "/" + fs::path(tree).lexically_normal().filename().string();
+}
+
+std::vector<Confirmation> confirm_findings(const std::vector<ConfirmFinding>& findings, const ConfirmJob& job) {
+    std::vector<Confirmation> out(findings.size());
+    // Each finding that one HW_TAGS kernel run can show: its case, its boot
+    // line, the statement it names and the model's prediction per kernel.
+    struct Case {
+        std::size_t finding;
+        scenario::Scenario sc;
+        std::string boot;
+        int line = 0;
+        bool patched_violates = false, base_violates = false;
+    };
+    std::vector<Case> cases;
+    std::vector<std::string> boots;
+    for (std::size_t i = 0; i < findings.size(); ++i) {
+        const ConfirmFinding& f = findings[i];
+        Confirmation& c = out[i];
+        if (f.mode != Mode::hw_tags) {
+            c.summary = std::string("not run in a kernel: the oracle's kernel is built with HW_TAGS only, this finding is ") +
+                        mode_name(f.mode) + "'s";
+            continue;
+        }
+        if (!observable(f.property)) {
+            c.summary = "not run in a kernel: " + f.property + " compares builds or boots, not what one kernel run shows";
+            continue;
+        }
+        Case k;
+        k.finding = i;
+        try {
+            k.sc = scenario::parse_scenario(f.scenario_text, f.label);
+        } catch (const std::exception& e) {
+            c.summary = std::string("not run in a kernel: its scenario does not parse: ") + e.what();
+            continue;
+        }
+        KernelTarget target;
+        target.confirm = true;
+        const Expressible ex = expressible(k.sc, target);
+        if (!ex.ok) {
+            c.summary = "not run in a kernel: " + ex.why;
+            continue;
+        }
+        // the model's predictions: the violation under the patch's variant, and under the tree's
+        const auto patched = scenario::violations_shown(with_variant(f.scenario_text, job.patched_variant), f.property,
+                                                        Mode::hw_tags);
+        const auto base = scenario::violations_shown(with_variant(f.scenario_text, job.base_variant), f.property,
+                                                     Mode::hw_tags);
+        k.patched_violates = !patched.empty();
+        k.base_violates = !base.empty();
+        if (!k.patched_violates) {
+            c.summary = "not run in a kernel: the model does not show the finding's violation on replay";
+            continue;
+        }
+        k.line = named_line(k.sc, patched.front(), f.property);
+        if (!k.line) {
+            c.summary = "not run in a kernel: the violation names no statement of its scenario (" + patched.front() + ")";
+            continue;
+        }
+        k.sc.name = "tp_confirm_" + std::to_string(i + 1);
+        k.boot = hw_boot_line(k.sc);
+        if (std::find(boots.begin(), boots.end(), k.boot) == boots.end()) boots.push_back(k.boot);
+        cases.push_back(std::move(k));
+    }
+    if (cases.empty()) return out;
+
+    // The job: the suite, the series' files before and after it, the boot lines.
+    std::vector<scenario::Scenario> scs;
+    for (const auto& k : cases) scs.push_back(k.sc);
+    KernelTarget target;
+    target.confirm = true;
+    const KunitSuite suite = write_kunit_suite(scs, kSuite, target);
+    std::string why;
+    if (!run_job(job, suite.c_source, boots, why)) {
+        for (const auto& k : cases) out[k.finding].summary = "not run in a kernel: " + why;
+        return out;
+    }
+    for (const auto& k : cases) {
+        Confirmation& c = out[k.finding];
+        const std::size_t b = std::size_t(std::find(boots.begin(), boots.end(), k.boot) - boots.begin()) + 1;
+        const std::string at = "L" + std::to_string(k.line);
+        Seen seen[2];
+        std::string mode;
+        bool ran = true;
+        for (int side = 0; side < 2; ++side) {
+            const std::string file = job.dir + "/console-" + (side ? "patched" : "base") + "-" + std::to_string(b) + ".log";
+            const KernelLog log = read_log(file);
+            const KtapCase* kc = nullptr;
+            for (const KtapCase* x : suite_cases(log, kSuite))
+                if (x->name == k.sc.name) kc = x;
+            if (!kc) {
+                c.summary = std::string("not run in a kernel: the ") + (side ? "patched" : "unpatched") +
+                            " kernel did not run case " + k.sc.name + " (" + file + ")" +
+                            (log.crashes.empty() ? "" : ": " + log.crashes.front());
+                ran = false;
+                break;
+            }
+            seen[side] = seen_at(*kc, k.line, findings[k.finding].property);
+            if (side) {
+                c.excerpt = excerpt(file, log, *kc);
+                mode = mode_of(log);
+            }
+            if (!seen[side].reached) {
+                c.summary = std::string("not run in a kernel: the ") + (side ? "patched" : "unpatched") + " kernel's case " +
+                            k.sc.name + " did not reach " + at + (seen[side].what.empty() ? "" : " (" + seen[side].what + ")");
+                ran = false;
+                break;
+            }
+        }
+        if (!ran) continue;
+        const bool patched_ok = seen[1].violation == k.patched_violates;
+        const bool base_ok = seen[0].violation == k.base_violates;
+        const std::string under = " under QEMU MTE (" + (mode.empty() ? std::string("?") : mode) + ")" +
+                                  (k.boot.empty() ? "" : ", booted with " + k.boot);
+        if (patched_ok && base_ok) {
+            c.status = Confirmation::confirmed;
+            c.summary = "confirmed in " + job.version + " + patch" + under + ": " + at + " " + seen[1].what + ", as the model predicted; unpatched: " + seen[0].what +
+                        ", as " + (k.base_violates ? "the model predicted (the tree has it too)" : "expected");
+        } else {
+            c.status = Confirmation::contradicted;
+            c.summary = "not confirmed in " + job.version + " + patch" + under + ": " +
+                        (patched_ok ? "" : "with the patch " + at + " " + seen[1].what + ", the model predicted " +
+                                               (k.patched_violates ? "the violation" : "none")) +
+                        (!patched_ok && !base_ok ? "; " : "") +
+                        (base_ok ? "" : "unpatched " + at + " " + seen[0].what + ", the model predicted " +
+                                            (k.base_violates ? "the violation" : "none")) +
+                        ": a model defect";
+        }
+    }
+    return out;
+}
+
+}  // namespace tagproof::oracle

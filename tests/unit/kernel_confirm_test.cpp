@@ -1,0 +1,179 @@
+// kernel_confirm_test.cpp — `review --confirm` without a kernel (issue 32):
+// a finding's trace written as a confirming KUnit case, the data lines such a
+// case prints read back, and the comparison of what each kernel did with the
+// model's prediction, over console logs that a stand-in for
+// scripts/kernel-confirm.sh hands back. The real kernel run is the kernel
+// preset's (tests/kernel_tests.cmake).
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "confirm.hpp"
+#include "file/variant_file.hpp"
+#include "ktap.hpp"
+#include "kunit_writer.hpp"
+#include "scenario.hpp"
+
+using namespace tagproof;
+using namespace tagproof::oracle;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A page-table patch as a new user writes it: GFP_PGTABLE_KERNEL loses __GFP_ZERO.
+const char* kVariant =
+    "name confirm-test-pgtable-no-zero\nbase linux-6.4\nsummary GFP_PGTABLE_KERNEL without __GFP_ZERO\n"
+    "claims any\nrule GFP_PGTABLE_KERNEL = (GFP_KERNEL)\n";
+
+std::string finding(const std::string& variant, const std::string& mode = "hw_tags") {
+    return "name f\nvariant " + variant + "\nmodes " + mode + "\nt0 = pgtable_alloc(kernel)\nexpect violation zeroing\n";
+}
+
+fs::path scratch(const std::string& name) {
+    fs::path d = fs::temp_directory_path() / ("tagproof-confirm-" + name + "-" + std::to_string(::getpid()));
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return d;
+}
+
+void write(const fs::path& p, const std::string& text) {
+    fs::create_directories(p.parent_path());
+    std::ofstream(p) << text;
+}
+
+const std::string& patched_variant() {
+    static const std::string name = [] {
+        const fs::path f = scratch("variant") / "pgtable.variant";
+        write(f, kVariant);
+        return kernel::load_variant_file(f.string()).name();
+    }();
+    return name;
+}
+
+// A console log of the confirmation suite: case tp_confirm_1's statement at L4.
+std::string console(const std::string& data) {
+    return "Linux version 6.12.118 (x@y) #1 SMP\n"
+           "kasan: KernelAddressSanitizer initialized (hw-tags, mode=sync, vmalloc=on, stacktrace=on)\n"
+           "KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: tagproof_confirm\n    1..1\n"
+           "# tagproof: L4 t0 = pgtable_alloc(kernel): no report\n"
+           "# tagproof: L4 t0 = pgtable_alloc(kernel): " + data + "\n"
+           "    ok 1 tp_confirm_1\nok 1 tagproof_confirm\nreboot: Power down\n";
+}
+
+// The stand-in for scripts/kernel-confirm.sh: checks the job it was given and
+// copies the canned logs from its TREE argument into JOB, or fails as a build does.
+ConfirmJob job_with(const fs::path& dir, const std::string& base_data, const std::string& patched_data, int rc = 0) {
+    write(dir / "tree" / "console-base-1.log", console(base_data));
+    write(dir / "tree" / "console-patched-1.log", console(patched_data));
+    write(dir / "kernel-confirm.sh",
+          "set -e\n[ -f \"$3/boots\" ] && [ -f \"$3/patched/mm/kasan/tagproof_confirm.c\" ] && "
+          "[ -f \"$3/patched/include/asm-generic/pgalloc.h\" ]\n"
+          "if [ " + std::to_string(rc) + " -ne 0 ]; then echo 'kernel-confirm: error: the base kernel did not build' >&2; exit " +
+              std::to_string(rc) + "; fi\ncp \"$1\"/console-*.log \"$3\"/\n");
+    ConfirmJob job;
+    job.tree = (dir / "tree").string();
+    job.version = "6.12.118";
+    job.patched_variant = patched_variant();
+    job.base_variant = "linux-6.4";
+    job.before["include/asm-generic/pgalloc.h"] = "#define GFP_PGTABLE_KERNEL (GFP_KERNEL | __GFP_ZERO)\n";
+    job.after["include/asm-generic/pgalloc.h"] = "#define GFP_PGTABLE_KERNEL (GFP_KERNEL)\n";
+    job.work = (dir / "work").string();
+    job.dir = (dir / "job").string();
+    job.script = (dir / "kernel-confirm.sh").string();
+    return job;
+}
+
+ConfirmFinding zeroing(const std::string& mode = "hw_tags") {
+    return {"zeroing [" + mode + "]", "zeroing", mode == "hw_tags" ? Mode::hw_tags : Mode::sw_tags,
+            finding(patched_variant(), mode)};
+}
+
+}  // namespace
+
+TEST(ConfirmWriter, AFindingsTraceBecomesACaseThatReadsItsData) {
+    const scenario::Scenario sc = scenario::parse_scenario(finding(patched_variant()), "f.litmus");
+    KernelTarget t;
+    // the oracle's own suite takes released kernels only: the control
+    EXPECT_FALSE(expressible(sc, t).ok);
+    t.confirm = true;
+    ASSERT_TRUE(expressible(sc, t).ok) << expressible(sc, t).why;
+    const std::string c = write_kunit_suite({sc}, "tagproof_confirm", t).c_source;
+    // a previous owner's page, then the kernel's page-table allocator, then its data read
+    const auto dirty = c.find("\ttp_dirty_pages(GFP_KERNEL, 0, 1);");
+    const auto alloc = c.find("t0 = (char *)pte_alloc_one_kernel(&init_mm);");
+    const auto data = c.find("tp_data(4, \"t0 = pgtable_alloc(kernel)\", t0, PAGE_SIZE);");
+    ASSERT_NE(dirty, std::string::npos) << c;
+    ASSERT_NE(alloc, std::string::npos);
+    ASSERT_NE(data, std::string::npos);
+    EXPECT_LT(dirty, alloc);
+    EXPECT_LT(alloc, data);
+    // the kernel is not held to the file inside the case: the comparison is the review's
+    EXPECT_NE(c.find("tp_end(test, 4, \"t0 = pgtable_alloc(kernel)\", TP_ANY);"), std::string::npos);
+}
+
+TEST(ConfirmWriter, APgdFromItsSlabIsNotWritten) {
+    KernelTarget t;
+    t.confirm = true;
+    const auto sc = scenario::parse_scenario("name g\nmodes hw_tags\nt0 = pgtable_alloc(pgd_slab)\n", "g.litmus");
+    EXPECT_NE(expressible(sc, t).why.find("pgd from its slab cache"), std::string::npos);
+}
+
+TEST(ConfirmLog, DataLinesAreReadOntoTheirStatement) {
+    std::istringstream in(console("data not zero at offset 24"));
+    const KernelLog log = read_kernel_log(in, "log");
+    const auto cases = suite_cases(log, "tagproof_confirm");
+    ASSERT_EQ(cases.size(), 1u);
+    ASSERT_EQ(cases[0]->statements.size(), 1u);
+    EXPECT_EQ(cases[0]->statements[0].data, StatementResult::Data::not_zero);
+    EXPECT_EQ(cases[0]->statements[0].nonzero_offset, 24u);
+    std::istringstream zero(console("data zero"));
+    EXPECT_EQ(read_kernel_log(zero, "log").cases[0].statements[0].data, StatementResult::Data::zero);
+}
+
+TEST(Confirm, BothKernelsAsPredictedIsConfirmed) {
+    const fs::path d = scratch("confirmed");
+    const auto c = confirm_findings({zeroing()}, job_with(d, "data zero", "data not zero at offset 0"));
+    ASSERT_EQ(c.size(), 1u);
+    EXPECT_EQ(c[0].status, Confirmation::confirmed) << c[0].summary;
+    EXPECT_NE(c[0].summary.find("confirmed in 6.12.118 + patch under QEMU MTE (sync): L4 data not zero at offset 0, "
+                                "as the model predicted; unpatched: data zero, as expected"),
+              std::string::npos)
+        << c[0].summary;
+    EXPECT_FALSE(c[0].excerpt.empty());
+}
+
+TEST(Confirm, APatchedKernelThatZeroesContradictsTheModel) {
+    const fs::path d = scratch("patched-zeroes");
+    const auto c = confirm_findings({zeroing()}, job_with(d, "data zero", "data zero"));
+    EXPECT_EQ(c[0].status, Confirmation::contradicted);
+    EXPECT_NE(c[0].summary.find("with the patch L4 data zero, the model predicted the violation"), std::string::npos)
+        << c[0].summary;
+    EXPECT_NE(c[0].summary.find("a model defect"), std::string::npos);
+}
+
+TEST(Confirm, AnUnpatchedKernelThatDoesNotZeroContradictsTheModel) {
+    const fs::path d = scratch("base-stale");
+    const auto c = confirm_findings({zeroing()}, job_with(d, "data not zero at offset 8", "data not zero at offset 0"));
+    EXPECT_EQ(c[0].status, Confirmation::contradicted);
+    EXPECT_NE(c[0].summary.find("unpatched L4 data not zero at offset 8, the model predicted none"), std::string::npos)
+        << c[0].summary;
+}
+
+TEST(Confirm, WhatOneHwTagsKernelCannotShowIsNotRunAndSaysWhy) {
+    const fs::path d = scratch("not-run");
+    const auto c = confirm_findings({zeroing("sw_tags")}, job_with(d, "data zero", "data not zero at offset 0"));
+    EXPECT_EQ(c[0].status, Confirmation::not_run);
+    EXPECT_NE(c[0].summary.find("HW_TAGS only"), std::string::npos);
+    // nothing to run: the script was not asked
+    EXPECT_FALSE(fs::exists(d / "job" / "boots"));
+}
+
+TEST(Confirm, AKernelThatDoesNotBuildLeavesEveryFindingNotRun) {
+    const fs::path d = scratch("no-build");
+    const auto c = confirm_findings({zeroing()}, job_with(d, "data zero", "data not zero at offset 0", 2));
+    EXPECT_EQ(c[0].status, Confirmation::not_run);
+    EXPECT_NE(c[0].summary.find("the base kernel did not build"), std::string::npos) << c[0].summary;
+}
