@@ -86,6 +86,10 @@ Seen seen_at(const KtapCase& kc, int line, const std::string& property) {
                 s.violation = st.data == StatementResult::Data::not_zero;
                 s.what = s.violation ? "data not zero at offset " + std::to_string(st.nonzero_offset) : "data zero";
             }
+        } else if (property == "page-tag-consistency" && st.page_probe != StatementResult::Probe::none) {
+            // the page handed out, read through page_address()
+            s.violation = st.page_probe == StatementResult::Probe::report;
+            s.what = std::string(s.violation ? "a KASAN report" : "no KASAN report") + " reading page_address() of its page";
         } else {
             const std::string type = st.reports.empty() ? "" : " (" + st.reports.front().bug_type + ")";
             s.what = st.reported ? "a KASAN report" + type : "no KASAN report";
@@ -95,8 +99,10 @@ Seen seen_at(const KtapCase& kc, int line, const std::string& property) {
     return s;
 }
 
-// Runs the script; its stderr (progress, errors) goes to `log` and, line by
-// line, to the progress callback.
+// Runs the script; its stderr (progress, errors) goes to JOB/confirm.log and,
+// line by line, to the progress callback. `tail`: its last line, with the
+// compiler's first error when a kernel did not build (the series may not
+// build on this tree: a part of it missing, or written for another release).
 int run_script(const ConfirmJob& job, std::string& tail, int round = 1) {
     const std::string cmd = "sh '" + job.script + "' '" + job.tree + "' '" + job.work + "' '" + job.dir + "' " +
                             std::to_string(round) + " 2>&1";
@@ -104,13 +110,16 @@ int run_script(const ConfirmJob& job, std::string& tail, int round = 1) {
     if (!p) return -1;
     std::array<char, 4096> buf{};
     std::ofstream log(job.dir + "/confirm.log", std::ios::app);
+    std::string first_error;
     while (std::fgets(buf.data(), buf.size(), p)) {
         std::string l(buf.data());
         log << l;
         if (!l.empty() && l.back() == '\n') l.pop_back();
+        if (first_error.empty() && l.find(": error: ") != std::string::npos) first_error = l;
         tail = l;
         if (job.progress) job.progress(l);
     }
+    if (!first_error.empty() && first_error != tail) tail += " (first: " + first_error + ")";
     const int st = pclose(p);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }

@@ -40,6 +40,7 @@ KernelLog read_kernel_log(std::istream& in, const std::string& file) {
     static const std::regex tags(R"(Pointer tag: \[([0-9a-f]{2})\], memory tag: \[([0-9a-f]{2})\])");
     static const std::regex stmt(R"(^# tagproof: L(\d+) (.*): (report|no report)$)");
     static const std::regex data(R"(^# tagproof: L(\d+) (.*): data (zero|not zero at offset (\d+)|not read .*)$)");
+    static const std::regex probe(R"(^# tagproof: L(\d+) (.*): page_address read: (report|no report)$)");
     static const std::regex version(R"(Linux version (\S+))");
     std::map<std::size_t, std::string> subtests;  // indentation -> the suite whose results are there
     std::vector<KasanReport> pending;             // reports since the last result line
@@ -86,6 +87,15 @@ KernelLog read_kernel_log(std::istream& in, const std::string& file) {
         if (last && std::regex_search(body, m, tags)) {
             last->ptr_tag = hex_byte(m[1]);
             last->mem_tag = hex_byte(m[2]);
+            continue;
+        }
+        if (std::regex_search(body, m, probe)) {
+            // the probe's own report (if any) is pending: it is the probe's, not the next statement's
+            const int line = std::stoi(m[1]);
+            if (!stmts.empty() && stmts.back().scenario_line == line)
+                stmts.back().page_probe =
+                    m[3] == "report" ? StatementResult::Probe::report : StatementResult::Probe::no_report;
+            stmt_from = pending.size();
             continue;
         }
         if (std::regex_search(body, m, data)) {

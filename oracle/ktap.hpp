@@ -32,6 +32,9 @@ struct StatementResult {
     // after an allocation in a confirmation's case (kunit_writer.hpp)
     enum class Data { not_read, zero, not_zero } data = Data::not_read;
     std::size_t nonzero_offset = 0;
+    // "# tagproof: L<line> <call>: page_address read: report|no report": a
+    // byte read through page_address() of the page the statement returned
+    enum class Probe { none, report, no_report } page_probe = Probe::none;
 };
 
 struct KtapCase {

@@ -40,6 +40,8 @@ const std::map<std::string, VarKind>& kernel_calls() {
         // a page table: the kernel's (pte_alloc_one_kernel) or a user one
         // (pte_alloc_one); which, the statement's argument says
         {"pgtable_alloc", VarKind::pgtable_kernel}, {"pgtable_free", VarKind::pointer},
+        // a user page of a (VM_MTE) vma, as the fault path allocates it
+        {"user_fault", VarKind::page},
     };
     return m;
 }
@@ -53,7 +55,7 @@ VarKind var_kind(const Statement& st) {
 bool allocates(const std::string& call) {
     static const std::set<std::string> a = {"alloc_pages", "kmalloc", "kzalloc", "krealloc", "kmem_cache_create",
                                             "kmem_cache_alloc", "vmalloc", "vzalloc", "vmalloc_huge", "vrealloc",
-                                            "pgtable_alloc"};
+                                            "pgtable_alloc", "user_fault"};
     return a.count(call) > 0;
 }
 
@@ -132,10 +134,12 @@ std::string c_event(const Statement& st, const std::string& cache_name, const st
     auto assign = [&](const std::string& e) { return st.result.empty() ? e : st.result + " = " + e; };
     if (c == "alloc_pages") return assign("alloc_pages(" + gfp(st, 1) + ", " + num(a[0]) + ")");
     if (c == "free_pages") {
-        // the model takes the page or its address; the kernel has a call for each
+        // the model takes the page or its address, and the order (0 when not given,
+        // calls.cpp); the kernel has a call for each
+        const std::string order = a.size() > 1 ? num(a[1]) : "0";
         auto v = vars.find(a[0].name);
-        if (v != vars.end() && v->second == VarKind::page) return "__free_pages(" + a[0].name + ", " + num(a[1]) + ")";
-        return "free_pages((unsigned long)" + ptr(a[0]) + ", " + num(a[1]) + ")";
+        if (v != vars.end() && v->second == VarKind::page) return "__free_pages(" + a[0].name + ", " + order + ")";
+        return "free_pages((unsigned long)" + ptr(a[0]) + ", " + order + ")";
     }
     if (c == "page_address") return assign("page_address(" + a[0].name + ")");
     if (c == "kmalloc" || c == "kzalloc") return assign(c + "(" + num(a[0]) + ", " + gfp(st, 1) + ")");
@@ -165,6 +169,7 @@ std::string c_event(const Statement& st, const std::string& cache_name, const st
         if (a[0].text == "kernel") return assign("(char *)pte_alloc_one_kernel(&init_mm)");
         return assign("(char *)page_address(pte_alloc_one(&init_mm))");
     }
+    if (c == "user_fault") return assign(std::string("tp_user_fault(") + (a.empty() ? "false" : "true") + ")");
     if (c == "pgtable_free") {
         auto v = vars.find(a[0].name);
         if (v != vars.end() && v->second == VarKind::pgtable_user)
@@ -183,6 +188,7 @@ std::string data_len(const Statement& st) {
     const auto& a = st.args;
     const std::string& c = st.call;
     if (c == "alloc_pages") return "(PAGE_SIZE << " + num(a[0]) + ")";
+    if (c == "user_fault") return "PAGE_SIZE";
     if (c == "kmalloc" || c == "kzalloc" || c == "vmalloc" || c == "vzalloc" || c == "vmalloc_huge") return num(a[0]);
     if (c == "krealloc" || c == "vrealloc") return num(a[1]);
     if (c == "kmem_cache_alloc") return "kmem_cache_size(" + a[0].name + ")";
@@ -192,7 +198,7 @@ std::string data_len(const Statement& st) {
 
 // The address whose data tp_data() reads: a page's page_address().
 std::string data_ptr(const Statement& st) {
-    return st.call == "alloc_pages" ? "(" + st.result + " ? page_address(" + st.result + ") : NULL)" : st.result;
+    return st.call == "alloc_pages" || st.call == "user_fault" ? "(" + st.result + " ? page_address(" + st.result + ") : NULL)" : st.result;
 }
 
 // What a previous owner leaves for this allocation: a block of its kind,
@@ -201,7 +207,10 @@ std::string data_ptr(const Statement& st) {
 std::string dirty_call(const Statement& st) {
     const auto& a = st.args;
     const std::string& c = st.call;
-    if (c == "alloc_pages") return "tp_dirty_pages(" + gfp(st, 1) + ", " + num(a[0]) + ", 1)";
+    // a previous owner on the same free list (the migratetype is the list), given a tag
+    if (c == "alloc_pages")
+        return "tp_dirty_pages(GFP_KERNEL | ((" + gfp(st, 1) + ") & (__GFP_RECLAIMABLE | __GFP_MOVABLE)), " + num(a[0]) + ", 1)";
+    if (c == "user_fault") return "tp_dirty_pages(GFP_KERNEL | __GFP_MOVABLE, 0, 1)";
     if (c == "pgtable_alloc") return "tp_dirty_pages(GFP_KERNEL, 0, 1)";
     if (c == "kmalloc" || c == "kzalloc") return "tp_dirty_kmalloc(" + num(a[0]) + ")";
     if (c == "krealloc") return "tp_dirty_kmalloc(" + num(a[1]) + ")";
@@ -233,10 +242,36 @@ const char* kPrologue = R"(// SPDX-License-Identifier: GPL-2.0
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
+#include <linux/version.h>
 #include <linux/vmalloc.h>
 #include <trace/events/printk.h>
 
 #include "kasan.h"
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+/* Before 6.2 (Debian's 6.1.y): KASAN re-enables tag checks with
+ * kasan_enable_tagging(), and a report in a KUnit case marks the case failed
+ * unless the case holds a "kasan_status" resource (mm/kasan/report.c), which
+ * tp_case_init() adds; the console probe sees the report either way. */
+#define kasan_enable_hw_tags() kasan_enable_tagging()
+#define kasan_kunit_test_suite_start() do { } while (0)
+#define kasan_kunit_test_suite_end() do { } while (0)
+static struct kunit_kasan_status tp_kasan_status;
+static struct kunit_resource tp_kasan_resource;
+
+static int tp_case_init(struct kunit *test)
+{
+	tp_kasan_status.report_found = false;
+	tp_kasan_status.sync_fault = false;
+	kunit_add_named_resource(test, NULL, NULL, &tp_kasan_resource, "kasan_status", &tp_kasan_status);
+	return 0;
+}
+#else
+static int tp_case_init(struct kunit *test)
+{
+	return 0;
+}
+#endif
 
 enum tp_access_kind { TP_READ, TP_WRITE, TP_RMW };
 enum tp_expect { TP_ANY, TP_REPORT, TP_NO_REPORT };
@@ -273,6 +308,30 @@ static noinline void tp_access(char *p, size_t len, enum tp_access_kind kind)
 		if (kind != TP_READ)
 			v[i] = c;
 	}
+}
+
+/* A page a user fault maps into a vma (VM_MTE or not): the arch's zeroed
+ * movable allocation for it (__GFP_ZEROTAGS under VM_MTE), not mapped. */
+static struct page * __maybe_unused tp_user_fault(bool mte)
+{
+	struct vm_area_struct vma;
+
+	memset(&vma, 0, sizeof(vma));
+	vma.vm_mm = &init_mm;
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+	vm_flags_init(&vma, mte ? VM_MTE : 0);
+#else
+	vma.vm_flags = mte ? VM_MTE : 0;
+#endif
+#ifdef vma_alloc_zeroed_movable_folio
+	{
+		struct folio *folio = vma_alloc_zeroed_movable_folio(&vma, 0);
+
+		return folio ? &folio->page : NULL;
+	}
+#else
+	return alloc_zeroed_user_highpage_movable(&vma, 0);
+#endif
 }
 
 /* What a previous owner leaves (review --confirm, a zeroing finding): blocks
@@ -356,7 +415,8 @@ static void tp_begin(void)
 	barrier();
 }
 
-static void tp_end(struct kunit *test, int line, const char *what, enum tp_expect expect)
+/* Whether KASAN reported since tp_begin(); tag checks back on after a sync report. */
+static bool tp_finish(void)
 {
 	bool seen;
 
@@ -369,11 +429,30 @@ static void tp_end(struct kunit *test, int line, const char *what, enum tp_expec
 			kasan_enable_hw_tags();
 		migrate_enable();
 	}
+	return seen;
+}
+
+static void tp_end(struct kunit *test, int line, const char *what, enum tp_expect expect)
+{
+	bool seen = tp_finish();
+
 	pr_info("# tagproof: L%d %s: %s\n", line, what, seen ? "report" : "no report");
 	if (expect == TP_REPORT && !seen)
 		KUNIT_FAIL(test, "L%d %s: the model reports, the kernel did not", line, what);
 	if (expect == TP_NO_REPORT && seen)
 		KUNIT_FAIL(test, "L%d %s: the kernel reported, the model does not", line, what);
+	WRITE_ONCE(tp_status.report_found, false);
+}
+
+/* Whether page_address() of a page the case was handed can be read: its
+ * page tag against the memory's tags (review --confirm, page-tag-consistency). */
+static void __maybe_unused tp_page_probe(int line, const char *what, struct page *page)
+{
+	if (IS_ERR_OR_NULL(page))
+		return;
+	tp_begin();
+	tp_access(page_address(page), 1, TP_READ);
+	pr_info("# tagproof: L%d %s: page_address read: %s\n", line, what, tp_finish() ? "report" : "no report");
 	WRITE_ONCE(tp_status.report_found, false);
 }
 
@@ -524,6 +603,8 @@ KunitSuite write_kunit_suite(const std::vector<Scenario>& scenarios, const std::
             if (target.confirm && !st.result.empty() && !data_len(st).empty())
                 c << "\ttp_data(" << st.line << ", " << c_string(shown(st)) << ", " << data_ptr(st) << ", "
                   << data_len(st) << ");\n";
+            if (target.confirm && !st.result.empty() && allocates(st.call) && var_kind(st) == VarKind::page)
+                c << "\ttp_page_probe(" << st.line << ", " << c_string(shown(st)) << ", " << st.result << ");\n";
             // an allocation the model hands out must exist to go on; a call the
             // model reports on (krealloc of a freed object) may return NULL
             if (!st.result.empty() && allocates(st.call) && exp.rfind("report", 0) != 0)
@@ -535,7 +616,8 @@ KunitSuite write_kunit_suite(const std::vector<Scenario>& scenarios, const std::
     c << "\nstatic struct kunit_case tp_cases[] = {\n";
     for (const auto& id : out.cases) c << "\tKUNIT_CASE(" << id << "),\n";
     c << "\t{}\n};\n\nstatic struct kunit_suite tp_suite = {\n\t.name = " << c_string(suite)
-      << ",\n\t.suite_init = tp_suite_init,\n\t.suite_exit = tp_suite_exit,\n\t.test_cases = tp_cases,\n};\n\n"
+      << ",\n\t.suite_init = tp_suite_init,\n\t.suite_exit = tp_suite_exit,\n\t.init = tp_case_init,\n"
+      << "\t.test_cases = tp_cases,\n};\n\n"
       << "kunit_test_suite(tp_suite);\n\nMODULE_DESCRIPTION(\"tagproof scenarios as KUnit cases\");\n"
       << "MODULE_LICENSE(\"GPL\");\n";
     out.c_source = c.str();

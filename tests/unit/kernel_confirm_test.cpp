@@ -177,3 +177,45 @@ TEST(Confirm, AKernelThatDoesNotBuildLeavesEveryFindingNotRun) {
     EXPECT_EQ(c[0].status, Confirmation::not_run);
     EXPECT_NE(c[0].summary.find("the base kernel did not build"), std::string::npos) << c[0].summary;
 }
+
+// Seed 002's finding on 6.1 (a user page's stale page tag): the previous owner
+// on the movable list, the fault path's allocation, and a read through
+// page_address() of the page handed out; free_pages() without its order
+// (calls.cpp: order 0) once read past the statement's arguments.
+TEST(ConfirmWriter, AUserFaultIsTheArchsZeroedMovableAllocationProbedThroughPageAddress) {
+    KernelTarget t;
+    t.confirm = true;
+    const auto sc = scenario::parse_scenario(
+        "name s\nvariant linux-6.1\nmodes hw_tags\npg = alloc_pages(0, GFP_KERNEL)\nfree_pages(pg)\nu = user_fault(mte)\n"
+        "pu = page_address(u)\nread(pu, 8)\nexpect violation no-false-positive\n",
+        "s.litmus");
+    ASSERT_TRUE(expressible(sc, t).ok) << expressible(sc, t).why;
+    const std::string c = write_kunit_suite({sc}, "tagproof_confirm", t).c_source;
+    EXPECT_NE(c.find("\ttp_dirty_pages(GFP_KERNEL | ((GFP_KERNEL) & (__GFP_RECLAIMABLE | __GFP_MOVABLE)), 0UL, 1);\n"
+                     "\ttp_dirty_pages(GFP_KERNEL | __GFP_MOVABLE, 0, 1);\n\ttp_dirty_release();"),
+              std::string::npos)
+        << c;
+    EXPECT_NE(c.find("__free_pages(pg, 0);"), std::string::npos);
+    EXPECT_NE(c.find("u = tp_user_fault(true);"), std::string::npos);
+    EXPECT_NE(c.find("tp_page_probe(6, \"u = user_fault(mte)\", u);"), std::string::npos);
+    // the kernel C of both Debian trees: 6.1's names for KASAN's KUnit hooks
+    EXPECT_NE(c.find("#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)"), std::string::npos);
+}
+
+TEST(ConfirmLog, APageProbeIsReadOntoItsStatementAndItsReportIsNotTheNextOnes) {
+    const std::string log =
+        "KTAP version 1\n1..1\n    # Subtest: tagproof_confirm\n    1..1\n"
+        "# tagproof: L6 u = user_fault(mte): no report\n"
+        "BUG: KASAN: invalid-access in tp_access+0x1/0x2\n"
+        "# tagproof: L6 u = user_fault(mte): page_address read: report\n"
+        "# tagproof: L7 pu = page_address(u): no report\n"
+        "    ok 1 tp_confirm_1\nok 1 tagproof_confirm\n";
+    std::istringstream in(log);
+    const KernelLog k = read_kernel_log(in, "log");
+    ASSERT_EQ(k.cases.size(), 2u);
+    const auto& st = k.cases[0].statements;
+    ASSERT_EQ(st.size(), 2u);
+    EXPECT_EQ(st[0].page_probe, StatementResult::Probe::report);
+    EXPECT_FALSE(st[0].reported);
+    EXPECT_TRUE(st[1].reports.empty());
+}
