@@ -11,7 +11,11 @@
 
 namespace tagproof::cli {
 
-bool Options::has(const std::string& f) const { return std::count(flags.begin(), flags.end(), f) > 0; }
+// A flag, or a --key given with a value.
+bool Options::has(const std::string& f) const {
+    return std::count(flags.begin(), flags.end(), f) > 0 ||
+           std::any_of(named.begin(), named.end(), [&](const auto& kv) { return kv.first == f; });
+}
 
 std::string Options::get(const std::string& k, const std::string& dflt) const {
     for (auto it = named.rbegin(); it != named.rend(); ++it)

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "confirm.hpp"
 #include "error.hpp"
 #include "runner.hpp"
 #include "verbs.hpp"
@@ -13,6 +14,7 @@ namespace tagproof::cli {
 
 static const char* kHelp =
     "usage: tagproof run [--variant NAME] [--max-runs N] [--verbose] FILE|DIR...\n"
+    "       tagproof run --confirm [--tree DIR] [--out DIR] [--variant NAME] [--property P]... FILE...\n"
     "\n"
     "A DIR is every *.litmus below it, except in directories named bad, wrong or\n"
     "negative (scenarios that must not parse, must fail, or are negative controls\n"
@@ -28,15 +30,40 @@ static const char* kHelp =
     "hold in every run; P is the weight of the runs where they hold.\n"
     "--variant runs the files under another variant than the one they name;\n"
     "--check-style (inline, outlined, fastpath, calls) under another SW_TAGS check style.\n"
-    "Exit status: 0 every verdict as expected, 1 some not, 2 unreadable input.\n";
+    "Exit status: 0 every verdict as expected, 1 some not, 2 unreadable input.\n"
+    "\n"
+    "--confirm: each file's HW_TAGS events run as a KUnit case in a kernel tree's kernel as it is\n"
+    "(--tree, else the newest installed tree; built once under ~/.cache/tagproof/kernels, booted\n"
+    "under QEMU MTE with the file's boot line; docs/kernel-oracle.md), for each property the file\n"
+    "names in `expect violation P` (or --property P): what the kernel does at the statement the model's violation\n"
+    "names, or at every statement where the model under the file's variant shows none, beside\n"
+    "the model: confirmed, or not (a model defect), or not run with why. Files under --out\n"
+    "(default reports/run-confirm). Exit status: 0 all confirmed, 1 the kernel contradicts the\n"
+    "model, 2 bad input, 3 something could not run.\n";
 
 int verb_run(const Args& args) {
-    Options o = parse_options(args, {"--variant", "--max-runs", "--check-style"}, {"--verbose", "--help"});
+    Options o = parse_options(args, {"--variant", "--max-runs", "--check-style", "--tree", "--out", "--property"},
+                              {"--verbose", "--help", "--confirm"});
     if (o.has("--help")) {
         std::cout << kHelp;
         return 0;
     }
     if (o.positional.empty()) throw InputError("command line", "tagproof run needs at least one scenario file");
+    for (const char* only : {"--tree", "--out", "--property"})
+        if (o.has(only) && !o.has("--confirm")) throw InputError(only, "only with --confirm");
+    if (o.has("--confirm")) {
+        std::vector<std::string> props;
+        for (const auto& [k, v] : o.named)
+            if (k == "--property") {
+                const auto& all = oracle::properties_one_run_shows();
+                if (std::find(all.begin(), all.end(), v) == all.end())
+                    throw InputError("--property", "'" + v + "': one kernel run shows zeroing, no-false-positive, "
+                                                         "page-tag-consistency or detection");
+                props.push_back(v);
+            }
+        return run_confirm(o.positional, o.get("--tree"), o.get("--variant"), o.get("--out", "reports/run-confirm"),
+                           props);
+    }
     scenario::RunOptions ro;
     ro.variant_override = o.get("--variant");
     ro.check_style_override = o.get("--check-style");

@@ -30,6 +30,10 @@ bool is_fuzz_input(const std::string& file, const Options& o);
 int replay_fuzz_input(const std::string& file, const Options& o);
 
 // Exit statuses.
+// `tagproof run FILE... --confirm` (run_confirm.cpp).
+int run_confirm(const std::vector<std::string>& files, const std::string& tree_dir, const std::string& variant,
+                const std::string& out, const std::vector<std::string>& properties);
+
 inline constexpr int EXIT_HOLDS = 0;
 inline constexpr int EXIT_COUNTEREXAMPLE = 1;
 inline constexpr int EXIT_BAD_INPUT = 2;
@@ -44,7 +48,7 @@ struct Options {
     std::vector<std::string> positional;
     std::vector<std::pair<std::string, std::string>> named;  // --key value
     std::vector<std::string> flags;                          // --flag
-    bool has(const std::string& f) const;
+    bool has(const std::string& f) const;  // a flag, or a --key given with a value
     std::string get(const std::string& k, const std::string& dflt = "") const;
 };
 // A whole decimal or 0x number given to option `opt`; InputError otherwise.

@@ -29,10 +29,7 @@ const char* kSuite = "tagproof_confirm";
 
 // What the kernel shows of a property at one statement; false where the
 // property is not one kernel run's to show.
-bool observable(const std::string& property) {
-    return property == "zeroing" || property == "no-false-positive" || property == "page-tag-consistency" ||
-           property == "detection";
-}
+bool observable(const std::string& property);
 
 // The scenario's text with its variant line naming `variant`.
 std::string with_variant(const std::string& text, const std::string& variant) {
@@ -73,7 +70,31 @@ struct Seen {
     std::string what;  // "data not zero at offset 0", "a KASAN report (invalid-access)", ...
 };
 
+// line 0: any statement (a scenario the model says holds names none): the
+// first that shows the violation, else that every one reached shows none.
+Seen seen_at(const KtapCase& kc, int line, const std::string& property);
+
+Seen seen_anywhere(const KtapCase& kc, const std::string& property) {
+    Seen all;
+    for (const auto& st : kc.statements) {
+        const Seen s = seen_at(kc, st.scenario_line, property);
+        if (!s.reached) continue;
+        if (s.violation) {
+            Seen v = s;
+            v.what = "L" + std::to_string(st.scenario_line) + " " + s.what;
+            return v;
+        }
+        all.reached = true;
+    }
+    if (all.reached)
+        all.what = property == "zeroing" ? "data zero at every allocation"
+                   : property == "detection" ? "a report at every access"
+                                             : "no KASAN report";
+    return all;
+}
+
 Seen seen_at(const KtapCase& kc, int line, const std::string& property) {
+    if (line == 0) return seen_anywhere(kc, property);
     Seen s;
     for (const auto& st : kc.statements) {
         if (st.scenario_line != line) continue;
@@ -266,6 +287,18 @@ Confirmation confirm_clean(const std::vector<std::string>& files, const std::map
     return c;
 }
 
+const std::vector<std::string>& properties_one_run_shows() {
+    static const std::vector<std::string> p = {"zeroing", "no-false-positive", "page-tag-consistency", "detection"};
+    return p;
+}
+
+namespace {
+bool observable(const std::string& property) {
+    const auto& p = properties_one_run_shows();
+    return std::find(p.begin(), p.end(), property) != p.end();
+}
+}  // namespace
+
 const char* status_name(Confirmation::Status s) {
     switch (s) {
         case Confirmation::confirmed: return "confirmed";
@@ -333,12 +366,13 @@ std::vector<Confirmation> confirm_findings(const std::vector<ConfirmFinding>& fi
                                                      Mode::hw_tags);
         k.patched_violates = !patched.empty();
         k.base_violates = !base.empty();
-        if (!k.patched_violates) {
+        if (!k.patched_violates && !job.no_patch) {
             c.summary = "not run in a kernel: the model does not show the finding's violation on replay";
             continue;
         }
-        k.line = named_line(k.sc, patched.front(), f.property);
-        if (!k.line) {
+        // a scenario the model says holds: what the kernel shows at any statement
+        k.line = k.patched_violates ? named_line(k.sc, patched.front(), f.property) : 0;
+        if (!k.line && k.patched_violates) {
             c.summary = "not run in a kernel: the violation names no statement of its scenario (" + patched.front() + ")";
             continue;
         }
@@ -363,7 +397,7 @@ std::vector<Confirmation> confirm_findings(const std::vector<ConfirmFinding>& fi
     for (const auto& k : cases) {
         Confirmation& c = out[k.finding];
         const std::size_t b = std::size_t(std::find(boots.begin(), boots.end(), k.boot) - boots.begin()) + 1;
-        const std::string at = "L" + std::to_string(k.line);
+        const std::string at = k.line ? "L" + std::to_string(k.line) : "";
         Seen seen[2];
         std::string mode;
         bool ran = true;
@@ -393,6 +427,23 @@ std::vector<Confirmation> confirm_findings(const std::vector<ConfirmFinding>& fi
             }
         }
         if (!ran) continue;
+        const std::string under0 = " under QEMU MTE (" + (mode.empty() ? std::string("?") : mode) + ")" +
+                                   (k.boot.empty() ? "" : ", booted with " + k.boot);
+        if (job.no_patch) {
+            // one kernel, the tree as it is (both builds are the same)
+            const std::string what = (at.empty() ? "" : at + " ") + seen[1].what;
+            if (seen[1].violation == k.patched_violates) {
+                c.status = Confirmation::confirmed;
+                c.summary = "confirmed in " + job.version + under0 + ": " + what + ", as the model predicted" +
+                            (k.patched_violates ? "" : " (no " + findings[k.finding].property + " violation)");
+            } else {
+                c.status = Confirmation::contradicted;
+                c.summary = "not confirmed in " + job.version + under0 + ": " + what + ", the model predicted " +
+                            (k.patched_violates ? "the violation" : "no " + findings[k.finding].property + " violation") +
+                            ": a model defect";
+            }
+            continue;
+        }
         const bool patched_ok = seen[1].violation == k.patched_violates;
         const bool base_ok = seen[0].violation == k.base_violates;
         const std::string under = " under QEMU MTE (" + (mode.empty() ? std::string("?") : mode) + ")" +

@@ -46,6 +46,10 @@ struct ConfirmJob {
     std::string dir;      // the job's files and console logs
     std::string script;   // scripts/kernel-confirm.sh
     std::function<void(const std::string&)> progress;
+    // `tagproof run FILE --confirm`: no series, the tree's kernel as it is
+    // (before and after empty, both variants the file's); each property the
+    // file expects violated is compared whether the model shows it or not.
+    bool no_patch = false;
 };
 
 struct Confirmation {
@@ -54,6 +58,10 @@ struct Confirmation {
     std::vector<std::string> excerpt;  // the patched kernel's console lines for the case
 };
 const char* status_name(Confirmation::Status s);
+
+// The properties one kernel run can show at a statement (the others compare
+// builds or boots).
+const std::vector<std::string>& properties_one_run_shows();
 
 // Where the kernels of a tree are built: ${TAGPROOF_KERNELS:-$XDG_CACHE_HOME
 // or ~/.cache/tagproof/kernels}/<the tree directory's name>.

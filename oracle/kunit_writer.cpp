@@ -216,7 +216,7 @@ std::string dirty_call(const Statement& st) {
     if (c == "krealloc") return "tp_dirty_kmalloc(" + num(a[1]) + ")";
     // vmalloc's pages come one by one from the page allocator
     if (c == "vmalloc" || c == "vzalloc" || c == "vmalloc_huge")
-        return "tp_dirty_pages(GFP_KERNEL, 0, DIV_ROUND_UP(" + num(a[0]) + ", PAGE_SIZE))";
+        return "tp_dirty_vmalloc(" + num(a[0]) + ", " + (c == "vmalloc_huge" ? "true" : "false") + ")";
     if (c == "vrealloc") return "tp_dirty_pages(GFP_KERNEL, 0, DIV_ROUND_UP(" + num(a[1]) + ", PAGE_SIZE))";
     return "";
 }
@@ -358,6 +358,18 @@ static void __maybe_unused tp_dirty_pages(gfp_t gfp, unsigned int order, unsigne
 		tp_dirty[tp_ndirty].order = order;
 		tp_dirty[tp_ndirty++].object = NULL;
 	}
+}
+
+/* A vmalloc area's pages come one by one from the page allocator, a huge
+ * one's in PMD-sized blocks from the buddy lists, where a freed block merges
+ * with its buddy and the next request may take another: as many dirty
+ * blocks as the table holds make the stale bytes likely, not certain. */
+static void __maybe_unused tp_dirty_vmalloc(unsigned long size, bool huge)
+{
+	if (huge && size >= PMD_SIZE)
+		tp_dirty_pages(GFP_KERNEL, PMD_SHIFT - PAGE_SHIFT, TP_DIRTY_MAX);
+	else
+		tp_dirty_pages(GFP_KERNEL, 0, DIV_ROUND_UP(size, PAGE_SIZE));
 }
 
 static void __maybe_unused tp_dirty_kmalloc(size_t size)

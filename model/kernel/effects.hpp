@@ -128,9 +128,13 @@ template <class D>
 struct AreaEffect {
     typename D::Word ptr_tag{};           // the tag of area->addr, the pointer the caller gets
     typename D::Word mem_tag{};           // the first granule's tag (HW: MTE; else the area's shadow)
-    typename D::Bool redzone_poisoned{};  // HW: round_up(size, G) to the page end := KASAN_TAG_INVALID
+    typename D::Bool redzone_poisoned{};  // HW: round_up(size, G) to that page's end := KASAN_TAG_INVALID
     typename D::Bool page_tags_written{};  // HW: page_kasan_tag_set(ptr_tag) on every backing page
-    typename D::Bool data_zeroed{};       // every byte of every backing page reads zero afterwards
+    // every byte of the pages that hold the requested bytes reads zero
+    // afterwards (KASAN's INIT and init_vmalloc_pages() stop at the page of
+    // the last requested byte: a huge area's pages past it are zero only if
+    // their allocation zeroed them)
+    typename D::Bool data_zeroed{};
     typename D::Bool tagged_mapping{};    // arch_vmap_pgprot_tagged(): MT_NORMAL_TAGGED PTEs
 };
 

@@ -316,6 +316,7 @@ private:
     // oracle.cpp
     void violation(const std::string& invariant, const std::string& msg);
     void oracle_after_alloc(int obj);
+    void oracle_zeroed(int obj, std::uint64_t from, const std::string& when);  // [from, size) reads zero
     void oracle_coverage(const Object& o, Tag handed_out);  // 4 detection: the pointer a caller gets
     kernel::Requirement<kernel::Concrete> requirement_of(const Object& o) const;
     void oracle_zero_tags(int obj);  // user pages after mte_sync_tags, the huge zero folio

@@ -117,14 +117,20 @@ void Model::oracle_coverage(const Object& o, Tag handed_out) {
 void Model::oracle_after_alloc(int id) {
     const Object& o = objects_[id];
     oracle_coverage(o, o.tag);
-    if (!o.promised_zero) return;
-    for (std::uint64_t a = o.base; a < o.base + o.size; a += G_) {
+    if (o.promised_zero) oracle_zeroed(id, 0, "");
+}
+
+// The bytes [from, size) of object `id` read zero; `when` says what the
+// caller did last ("" at its allocation).
+void Model::oracle_zeroed(int id, std::uint64_t from, const std::string& when) {
+    const Object& o = objects_[id];
+    for (std::uint64_t a = o.base + from / G_ * G_; a < o.base + o.size; a += G_) {
         Where w = translate(a);
         if (!w.mapped) continue;
         std::uint32_t d = data_[gidx(w.pfn, w.off)];
         if (d != DATA_ZERO && d != DATA_WILD) {
             std::string src = d == DATA_STALE ? "stale data" : "a secret of " + objects_[d - 3].what;
-            violation("zeroing", o.what + " holds " + src + " at offset " + std::to_string(a - o.base) + ", but " +
+            violation("zeroing", o.what + when + " holds " + src + " at offset " + std::to_string(a - o.base) + ", but " +
                                      kernel::caller_title(o.caller) + " must be zeroed" +
                                      // what asked for the zeroing, and the gfp that lost it
                                      ((o.gfp & env_.gfp.ZERO) ? "" : "; allocated with " + gfp_.print(o.gfp) +

@@ -1,6 +1,7 @@
 // vmalloc.cpp — __vmalloc_node_range's KASAN part (the variant decides),
 // __kasan_unpoison_vmalloc, vfree and vrealloc (mm/vmalloc.c,
 // mm/kasan/hw_tags.c, mm/kasan/shadow.c, mm/kasan/common.c __kasan_vrealloc).
+#include <algorithm>
 #include <cstdio>
 
 #include "error.hpp"
@@ -60,11 +61,17 @@ int Model::map_vm_area(VmArea va, ObjKind kind, const std::string& what,
     const Tag drawn = un.retag && un.random_tag ? random_tag("vmalloc tag") : KASAN_TAG_KERNEL;
     const auto fx = kernel::vmalloc_area_effect<kernel::Concrete>(env_, plan, un, backing_state(a), drawn);
     const Tag t = Tag(fx.ptr_tag);
-    if (un.clear_pages) set_data(a.start, npages * PAGE_SIZE, DATA_ZERO);
+    // mm/kasan/hw_tags.c: init_vmalloc_pages() and the in-page redzone both
+    // end with the page that holds the last requested byte; a huge area's
+    // pages past it keep what their post_alloc_hook left (allocated with
+    // __GFP_SKIP_ZERO | __GFP_SKIP_KASAN under HW_TAGS: stale data, the
+    // previous owner's tags) -- what a vrealloc() grown in place hands out.
+    const std::uint64_t in_pages = std::min(npages * PAGE_SIZE, round_up(size, PAGE_SIZE));
+    if (un.clear_pages) set_data(a.start, in_pages, DATA_ZERO);
     if (un.retag) {
         Ptr p{a.start, t, id};
         if (cfg_.build.mode == Mode::hw_tags) {
-            std::uint64_t rz = round_up(a.start + size, G_), rz_end = a.start + npages * PAGE_SIZE;
+            std::uint64_t rz = round_up(a.start + size, G_), rz_end = a.start + in_pages;
             kasan_unpoison(p, rz - a.start, un.retag_init, id);
             if (fx.redzone_poisoned && rz_end > rz) kasan_poison(rz, rz_end - rz, KASAN_TAG_INVALID, un.retag_init);
             if (fx.page_tags_written)
@@ -121,9 +128,12 @@ void Model::check_area_effect(const VmArea& a, std::uint64_t size, const kernel:
         bad("the redzone's tag", tag_[gidx(a.pfns[rz / PAGE_SIZE], rz % PAGE_SIZE)], KASAN_TAG_INVALID);
     if (fx.page_tags_written && rt_.kasan_enabled && page_kasan_tag(a.pfns.back()) != Tag(fx.ptr_tag))
         bad("the last page's page tag", page_kasan_tag(a.pfns.back()), unsigned(fx.ptr_tag));
+    // zeroed: the pages that hold the requested bytes (all of them when the
+    // backing pages came zeroed)
+    const std::uint64_t in_pages = round_up(size, PAGE_SIZE) / PAGE_SIZE;
     if (fx.data_zeroed)
-        for (std::uint64_t pfn : a.pfns)
-            if (data_[gidx(pfn, 0)] != DATA_ZERO) bad("the data", data_[gidx(pfn, 0)], DATA_ZERO);
+        for (std::uint64_t i = 0; i < a.pfns.size() && i < in_pages; ++i)
+            if (data_[gidx(a.pfns[i], 0)] != DATA_ZERO) bad("the data", data_[gidx(a.pfns[i], 0)], DATA_ZERO);
 }
 
 Ptr Model::vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel, int cpu, ObjKind kind,
@@ -304,6 +314,14 @@ Ptr Model::vrealloc(const Ptr& p, std::uint64_t size, gfp_t gfp, int cpu) {
         a.size = size;
         o.size = size;
         if (rt_.kasan_enabled) vrealloc_kasan(ai, p.tag, old, size);
+        // vrealloc()'s promise (its comment in mm/vmalloc.c): with __GFP_ZERO on the
+        // allocation and on every call, the bytes it grows by read zero ("no need to
+        // zero memory here, as unused memory will have already been zeroed")
+        if (size > old && o.promised_zero) {
+            Object asked = o;
+            asked.caller_gfp = gfp;
+            if (requirement_of(asked).zero_data) oracle_zeroed(a.obj, old, " grown in place by vrealloc()");
+        }
         return Ptr{a.start, p.tag, a.obj};
     }
     // vmalloc() below adds an area: `a` does not survive it
