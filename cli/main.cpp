@@ -15,7 +15,7 @@ static const char* kUsage =
     "usage: tagproof VERB [options]\n"
     "\n"
     "  review               review every built-in variant (or --variant X) over the scenario corpus\n"
-    "                       (run, review, prove, explore: --variant-file F reads a variant file,\n"
+    "                       (run, review, prove, explore, kernel: --variant-file F reads a variant file,\n"
     "                       scenario/variant-files.md, and works on it unless --variant says otherwise)\n"
     "  prove                Z3 proofs of the invariants over a variant's decision code\n"
     "  run FILE...          run scenario files, one verdict line per file and mode\n"
@@ -56,9 +56,9 @@ int main(int argc, char** argv) {
     std::string verb = argv[1];
     cli::Args args(argv + 2, argv + argc);
     try {
-        // --variant-file F (run, review, prove, explore): read and register the
-        // file's variant; without --variant it is the one the verb works on.
-        if (verb == "run" || verb == "review" || verb == "prove" || verb == "explore") {
+        // --variant-file F (run, review, prove, explore, kernel): read and register
+        // the file's variant; without --variant it is the one the verb works on.
+        if (verb == "run" || verb == "review" || verb == "prove" || verb == "explore" || verb == "kernel") {
             cli::Args rest;
             std::string first;
             bool named = false;

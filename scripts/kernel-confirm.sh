@@ -19,6 +19,8 @@
 #         per line; "-" for none). Console logs are written to
 #         JOB/console-base-N.log and JOB/console-patched-N.log (N: the boot
 #         line's number), build logs to JOB/build-{base,patched}.log.
+#         JOB/filter, if there, is the KUnit suite glob to run ("-": every
+#         suite); else only the confirmation's suite, tagproof_confirm.
 #   ROUND  a later round (2, 3, ...) only boots the kernels built in round 1
 #         again, into JOB/console-{base,patched}-N.rROUND.log: a case that
 #         reads its neighbour sees a tag collision in about 1 boot in 15
@@ -138,7 +140,13 @@ overlay patched "$WORK/patched"
 build patched "$WORK/patched"
 fi
 
-# 3. Each boot line, on each kernel: only the confirmation's suite runs.
+# 3. Each boot line, on each kernel: only the confirmation's suite runs
+#    (or JOB/filter's).
+FILTER=kunit.filter_glob=tagproof_confirm
+if [ -f "$JOB/filter" ]; then
+    f=$(cat "$JOB/filter")
+    if [ "$f" = "-" ]; then FILTER=""; else FILTER="kunit.filter_glob=$f"; fi
+fi
 n=1
 while IFS= read -r boot; do
     [ "$boot" = "-" ] && boot=""
@@ -149,7 +157,7 @@ while IFS= read -r boot; do
         # an Oops ends the boot (oops=panic, panic=-1 with -no-reboot) rather than hang it
         timeout 300 qemu-system-aarch64 -machine virt,mte=on -cpu max -m 1G -nographic -no-reboot -net none \
             -kernel "$WORK/$side/arch/arm64/boot/Image" \
-            -append "console=ttyAMA0 kunit_shutdown=poweroff oops=panic panic=-1 kunit.filter_glob=tagproof_confirm $boot" \
+            -append "console=ttyAMA0 kunit_shutdown=poweroff oops=panic panic=-1 $FILTER $boot" \
             < /dev/null 2>&1 | tr -d '\r' > "$LOG" || true
     done
     n=$((n + 1))

@@ -678,6 +678,49 @@ Query no_false_positive_vmap_query(Builder& b) {
     return q;
 }
 
+// ---- vrealloc grown in place, a huge area -----------------------------------------------------------
+// 5 zeroing: vmalloc_huge(size, gfp) maps whole blocks of vm_shift()'s order;
+// KASAN's INIT and init_vmalloc_pages() zero only the pages that hold the
+// requested bytes (effects.hpp AreaEffect::data_zeroed), and vrealloc() to a
+// size the area holds grows in place without zeroing ("unused memory will
+// have already been zeroed"). The grown bytes past round_up(size, PAGE_SIZE)
+// are zero only if the area's pages came zeroed from their post_alloc_hook.
+// With __GFP_ZERO on the allocation and the call (vrealloc's rule), they must
+// be. Shown in 6.12.118 under QEMU MTE (reports/kernel-vrealloc-huge-stale.md).
+bool no_vrealloc(Builder& b, Query& q);
+
+Query zeroing_vrealloc_huge_query(Builder& b) {
+    Query q(b.c);
+    if (no_vrealloc(b, q)) return q;
+    const z3::expr gfp = b.word("gfp");
+    const VmallocAlloc v = vmalloc_area(b, q, gfp, gfp);  // vmalloc_huge(): no vmalloc_fix_flags
+    q.entry = "vmalloc_huge(size, gfp) then vrealloc() within the area, in place (mm/vmalloc.c)";
+    q.contracts = vmalloc_contracts(b.e, gfp, b.bits_mask, supported_flags(b, false));
+    q.minimise_bits = {gfp};
+    q.prefer.insert(q.prefer.begin(), gfp == (b.e.gfp.GFP_KERNEL | b.e.gfp.ZERO));
+    const z3::expr size = b.word("size");
+    q.assumptions.push_back(z3::ugt(size, b.c.bv_val(0, 64)) && z3::ult(size, b.c.bv_val(std::uint64_t(1) << 40, 64)));
+    q.prefer.push_back(size == b.c.bv_val(2167152, 64));  // 2 MiB + 70000, as the replay has it
+    const z3::expr page = b.c.bv_val(4096, 64), one = b.c.bv_val(1, 64);
+    const z3::expr used = z3::udiv(size + page - one, page);  // pages holding the requested bytes
+    const z3::expr block = z3::shl(one, b.v.vmalloc_huge_order(b.e, size));
+    const z3::expr mapped = z3::udiv(used + block - one, block) * block;
+    q.witnesses.insert(q.witnesses.begin(), {"caller's gfp", gfp, Witness::gfp});
+    q.witnesses.push_back({"requested size", size, Witness::number});
+    q.witnesses.push_back({"pages mapped", mapped, Witness::number});
+    q.witnesses.push_back({"area's pages came zeroed", v.page.zeroed, Witness::boolean});
+    q.violation = !b.e.init_on_free && need(b, kernel::Caller::vmalloc, gfp, b.c.bv_val(0, 64)).zero_data &&
+                  z3::ugt(mapped, used) && !v.page.zeroed;
+    q.scenario = [&b, v](const z3::model& m) {
+        std::string s = header(b, m, "zeroing_vrealloc_huge", "vmalloc_huge of 2 MiB + 70000, grown in place by 30000",
+                               "pages=2048 cpus=1");
+        const std::string g = gfp_text(b, m, v.gfp);
+        s += "v = vmalloc_huge(2167152, " + g + ")\nv2 = vrealloc(v, 2197152, " + g + ")\nexpect violation zeroing\n";
+        return s;
+    };
+    return q;
+}
+
 // ---- vrealloc in place ---------------------------------------------------------------------------
 // A __vmalloc(old_size) area (vmalloc_alloc above) resized by vrealloc() to a
 // size its pages hold, so it stays in place: the area's granules after the
@@ -1844,6 +1887,9 @@ std::vector<Obligation> build_list() {
         {"no-false-positive/vrealloc", "no-false-positive",
          "after vrealloc in place, a read below the new size through the returned pointer never faults", false, false,
          [](Builder& b) { return no_false_positive_vrealloc_query(b); }},
+        {"zeroing/vrealloc_huge", "zeroing",
+         "bytes vrealloc() grows a huge vmalloc area by in place read zero when every call asked __GFP_ZERO", false,
+         false, [](Builder& b) { return zeroing_vrealloc_huge_query(b); }},
         {"detection/vrealloc", "detection",
          "after vrealloc shrinks in place, a read of the bytes given up faults wherever the area's redzone was poisoned",
          false, false, [](Builder& b) { return detection_vrealloc_query(b); }},

@@ -38,6 +38,8 @@ public:
                                                                   const SWord& skip) const = 0;
     virtual kernel::FreePlan<Symbolic> free_pages_prepare(const SEnv&, const kernel::FreeInput<Symbolic>&) const = 0;
     virtual kernel::VmallocFixFlags<Symbolic> vmalloc_fix_flags(const SEnv&, const SWord& gfp) const = 0;
+    // mm/vmalloc.c vm_shift() for VM_ALLOW_HUGE_VMAP: the page order of the area's blocks
+    virtual SWord vmalloc_huge_order(const SEnv&, const SWord& size) const = 0;
     virtual kernel::VmallocPlan<Symbolic> vmalloc_node_range(const SEnv&, const SWord& gfp,
                                                              const SBool& prot_kernel) const = 0;
     virtual kernel::VmallocUnpoison<Symbolic> kasan_unpoison_vmalloc(const SEnv&,
@@ -95,6 +97,9 @@ public:
     }
     kernel::VmallocFixFlags<S> vmalloc_fix_flags(const SEnv& e, const SWord& gfp) const override {
         return V::template vmalloc_fix_flags<S>(e, gfp);
+    }
+    SWord vmalloc_huge_order(const SEnv& e, const SWord& size) const override {
+        return V::template vmalloc_huge_order<S>(e, size);
     }
     kernel::VmallocPlan<S> vmalloc_node_range(const SEnv& e, const SWord& gfp, const SBool& prot) const override {
         return V::template vmalloc_node_range<S>(e, gfp, prot);
