@@ -28,14 +28,19 @@ std::vector<std::string> oracle_corpus() {
 
 }  // namespace
 
-std::size_t confirm_review(review::VariantReview& r, review::Reply& reply, const tree::TreeTry& tree,
-                           const std::string& base_variant, const std::string& out,
+std::size_t confirm_review(review::VariantReview& r, review::Reply& reply, const tree::TreeTry* tree_taken,
+                           const std::string& why_no_tree, const std::string& base_variant, const std::string& out,
                            const std::function<void(const std::string&)>& progress) {
     // the findings the series brings: one the tree has too is not the patch's to confirm
     std::vector<review::Finding*> asked;
     for (const review::Finding* f : review::introduced(r))
         for (auto& g : r.findings)
             if (&g == f) asked.push_back(&g);
+    if (!tree_taken) {
+        for (review::Finding* f : asked) f->kernel = "not run in a kernel: no tree was taken (" + why_no_tree + ")";
+        return 0;
+    }
+    const tree::TreeTry& tree = *tree_taken;
     std::vector<oracle::ConfirmFinding> fs;
     for (const review::Finding* f : asked)
         fs.push_back({f->property + " [" + mode_name(f->mode) + "]", f->property, f->mode, f->scenario});

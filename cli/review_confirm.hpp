@@ -14,8 +14,10 @@ namespace tagproof::cli {
 // `base_variant`: the model's variant of the unpatched tree (its lifted era,
 // or the hand release). Returns how many findings the kernel contradicted.
 // With no finding the series introduces, the corpus is run in both kernels
-// instead (oracle::confirm_clean), into reply.kernel.
-std::size_t confirm_review(review::VariantReview& r, review::Reply& reply, const tree::TreeTry& tree,
+// instead (oracle::confirm_clean), into reply.kernel. `tree` null: no tree
+// was taken (`why_no_tree`), and each finding says so.
+std::size_t confirm_review(review::VariantReview& r, review::Reply& reply, const tree::TreeTry* tree,
+                           const std::string& why_no_tree,
                            const std::string& base_variant, const std::string& out,
                            const std::function<void(const std::string&)>& progress);
 

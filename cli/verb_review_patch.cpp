@@ -141,15 +141,9 @@ int review_patch(const std::vector<std::string>& paths, const std::string& base,
     progress(v.name() + ": replaying " + std::to_string(r.findings.size()) + " finding(s)");
     review::explain_findings(r);
     std::size_t contradicted = 0;
-    if (tree_opt.confirm) {
-        if (choice && choice->tree()) {
-            contradicted = confirm_review(r, reply, *choice->tree(), lift ? lift->tree_variant : p.base, out, progress);
-        } else {
-            for (const review::Finding* f : review::introduced(r))
-                for (auto& g : r.findings)
-                    if (&g == f) g.kernel = "not run in a kernel: no tree was taken (" + (choice ? choice->why : "--no-tree") + ")";
-        }
-    }
+    if (tree_opt.confirm)
+        contradicted = confirm_review(r, reply, choice ? choice->tree() : nullptr, choice ? choice->why : "--no-tree",
+                                      lift ? lift->tree_variant : p.base, out, progress);
     reply.report_files = write_finding_reports(r, out, format);
     reply.review = &r;
     if (lift) {

@@ -29,7 +29,10 @@ const char* kSuite = "tagproof_confirm";
 
 // What the kernel shows of a property at one statement; false where the
 // property is not one kernel run's to show.
-bool observable(const std::string& property);
+bool observable(const std::string& property) {
+    const auto& p = properties_one_run_shows();
+    return std::find(p.begin(), p.end(), property) != p.end();
+}
 
 // The scenario's text with its variant line naming `variant`.
 std::string with_variant(const std::string& text, const std::string& variant) {
@@ -52,14 +55,8 @@ std::string with_variant(const std::string& text, const std::string& variant) {
 int named_line(const scenario::Scenario& sc, const std::string& violation, const std::string& property) {
     std::string msg = violation.substr(std::min(violation.size(), property.size() + 2));
     int line = 0;
-    for (const auto& st : sc.statements) {
-        if (st.kind != scenario::Statement::event) continue;
-        std::string shown = st.result.empty() ? "" : st.result + " = ";
-        shown += st.call + "(";
-        for (std::size_t i = 0; i < st.args.size(); ++i) shown += (i ? ", " : "") + st.args[i].text;
-        shown += ")";
-        if (msg.rfind(shown, 0) == 0) line = st.line;
-    }
+    for (const auto& st : sc.statements)
+        if (st.kind == scenario::Statement::event && msg.rfind(statement_text(st), 0) == 0) line = st.line;
     return line;
 }
 
@@ -292,12 +289,6 @@ const std::vector<std::string>& properties_one_run_shows() {
     return p;
 }
 
-namespace {
-bool observable(const std::string& property) {
-    const auto& p = properties_one_run_shows();
-    return std::find(p.begin(), p.end(), property) != p.end();
-}
-}  // namespace
 
 const char* status_name(Confirmation::Status s) {
     switch (s) {

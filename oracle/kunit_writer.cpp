@@ -119,13 +119,18 @@ std::string gfp(const Statement& st, std::size_t i) {
     return st.args.size() > i && !st.args[i].text.empty() ? st.args[i].text : "GFP_KERNEL";
 }
 
-// The statement as the scenario wrote it (for the printed line).
-std::string shown(const Statement& st) {
+}  // namespace
+
+std::string statement_text(const Statement& st) {
     std::string s = st.result.empty() ? "" : st.result + " = ";
     s += st.call + "(";
     for (std::size_t i = 0; i < st.args.size(); ++i) s += (i ? ", " : "") + st.args[i].text;
     return s + ")";
 }
+
+namespace {
+
+std::string shown(const Statement& st) { return statement_text(st); }
 
 // The C expression of one event (its result assigned where it has one).
 std::string c_event(const Statement& st, const std::string& cache_name, const std::map<std::string, VarKind>& vars) {

@@ -64,6 +64,10 @@ KunitSuite write_kunit_suite(const std::vector<scenario::Scenario>& scenarios, c
 // The KUnit case a scenario becomes: its name as a C identifier.
 std::string kunit_case_name(const scenario::Scenario& sc);
 
+// A statement as the scenario wrote it: "t0 = pgtable_alloc(kernel)" (the
+// text a case prints beside each observation, and a violation's message starts with).
+std::string statement_text(const scenario::Statement& st);
+
 // The boot line a scenario gives in hw_tags ("" when none): its `boot` line
 // and its hw_tags one, joined.
 std::string hw_boot_line(const scenario::Scenario& sc);

@@ -62,17 +62,20 @@ TEST(CrossCheck, EveryProofOfLinux70AgreesWithTheEnumeration) {
 // linux-7.0's refuted obligations within caller contracts are its recorded
 // defects: zeroing/huge_zero_folio (stale tags with init_on_free=1, which
 // skips the tag zeroing), the page mempool element re-issued sampled out
-// (no-false-positive and page-tag-consistency) and detection/vrealloc (the
-// shrink is a no-op under HW_TAGS; the explorer's vrealloc only grows). The
+// (no-false-positive and page-tag-consistency), zeroing/vrealloc_huge (a huge
+// area's pages past the requested bytes come unzeroed; no family drives it)
+// and detection/vrealloc (the shrink is a no-op under HW_TAGS; the explorer's
+// vrealloc only grows). The
 // first, claimed as proved, the user family over the boot product
 // contradicts; at the default boot alone it is not reached.
 TEST(CrossCheck, ARefutedObligationPassedOffAsProvedIsCaught) {
     auto refuted = with_verdict("counterexample");
-    ASSERT_EQ(refuted.size(), 4u);
+    ASSERT_EQ(refuted.size(), 5u);
     EXPECT_EQ(refuted[0].id, "zeroing/huge_zero_folio");
     EXPECT_EQ(refuted[1].id, "no-false-positive/mempool_page");
     EXPECT_EQ(refuted[2].id, "page-tag-consistency/mempool_page");
-    EXPECT_EQ(refuted[3].id, "detection/vrealloc");
+    EXPECT_EQ(refuted[3].id, "zeroing/vrealloc_huge");
+    EXPECT_EQ(refuted[4].id, "detection/vrealloc");
     refuted.resize(1);
     const auto at_default = check("linux-7.0", refuted);
     EXPECT_EQ(at_default[0].kind, explore::CrossCheck::agrees) << at_default[0].detail;
@@ -92,7 +95,9 @@ TEST(CrossCheck, ARefutedObligationPassedOffAsProvedIsCaught) {
 TEST(CrossCheck, ProveOverTheProductCatchesARefutedObligation) {
     const auto refuted = with_verdict("counterexample");
     const auto pc = explore::cross_check_over_product("linux-7.0", refuted);
-    ASSERT_EQ(pc.results.size(), 4u);
+    ASSERT_EQ(pc.results.size(), 5u);
+    // no family drives vmalloc_huge + vrealloc: not enumerated, never "agrees"
+    EXPECT_EQ(pc.results[3].kind, explore::CrossCheck::not_enumerated) << pc.results[3].detail;
     EXPECT_EQ(pc.results[0].kind, explore::CrossCheck::disagrees) << pc.results[0].detail;
     EXPECT_NE(pc.results[0].detail.find("init_on_free=1"), std::string::npos) << pc.results[0].detail;
     for (int i : {1, 2}) {
