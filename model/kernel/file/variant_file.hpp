@@ -51,6 +51,9 @@ std::string variant_file_path(const std::string& name);
 // An expression as C, every operation in parentheses: it reads back as the
 // same expression (the fuzz target's round trip), and names rules as written.
 std::string print_rule_expr(const RuleExpr& x);
+// The value of a `rule __GFP_BITS_SHIFT = ...` expression in one build (the
+// reader checks its range, the variant evaluates it).
+long eval_gfp_bits_shift(const RuleExpr& x, const BuildConfig& b);
 
 // Whether a release is one a variant file (and a patch) may build on.
 bool is_file_base_release(const std::string& release);
