@@ -108,6 +108,12 @@ Seen seen_at(const KtapCase& kc, int line, const std::string& property) {
             // the page handed out, read through page_address()
             s.violation = st.page_probe == StatementResult::Probe::report;
             s.what = std::string(s.violation ? "a KASAN report" : "no KASAN report") + " reading page_address() of its page";
+        } else if (property == "page-tag-consistency" && st.reports.empty()) {
+            // what page_address() carries shows only when something reads
+            // through it: a statement without a probe and without a report
+            // says nothing about it
+            s.reached = false;
+            s.what = "page_address() of its page not read";
         } else {
             const std::string type = st.reports.empty() ? "" : " (" + st.reports.front().bug_type + ")";
             s.what = st.reported ? "a KASAN report" + type : "no KASAN report";

@@ -23,7 +23,9 @@ using scenario::Outcome;
 using scenario::Scenario;
 using scenario::Statement;
 
-enum class VarKind { pointer, page, cache, size, pgtable_kernel, pgtable_user };
+// A mempool's kind matters to its calls: a page pool's elements are struct
+// pages (the scenario holds their page_address()), the others' objects.
+enum class VarKind { pointer, page, cache, size, pgtable_kernel, pgtable_user, mempool_pages, mempool_objects };
 
 // The calls the kernel C can make, and the kind of what each returns.
 const std::map<std::string, VarKind>& kernel_calls() {
@@ -42,6 +44,10 @@ const std::map<std::string, VarKind>& kernel_calls() {
         {"pgtable_alloc", VarKind::pgtable_kernel}, {"pgtable_free", VarKind::pointer},
         // a user page of a (VM_MTE) vma, as the fault path allocates it
         {"user_fault", VarKind::page},
+        // a mempool (pages, kmalloc or slab) and its reserve: mempool_alloc is
+        // mempool_alloc_preallocated(), as the model's and kasan_test_c.c's
+        {"mempool_create", VarKind::mempool_objects}, {"mempool_alloc", VarKind::pointer},
+        {"mempool_free", VarKind::pointer},
     };
     return m;
 }
@@ -49,13 +55,14 @@ const std::map<std::string, VarKind>& kernel_calls() {
 // The kind of what a statement returns (a page table's, by its argument).
 VarKind var_kind(const Statement& st) {
     if (st.call == "pgtable_alloc" && !st.args.empty() && st.args[0].text == "user") return VarKind::pgtable_user;
+    if (st.call == "mempool_create" && !st.args.empty() && st.args[0].text == "pages") return VarKind::mempool_pages;
     return kernel_calls().at(st.call);
 }
 
 bool allocates(const std::string& call) {
     static const std::set<std::string> a = {"alloc_pages", "kmalloc", "kzalloc", "krealloc", "kmem_cache_create",
                                             "kmem_cache_alloc", "vmalloc", "vzalloc", "vmalloc_huge", "vrealloc",
-                                            "pgtable_alloc", "user_fault"};
+                                            "pgtable_alloc", "user_fault", "mempool_create", "mempool_alloc"};
     return a.count(call) > 0;
 }
 
@@ -175,6 +182,22 @@ std::string c_event(const Statement& st, const std::string& cache_name, const st
         return assign("(char *)page_address(pte_alloc_one(&init_mm))");
     }
     if (c == "user_fault") return assign(std::string("tp_user_fault(") + (a.empty() ? "false" : "true") + ")");
+    if (c == "mempool_create") {
+        // mempool_create(kind, size or order, min_nr): <linux/mempool.h>'s pools
+        const std::string min_nr = a.size() > 2 ? num(a[2]) : "1";
+        if (a[0].text == "pages") return assign("mempool_create_page_pool(" + min_nr + ", " + num(a[1]) + ")");
+        if (a[0].text == "kmalloc") return assign("mempool_create_kmalloc_pool(" + min_nr + ", " + num(a[1]) + ")");
+        return assign("mempool_create_slab_pool(" + min_nr + ", kmem_cache_create(" + c_string(cache_name) + ", " +
+                      num(a[1]) + ", 0, 0, NULL))");
+    }
+    if (c == "mempool_alloc" || c == "mempool_free") {
+        auto v = vars.find(a[0].name);
+        const bool pages = v != vars.end() && v->second == VarKind::mempool_pages;
+        if (c == "mempool_alloc")
+            return assign(pages ? "tp_page_address(tp_mempool_take(" + a[0].name + "))"
+                                : "(char *)tp_mempool_take(" + a[0].name + ")");
+        return "mempool_free(" + (pages ? "virt_to_page(" + ptr(a[1]) + ")" : ptr(a[1])) + ", " + a[0].name + ")";
+    }
     if (c == "pgtable_free") {
         auto v = vars.find(a[0].name);
         if (v != vars.end() && v->second == VarKind::pgtable_user)
@@ -241,6 +264,7 @@ const char* kPrologue = R"(// SPDX-License-Identifier: GPL-2.0
 #include <kunit/test.h>
 #include <linux/gfp.h>
 #include <linux/kasan.h>
+#include <linux/mempool.h>
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
 #include <asm/pgalloc.h>
@@ -313,6 +337,32 @@ static noinline void tp_access(char *p, size_t len, enum tp_access_kind kind)
 		if (kind != TP_READ)
 			v[i] = c;
 	}
+}
+
+/* A scenario starts on a fresh CPU: kasan.page_alloc.sample's per-CPU
+ * counter at 0, as the model's is (mm/kasan/kasan.h kasan_sample_page_alloc:
+ * the next allocation of a sampled order is tagged). What ran before the case
+ * (its kthread, the previous cases) moved the kernel's; 6.3 brought it. */
+static void tp_sampling_start(void)
+{
+#if defined(CONFIG_KASAN_HW_TAGS) && LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+	this_cpu_write(kasan_page_alloc_skip, 0);
+#endif
+}
+
+/* An element of a mempool's reserve, as kasan_test_c.c takes it: from 6.8
+ * mempool_alloc_preallocated(); before, mempool_alloc() calls the pool's
+ * allocator first and the reserve only when it fails, so the case is skipped. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+#define tp_mempool_take(pool) mempool_alloc_preallocated(pool)
+#else
+#define tp_mempool_take(pool) \
+	({ kunit_skip(test, "mempool_alloc_preallocated() is 6.8's"); NULL; })
+#endif
+
+static char * __maybe_unused tp_page_address(void *page)
+{
+	return page ? page_address((struct page *)page) : NULL;
 }
 
 /* A page a user fault maps into a vma (VM_MTE or not): the arch's zeroed
@@ -596,6 +646,7 @@ KunitSuite write_kunit_suite(const std::vector<Scenario>& scenarios, const std::
             c << "\t"
               << (kind == VarKind::page    ? "struct page *"
                   : kind == VarKind::cache ? "struct kmem_cache *"
+                  : kind == VarKind::mempool_pages || kind == VarKind::mempool_objects ? "mempool_t *"
                   : kind == VarKind::size  ? "size_t "
                                            : "char *")
               << name << (kind == VarKind::size ? " = 0;\n" : " = NULL;\n");
@@ -610,6 +661,7 @@ KunitSuite write_kunit_suite(const std::vector<Scenario>& scenarios, const std::
                 }
             if (dirty) c << "\ttp_dirty_release();\n\n";
         }
+        c << "\ttp_sampling_start();\n";
         for (const auto& st : sc.statements) {
             if (st.kind != Statement::event || !in_hw_tags(st)) continue;
             const std::string exp = expected_outcome(sc, st);
@@ -622,6 +674,11 @@ KunitSuite write_kunit_suite(const std::vector<Scenario>& scenarios, const std::
                   << data_len(st) << ");\n";
             if (target.confirm && !st.result.empty() && allocates(st.call) && var_kind(st) == VarKind::page)
                 c << "\ttp_page_probe(" << st.line << ", " << c_string(shown(st)) << ", " << st.result << ");\n";
+            // a page mempool's element: the scenario holds its page_address()
+            if (target.confirm && !st.result.empty() && st.call == "mempool_alloc" && !st.args.empty() &&
+                vars.count(st.args[0].name) && vars.at(st.args[0].name) == VarKind::mempool_pages)
+                c << "\ttp_page_probe(" << st.line << ", " << c_string(shown(st)) << ", " << st.result
+                  << " ? virt_to_page(" << st.result << ") : NULL);\n";
             // an allocation the model hands out must exist to go on; a call the
             // model reports on (krealloc of a freed object) may return NULL
             if (!st.result.empty() && allocates(st.call) && exp.rfind("report", 0) != 0)

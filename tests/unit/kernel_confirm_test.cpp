@@ -219,3 +219,43 @@ TEST(ConfirmLog, APageProbeIsReadOntoItsStatementAndItsReportIsNotTheNextOnes) {
     EXPECT_FALSE(st[0].reported);
     EXPECT_TRUE(st[1].reports.empty());
 }
+
+TEST(ConfirmWriter, APageMempoolsReissueIsTakenFromTheReserveAndProbedThroughItsPage) {
+    KernelTarget t;
+    t.confirm = true;
+    const auto sc = scenario::parse_scenario(
+        "name m\nvariant linux-6.3\nmodes hw_tags\nboot kasan.page_alloc.sample=2 kasan.page_alloc.sample.order=1\n"
+        "mp = mempool_create(pages, 1, 2)\np0 = mempool_alloc(mp)\nread(p0, 8)\nmempool_free(mp, p0)\n"
+        "expect violation no-false-positive\n",
+        "m.litmus");
+    ASSERT_TRUE(expressible(sc, t).ok) << expressible(sc, t).why;
+    const std::string c = write_kunit_suite({sc}, "tagproof_confirm", t).c_source;
+    // mempool_create(kind, order, min_nr): <linux/mempool.h>'s page pool takes (min_nr, order)
+    EXPECT_NE(c.find("\tmempool_t *mp = NULL;"), std::string::npos) << c;
+    EXPECT_NE(c.find("mp = mempool_create_page_pool(2UL, 1UL);"), std::string::npos) << c;
+    // the model's mempool_alloc is the reserve's element, as kasan_test_c.c takes it
+    EXPECT_NE(c.find("p0 = tp_page_address(tp_mempool_take(mp));"), std::string::npos);
+    EXPECT_NE(c.find("#define tp_mempool_take(pool) mempool_alloc_preallocated(pool)"), std::string::npos);
+    EXPECT_NE(c.find("tp_page_probe(6, \"p0 = mempool_alloc(mp)\", p0 ? virt_to_page(p0) : NULL);"), std::string::npos);
+    EXPECT_NE(c.find("mempool_free(virt_to_page(p0), mp);"), std::string::npos);
+    // the sampling counter starts where the model's does, after the previous owners' blocks
+    const auto start = c.find("\ttp_sampling_start();\n");
+    ASSERT_NE(start, std::string::npos);
+    EXPECT_LT(start, c.find("mp = mempool_create_page_pool"));
+    EXPECT_NE(c.find("this_cpu_write(kasan_page_alloc_skip, 0);"), std::string::npos);
+}
+
+TEST(ConfirmWriter, AKmallocMempoolsElementIsItsObject) {
+    KernelTarget t;
+    t.confirm = true;
+    const auto sc = scenario::parse_scenario(
+        "name k\nvariant linux-6.4\nmodes hw_tags\nmp = mempool_create(kmalloc, 128, 1)\ne = mempool_alloc(mp)\n"
+        "mempool_free(mp, e)\n",
+        "k.litmus");
+    ASSERT_TRUE(expressible(sc, t).ok) << expressible(sc, t).why;
+    const std::string c = write_kunit_suite({sc}, "tagproof_confirm", t).c_source;
+    EXPECT_NE(c.find("mp = mempool_create_kmalloc_pool(1UL, 128UL);"), std::string::npos) << c;
+    EXPECT_NE(c.find("e = (char *)tp_mempool_take(mp);"), std::string::npos);
+    EXPECT_NE(c.find("mempool_free(e, mp);"), std::string::npos);
+    EXPECT_EQ(c.find("tp_page_probe(5,"), std::string::npos);
+}
