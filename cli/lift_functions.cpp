@@ -38,6 +38,17 @@ std::size_t lift_function_drift(const tree::SourceTree& t, const std::vector<con
     std::vector<Row> rows;
     std::vector<std::string> compared;
     bool listed = false;
+    // The file written sits on the release of the tree's own major.minor when
+    // the model has one (6.1.192: linux-6.1), else on the newest era compared:
+    // between two releases a tree has more of the newer one's features the
+    // model does not read from it (6.12.118: the v6.8 mempool API, the v6.10
+    // GFP enum, v6.11 krealloc's spare zeroing, which linux-6.4 lacks and
+    // linux-7.0 has).
+    std::string write_base;
+    for (const kernel::Variant* era : eras)
+        if (kernel::is_file_base_release(era->name()) &&
+            (write_base.empty() || major_minor(write_base) != major_minor(t.version)))
+            write_base = era->name();
     for (const kernel::Variant* era : eras) {
         const std::string base = era->name();
         if (!kernel::is_file_base_release(base)) continue;
@@ -59,12 +70,13 @@ std::size_t lift_function_drift(const tree::SourceTree& t, const std::vector<con
                     std::printf(md ? "- `%s` (%s): not lifted: %s\n" : "  %-28s %s NOT LIFTED: %s\n", f.name.c_str(),
                                 f.file.c_str(), f.why_not.c_str());
             }
-            if (!write_to.empty()) {
-                std::ofstream out(write_to);
-                if (!out) throw InputError(write_to, "cannot write the lifted variant file");
-                out << lift.variant_text;
-                std::printf(md ? "\nThe lifted variant file: %s\n" : "  lifted variant file written: %s\n", write_to.c_str());
-            }
+        }
+        if (!write_to.empty() && base == write_base) {
+            std::ofstream out(write_to);
+            if (!out) throw InputError(write_to, "cannot write the lifted variant file");
+            out << lift.variant_text;
+            std::printf(md ? "\nThe lifted variant file (over %s): %s\n" : "  lifted variant file written (over %s): %s\n",
+                        base.c_str(), write_to.c_str());
         }
         const kernel::VariantFile vf = kernel::parse_variant_file(lift.variant_text, t.era() + " (lifted)");
         for (const auto& r : solver::rule_drift(vf.overrides, base)) {

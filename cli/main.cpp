@@ -7,6 +7,7 @@
 
 #include "error.hpp"
 #include "file/variant_file.hpp"
+#include "option_table.hpp"
 #include "verbs.hpp"
 
 using namespace tagproof;
@@ -55,10 +56,14 @@ int main(int argc, char** argv) {
     }
     std::string verb = argv[1];
     cli::Args args(argv + 2, argv + argc);
+    // every verb's options, from the one table the verbs parse with
+    if (verb == "--options") return cli::print_option_table();
     try {
-        // --variant-file F (run, review, prove, explore, kernel): read and register
+        // --variant-file F (the verbs the option table marks): read and register
         // the file's variant; without --variant it is the one the verb works on.
-        if (verb == "run" || verb == "review" || verb == "prove" || verb == "explore" || verb == "kernel") {
+        bool reads_variant_file = false;
+        for (const auto& v : cli::verb_options()) reads_variant_file |= v.verb == verb && v.variant_file;
+        if (reads_variant_file) {
             cli::Args rest;
             std::string first;
             bool named = false;

@@ -5,12 +5,13 @@
 
 #include "checks/accessinfo.hpp"
 #include "error.hpp"
+#include "option_table.hpp"
 #include "verbs.hpp"
 
 namespace tagproof::cli {
 
 int verb_accessinfo(const Args& args) {
-    Options o = parse_options(args, {}, {"--help"});
+    Options o = parse_verb_options("accessinfo", args);
     if (o.has("--help") || o.positional.empty()) {
         std::cout << "usage: tagproof accessinfo SYMBOL|VALUE...\n\n"
                      "Decodes an outlined SW_TAGS check symbol (__hwasan_check_x8_67043362), an AccessInfo\n"

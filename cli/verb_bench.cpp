@@ -11,12 +11,13 @@
 
 #include "bench_targets.hpp"
 #include "error.hpp"
+#include "option_table.hpp"
 #include "verbs.hpp"
 
 namespace tagproof::cli {
 
 int verb_bench(const Args& args) {
-    Options o = parse_options(args, {"--min-time", "--binary", "--json", "--from-json"}, {"--help"});
+    Options o = parse_verb_options("bench", args);
     if (o.has("--help")) {
         std::cout << "usage: tagproof bench [--min-time SECONDS] [--json FILE] [--binary PATH]\n"
                      "       tagproof bench --from-json FILE\n\n"

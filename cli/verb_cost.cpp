@@ -9,6 +9,7 @@
 #include "boot_params.hpp"
 #include "error.hpp"
 #include "variant.hpp"
+#include "option_table.hpp"
 #include "verbs.hpp"
 #include "workloads.hpp"
 
@@ -140,9 +141,7 @@ void report(const reference::WorkloadInfo& w, const Side& a, const Side& b, std:
 }  // namespace
 
 int verb_cost(const Args& args) {
-    Options o = parse_options(args, {"--workload", "--variant", "--baseline", "--boot", "--baseline-boot", "--iterations",
-                                     "--dczid"},
-                              {"--help", "--list"});
+    Options o = parse_verb_options("cost", args);
     if (o.has("--help")) {
         std::cout << "usage: tagproof cost [--workload W] [--variant A] [--baseline B] [--boot CMDLINE]\n"
                      "                     [--baseline-boot CMDLINE] [--iterations N] [--dczid N] [--list]\n\n"

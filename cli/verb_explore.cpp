@@ -16,13 +16,14 @@
 #include "family_explorer.hpp"
 #include "instance_bmc.hpp"
 #include "variant.hpp"
+#include "option_table.hpp"
 #include "verbs.hpp"
 
 namespace tagproof::cli {
 
 namespace {
 const char* kHelp =
-    "usage: tagproof explore [--variant NAME] [--boot CMDLINE] [--no-mte] [--depth N]\n"
+    "usage: tagproof explore [--variant NAME | --variant-file FILE] [--boot CMDLINE] [--no-mte] [--depth N]\n"
     "                        [--dot FILE] [--dot-path INVARIANT] [--check-bmc] [--write-scenarios DIR]\n"
     "                        [--family NAME] [--family-depth N]\n"
     "\n"
@@ -116,9 +117,7 @@ void print_family_totals(const FamilyTotals& t, unsigned depth) {
 }  // namespace
 
 int verb_explore(const Args& args) {
-    Options o = parse_options(args, {"--variant", "--boot", "--depth", "--dot", "--dot-path", "--write-scenarios",
-                                     "--family", "--family-depth"},
-                              {"--help", "--no-mte", "--check-bmc"});
+    Options o = parse_verb_options("explore", args);
     if (o.has("--help")) {
         std::cout << kHelp;
         return 0;

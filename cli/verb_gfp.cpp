@@ -5,12 +5,13 @@
 
 #include "error.hpp"
 #include "variant.hpp"
+#include "option_table.hpp"
 #include "verbs.hpp"
 
 namespace tagproof::cli {
 
 int verb_gfp(const Args& args) {
-    Options o = parse_options(args, {"--variant", "--mode"}, {"--lockdep", "--help", "--table"});
+    Options o = parse_verb_options("gfp", args);
     if (o.has("--help")) {
         std::cout << "usage: tagproof gfp [--variant NAME] [--mode MODE] [--lockdep] [--table] [STRING|NUMBER]\n\n"
                      "Parses GFP_KERNEL|__GFP_ZERO or 0xdc0 and prints the value and the kernel's spelling\n"
@@ -39,7 +40,7 @@ int verb_gfp(const Args& args) {
 }
 
 int verb_boot(const Args& args) {
-    Options o = parse_options(args, {"--variant", "--mode"}, {"--no-mte", "--help", "--lenient"});
+    Options o = parse_verb_options("boot", args);
     if (o.has("--help")) {
         std::cout << "usage: tagproof boot [--variant NAME] [--mode MODE] [--no-mte] [--lenient] 'CMDLINE'\n\n"
                      "Parses a kernel command line as the kernel's early_param handlers do and prints the\n"

@@ -10,26 +10,38 @@
 
 #include "corpus.hpp"
 #include "error.hpp"
+#include "file/variant_file.hpp"
 #include "ktap.hpp"
 #include "kunit_agreement.hpp"
 #include "kunit_writer.hpp"
 #include "scenario.hpp"
 #include "variant.hpp"
+#include "option_table.hpp"
 #include "verbs.hpp"
 
 namespace tagproof::cli {
 
+// --era RELEASE: the one modelled release whose files a suite holds.
+static std::vector<std::string> era_option(const Options& o) {
+    if (o.get("--era").empty()) return {};
+    const std::string era = kernel::find_variant(o.get("--era"), "--era").name();
+    if (!kernel::is_file_base_release(era))
+        throw InputError("command line", "--era " + era + ": not a modelled release (linux-X.Y)");
+    return {era};
+}
+
 static const char* kHelp =
-    "usage: tagproof kernel kunit --out FILE [--kernel-version X.Y] [--exclude FILE] SCENARIO|DIR...\n"
-    "       tagproof kernel compare LOG [--corpus DIR] [--variant V] [--out FILE]\n"
-    "       tagproof kernel scenarios LOG SCENARIO|DIR... [--variant V] [--exclude FILE] [--out FILE]\n"
+    "usage: tagproof kernel kunit --out FILE [--kernel-version X.Y | --era RELEASE] [--exclude FILE] SCENARIO|DIR...\n"
+    "       tagproof kernel compare LOG [--corpus DIR] [--variant V] [--variant-file FILE] [--out FILE]\n"
+    "       tagproof kernel scenarios LOG SCENARIO|DIR... [--variant V] [--era RELEASE] [--exclude FILE] [--out FILE]\n"
     "\n"
     "kunit      writes the scenarios' HW_TAGS events as one KUnit suite, \"tagproof\", in kernel C\n"
     "           (FILE goes in the kernel's mm/kasan/, built with CONFIG_KASAN_KUNIT_TEST); each\n"
     "           statement prints '# tagproof: L<line> <statement>: report|no report' and the case\n"
     "           fails where the kernel does not do what the file says. Files it cannot express in\n"
     "           kernel C are listed with why; with --kernel-version, so are files about another\n"
-    "           release than the two modelled releases that bracket it; --exclude names scenarios\n"
+    "           release than the two modelled releases that bracket it; with --era (the hand release\n"
+    "           a lifted tree's era sits on), about another release than that one; --exclude names scenarios\n"
     "           to leave out ('NAME reason' per line: a kernel bug the case runs into).\n"
     "compare    reads a console log of a kernel that ran the KASAN KUnit suite and sets each case\n"
     "           beside the model's verdict on its port (--corpus, default tests/scenarios/kunit),\n"
@@ -93,7 +105,7 @@ int verb_kernel(const Args& args) {
     }
     const std::string sub = args[0];
     const Args rest(args.begin() + 1, args.end());
-    Options o = parse_options(rest, {"--out", "--corpus", "--variant", "--kernel-version", "--exclude"}, {"--help"});
+    Options o = parse_verb_options("kernel", rest);
     if (o.has("--help")) {
         std::cout << kHelp;
         return 0;
@@ -106,7 +118,10 @@ int verb_kernel(const Args& args) {
         for (const auto& f : files) scs.push_back(scenario::load_scenario(f));
         const std::string kv = o.get("--kernel-version");
         oracle::KernelTarget target;
+        if (!kv.empty() && !o.get("--era").empty())
+            throw InputError("command line", "tagproof kernel kunit takes --kernel-version or --era, not both");
         if (!kv.empty()) target.eras = oracle::era_variants(kv);
+        if (!o.get("--era").empty()) target.eras = era_option(o);
         if (!o.get("--exclude").empty()) target.excluded = oracle::read_exclusions(o.get("--exclude"));
         const oracle::KunitSuite s = oracle::write_kunit_suite(scs, "tagproof", target);
         write_or_print(o.get("--out"), s.c_source);
@@ -141,7 +156,8 @@ int verb_kernel(const Args& args) {
             if (files.empty()) throw InputError("command line", "tagproof kernel scenarios needs the scenario files");
             const auto rows = oracle::compare_scenarios(
                 log, "tagproof", files, variants,
-                o.get("--exclude").empty() ? std::map<std::string, std::string>{} : oracle::read_exclusions(o.get("--exclude")));
+                o.get("--exclude").empty() ? std::map<std::string, std::string>{} : oracle::read_exclusions(o.get("--exclude")),
+                era_option(o));
             text += oracle::scenario_agreement_markdown(rows, variants);
             for (const auto& r : rows)
                 bad |= r.kind == oracle::ScenarioAgreement::disagree ||

@@ -12,6 +12,7 @@
 #include "lift_functions.hpp"
 #include "source_tree.hpp"
 #include "variant.hpp"
+#include "option_table.hpp"
 #include "verbs.hpp"
 
 namespace tagproof::cli {
@@ -57,7 +58,7 @@ static const char* kLiftHelp =
     "Exit status: 0 no drift; 1 drift (the rows are marked); 2 bad input (not a tree, not configured).\n";
 
 int verb_lift(const Args& args) {
-    Options o = parse_options(args, {"--tree", "--variant", "--write"}, {"--help", "--markdown", "--primitives"});
+    Options o = parse_verb_options("lift", args);
     if (o.has("--help")) {
         std::cout << kLiftHelp;
         return 0;

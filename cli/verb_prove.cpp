@@ -14,14 +14,17 @@
 #include "prove.hpp"
 #include "variant.hpp"
 #include "prove_cross_check.hpp"
+#include "option_table.hpp"
 #include "verbs.hpp"
 
 namespace tagproof::cli {
 
 static const char* kHelp =
-    "usage: tagproof prove [--variant NAME] [--baseline NAME] [--obligation PREFIX]... [--depth K]\n"
-    "                      [--timeout MS] [--smt2 DIR] [--write-scenarios DIR] [--contracts-only]\n"
-    "                      [--no-replay] [--no-cross-check] [--expect FILE] [--quiet]\n"
+    "usage: tagproof prove [--variant NAME | --variant-file FILE] [--baseline NAME] [--obligation PREFIX]...\n"
+    "                      [--depth K] [--timeout MS] [--smt2 DIR] [--write-scenarios DIR] [--contracts-only]\n"
+    "                      [--no-replay] [--no-cross-check] [--expect FILE] [--quiet] [--checks] [--record]\n"
+    "  --record: one tab-separated line per obligation and scope (variant, obligation, scope,\n"
+    "  verdict), as tests/proof/expected.tsv holds them.\n"
     "\n"
     "Proves the invariants (docs/requirements.md) with Z3 over the variant's own decision code, per\n"
     "kernel entry point: within the caller contracts and over the raw flag space. A verdict is\n"
@@ -147,9 +150,7 @@ static int prove_grid(const std::string& variant) {
 }
 
 int verb_prove(const Args& args) {
-    Options o = parse_options(args, {"--variant", "--baseline", "--obligation", "--depth", "--timeout", "--smt2",
-                                     "--write-scenarios", "--expect"},
-                              {"--help", "--contracts-only", "--no-replay", "--quiet", "--record", "--checks", "--no-cross-check"});
+    Options o = parse_verb_options("prove", args);
     if (o.has("--help")) {
         std::cout << kHelp;
         return 0;

@@ -14,6 +14,7 @@
 #include "error.hpp"
 #include "replay.hpp"
 #include "variant.hpp"
+#include "option_table.hpp"
 #include "verbs.hpp"
 
 namespace tagproof::cli {
@@ -87,8 +88,7 @@ void print_line_counts(const reference::KmemTrace& t, const reference::ReplayRes
 }  // namespace
 
 int verb_replay(const Args& args) {
-    Options o = parse_options(args, {"--variant", "--boot", "--dczid", "--generate", "--out", "--seed", "--write-scenario"},
-                              {"--lenient", "--no-mte", "--help", "--fuzz-input"});
+    Options o = parse_verb_options("replay", args);
     if (o.has("--help")) {
         std::cout << "usage: tagproof replay [--variant NAME] [--boot CMDLINE] [--no-mte] [--lenient] [--dczid N] FILE\n"
                      "       tagproof replay [--variant NAME] [--write-scenario OUT] [--fuzz-input] crash-<sha>\n"

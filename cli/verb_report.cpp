@@ -13,12 +13,13 @@
 #include "review.hpp"
 #include "scenario.hpp"
 #include "variant.hpp"
+#include "option_table.hpp"
 #include "verbs.hpp"
 
 namespace tagproof::cli {
 
 int verb_report(const Args& args) {
-    Options o = parse_options(args, {"--format", "--source", "--write-minimised"}, {"--help", "--minimise"});
+    Options o = parse_verb_options("report", args);
     if (o.has("--help")) {
         std::cout << "usage: tagproof report [--format text|md|html|json] [--source WHAT] [--minimise]\n"
                      "                       [--write-minimised FILE] SCENARIO\n\n"

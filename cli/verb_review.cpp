@@ -18,6 +18,7 @@
 #include "review.hpp"
 #include "variant.hpp"
 #include "review_patch.hpp"
+#include "option_table.hpp"
 #include "verbs.hpp"
 
 #ifndef TAGPROOF_SOURCE_DIR
@@ -27,9 +28,9 @@
 namespace tagproof::cli {
 
 static const char* kHelp =
-    "usage: tagproof review [--variant NAME] [--baseline NAME] [--mode MODE]... [--format text|md|html|json]\n"
-    "                       [--out DIR] [--corpus DIR]... [--jobs N] [--explore-depth N] [--rapidcheck N]\n"
-    "                       [--no-solver] [--no-explorer] [--no-rapidcheck] [--quiet]\n"
+    "usage: tagproof review [--variant NAME | --variant-file FILE] [--baseline NAME] [--mode MODE]...\n"
+    "                       [--format text|md|html|json] [--out DIR] [--corpus DIR]... [--jobs N] [--explore-depth N]\n"
+    "                       [--rapidcheck N] [--no-solver] [--no-explorer] [--no-families] [--no-rapidcheck] [--quiet]\n"
     "       tagproof review PATCH... [--tree DIR [--confirm] | --no-tree] [--base RELEASE|FILE.variant] [--map-only]\n"
     "                       [options as above]\n"
     "       tagproof review --explain [TERM]\n"
@@ -73,7 +74,8 @@ static const char* kHelp =
     "\n"
     "Reviews a variant (a patch) against its baseline: per invariant and KASAN mode, the verdict of\n"
     "the scenario corpus (default tests/scenarios/{kunit,seeds,eras}), the solver's obligations\n"
-    "(within caller contracts), the explicit-state explorer (HW_TAGS, depth --explore-depth, default 6)\n"
+    "(within caller contracts), the explicit-state explorer (HW_TAGS, depth --explore-depth, default 6;\n"
+    "its families of entry points too, unless --no-families)\n"
     "and a RapidCheck burst (--rapidcheck cases, default 100). Every counterexample is replayed in\n"
     "the model and written to --out (default reports/review) as a scenario file and a report in\n"
     "--format (text: 72 columns for a review mail; md; html with an SVG of the tags over time; json),\n"
@@ -115,10 +117,7 @@ std::vector<std::string> write_finding_reports(review::VariantReview& r, const s
 }
 
 int verb_review(const Args& args) {
-    Options o = parse_options(args, {"--variant", "--baseline", "--mode", "--format", "--out", "--corpus", "--jobs",
-                                     "--explore-depth", "--rapidcheck", "--base", "--tree"},
-                              {"--help", "--quiet", "--no-solver", "--no-explorer", "--no-families", "--no-rapidcheck", "--map-only", "--explain",
-                               "--no-tree", "--confirm"});
+    Options o = parse_verb_options("review", args);
     if (o.has("--help")) {
         std::cout << kHelp;
         return 0;

@@ -8,12 +8,13 @@
 #include "confirm.hpp"
 #include "error.hpp"
 #include "runner.hpp"
+#include "option_table.hpp"
 #include "verbs.hpp"
 
 namespace tagproof::cli {
 
 static const char* kHelp =
-    "usage: tagproof run [--variant NAME] [--max-runs N] [--verbose] FILE|DIR...\n"
+    "usage: tagproof run [--variant NAME | --variant-file FILE] [--max-runs N] [--verbose] [--check-style S] FILE|DIR...\n"
     "       tagproof run --confirm [--tree DIR] [--out DIR] [--variant NAME] [--property P]... FILE...\n"
     "\n"
     "A DIR is every *.litmus below it, except in directories named bad, wrong or\n"
@@ -42,8 +43,7 @@ static const char* kHelp =
     "model, 2 bad input, 3 something could not run.\n";
 
 int verb_run(const Args& args) {
-    Options o = parse_options(args, {"--variant", "--max-runs", "--check-style", "--tree", "--out", "--property"},
-                              {"--verbose", "--help", "--confirm"});
+    Options o = parse_verb_options("run", args);
     if (o.has("--help")) {
         std::cout << kHelp;
         return 0;

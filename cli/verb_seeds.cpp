@@ -14,6 +14,7 @@
 #include "error.hpp"
 #include "scenario.hpp"
 #include "scenario_events.hpp"
+#include "option_table.hpp"
 #include "verbs.hpp"
 
 namespace tagproof::cli {
@@ -21,7 +22,7 @@ namespace tagproof::cli {
 namespace fs = std::filesystem;
 
 int verb_seeds(const Args& args) {
-    Options o = parse_options(args, {"--out", "--check"}, {"--help", "--verbose"});
+    Options o = parse_verb_options("seeds", args);
     if (o.has("--help")) {
         std::cout << "usage: tagproof seeds (--out DIR | --check DIR) [--verbose] SCENARIO...\n\n"
                      "Encodes each scenario's HW_TAGS events as an input of the event fuzz targets\n"

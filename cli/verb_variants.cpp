@@ -3,12 +3,13 @@
 #include <iostream>
 
 #include "variant.hpp"
+#include "option_table.hpp"
 #include "verbs.hpp"
 
 namespace tagproof::cli {
 
 int verb_variants(const Args& args) {
-    Options o = parse_options(args, {}, {"--mutants", "--help"});
+    Options o = parse_verb_options("variants", args);
     if (o.has("--help")) {
         std::cout << "usage: tagproof variants [--mutants]\n\nLists the built-in variants: name, baseline, "
                      "what it models;\nbelow each, what it claims to change (docs/requirements.md) and the defects "

@@ -50,7 +50,7 @@ const std::vector<Decider>& deciders() {
         // old size is vrealloc's to decide
         {"vmalloc", {"vmalloc"}, {"vmalloc(", "vzalloc("}, {"z", "w", "h"}},
         {"kmalloc", {"slab"}, {"kmalloc(", "kzalloc("}, {"k", "z"}},
-        {"krealloc", {"slab"}, {"krealloc("}, {"k"}},
+        {"krealloc", {"slab", "krealloc"}, {"krealloc("}, {"k", "r"}},
         {"oob/kmalloc", {"slab"}, {"read("}, {}, "out-of-bounds"},
         {"mempool", {"mempool"}, {"mempool_alloc("}, {"e", "c"}},
         {"oob/mempool", {"mempool"}, {"read("}, {}, "out-of-bounds"},

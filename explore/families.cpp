@@ -46,6 +46,23 @@ std::vector<Family> families(const kernel::Variant& v) {
         s.review_depth = 3;
         out.push_back(s);
     }
+    {
+        // One object resized in place both ways with __GFP_ZERO, its bytes
+        // written whole: krealloc's promise for the bytes a grow gives back
+        // (before v6.11 a shrink kept the owner's bytes past the new size). A
+        // family of its own: beside the slab family's kinds it would be
+        // millions of states before the four events that matter.
+        Family r{"krealloc", "kzalloc / krealloc in place, shrunk then grown, with __GFP_ZERO", 16};
+        AllocKind k{"r", "kzalloc(64)", "kfree(%)", 64, 1, false, false, false};
+        k.touch = "write(%, 64)";
+        k.shrink = "krealloc(%, 32, GFP_KERNEL|__GFP_ZERO)";
+        k.shrink_size = 32;
+        k.realloc = "krealloc(%, 64, GFP_KERNEL|__GFP_ZERO)";
+        k.realloc_size = 64;
+        r.kinds.push_back(k);
+        r.review_depth = 4;
+        out.push_back(r);
+    }
     // One cache a family: the tags a cache fixes at slab creation are a choice
     // per object (four 1024-byte objects to a slab), and two such slabs side by
     // side are thousands of states before the first event that matters.

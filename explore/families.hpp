@@ -37,6 +37,8 @@ struct AllocKind {
     bool accessed = true;     // read / write through the handle (an skb is not a pointer)
     std::string realloc;      // "krealloc(%, 96)": the handle becomes the result
     std::uint64_t realloc_size = 0;
+    std::string shrink;       // a second resize, as realloc ("krealloc(%, 32, ...)")
+    std::uint64_t shrink_size = 0;
     std::string touch;        // an event on a live handle: "user_set_tag(%, 0, 3)"
     bool page = false;        // it returns a page: `%p = page_address(%)` follows, and accesses use %p
 };

@@ -43,6 +43,8 @@ std::vector<Step> enabled(const Family& f, const State& s, bool async) {
                     out.push_back({with(k.free, h) + (c ? " cpu=1" : ""), "", at, dead, s.size[at]});
             if (s.slot[at] == live && !k.realloc.empty())
                 out.push_back({h + " = " + with(k.realloc, h), "", at, live, k.realloc_size});
+            if (s.slot[at] == live && !k.shrink.empty())
+                out.push_back({h + " = " + with(k.shrink, h), "", at, live, k.shrink_size});
             if (s.slot[at] == live && !k.touch.empty()) out.push_back({with(k.touch, h), "", at, live, s.size[at]});
             if (k.accessed) {
                 const Slot st = s.slot[at];

@@ -58,6 +58,22 @@ std::vector<std::string> era_variants(const std::string& version) {
 
 namespace {
 
+// A path as a report shows it: relative to where the tool ran, so that a
+// report written on one machine names none of its directories.
+std::string shown_path(const std::string& p) {
+    std::error_code ec;
+    const std::filesystem::path rel = std::filesystem::relative(p, std::filesystem::current_path(), ec);
+    return ec || rel.empty() ? p : rel.string();
+}
+
+// `what` with the scenario file's path as a report shows it.
+std::string with_shown_path(std::string what, const std::string& file) {
+    const std::string shown = shown_path(file);
+    for (std::size_t at = what.find(file); !file.empty() && at != std::string::npos; at = what.find(file, at + shown.size()))
+        what.replace(at, file.size(), shown);
+    return what;
+}
+
 // The model's verdict on a port under one variant: (passes, "PASS Always reports=2", min, max reports).
 struct ModelRun {
     bool ran = false, pass = false;
@@ -80,7 +96,7 @@ ModelRun run_port(scenario::Scenario sc, const std::string& variant) {
                  (mr.max_reports != mr.min_reports ? ".." + std::to_string(mr.max_reports) : "");
     } catch (const InputError& e) {
         // a port the era cannot run (a flag, config key or entry point it lacks)
-        m.text = std::string("cannot run: ") + e.what();
+        m.text = std::string("cannot run: ") + with_shown_path(e.what(), sc.file);
     }
     return m;
 }
@@ -101,7 +117,7 @@ Agreement compare_kunit(const KernelLog& log, const std::string& suite, const st
         const std::filesystem::path file = std::filesystem::path(corpus_dir) / (c->name + ".litmus");
         if (!std::filesystem::exists(file)) {
             row.kind = c->result == KtapCase::skip ? CaseAgreement::skipped : CaseAgreement::not_ported;
-            row.note = "no " + file.filename().string() + " in " + corpus_dir;
+            row.note = "no " + file.filename().string() + " in " + shown_path(corpus_dir);
             a.rows.push_back(row);
             continue;
         }
@@ -192,15 +208,17 @@ namespace tagproof::oracle {
 std::vector<ScenarioAgreement> compare_scenarios(const KernelLog& log, const std::string& suite,
                                                  const std::vector<std::string>& files,
                                                  const std::vector<std::string>& variants,
-                                                 const std::map<std::string, std::string>& excluded) {
+                                                 const std::map<std::string, std::string>& excluded,
+                                                 const std::vector<std::string>& eras) {
     std::vector<ScenarioAgreement> rows;
+    const KernelTarget target{eras.empty() ? era_variants(log.version) : eras, excluded};
     const std::vector<const KtapCase*> cases = suite_cases(log, suite);
     for (const auto& f : files) {
         scenario::Scenario sc = scenario::load_scenario(f);
         ScenarioAgreement row;
         row.file = f;
         row.name = sc.name;
-        const Expressible ex = expressible(sc, KernelTarget{era_variants(log.version), excluded});
+        const Expressible ex = expressible(sc, target);
         if (!ex.ok) {
             row.kernel = "not written: " + ex.why;
             rows.push_back(row);

@@ -73,11 +73,14 @@ struct ScenarioAgreement {
     enum Kind { agree, era, disagree, not_run } kind = not_run;
 };
 
-// `excluded`: the scenarios left out of the suite by name (read_exclusions()).
+// `excluded`: the scenarios left out of the suite by name (read_exclusions());
+// `eras`: the releases whose files the suite was written for (`kernel kunit
+// --era`), else those that bracket the log's kernel version.
 std::vector<ScenarioAgreement> compare_scenarios(const KernelLog& log, const std::string& suite,
                                                  const std::vector<std::string>& files,
                                                  const std::vector<std::string>& variants,
-                                                 const std::map<std::string, std::string>& excluded = {});
+                                                 const std::map<std::string, std::string>& excluded = {},
+                                                 const std::vector<std::string>& eras = {});
 
 std::string scenario_agreement_markdown(const std::vector<ScenarioAgreement>& rows,
                                         const std::vector<std::string>& variants);

@@ -323,14 +323,15 @@ static void tp_probe_console(void *ignore, const char *buf, size_t len)
 static void tp_ctor(void *object) { }
 
 /* Byte by byte, stopping at the first report: past it, with tag checks off,
- * the bytes are not the scenario's to touch. */
+ * the bytes are not the scenario's to touch. A write stores 0x5a, the
+ * owner's data (not zero, as the model's owner's bytes are not). */
 static noinline void tp_access(char *p, size_t len, enum tp_access_kind kind)
 {
 	volatile char *v = p;
 	size_t i;
 
 	for (i = 0; i < len && !READ_ONCE(tp_status.report_found); i++) {
-		char c = 0;
+		char c = 0x5a;
 
 		if (kind != TP_WRITE)
 			c = v[i];
@@ -662,6 +663,10 @@ KunitSuite write_kunit_suite(const std::vector<Scenario>& scenarios, const std::
             if (dirty) c << "\ttp_dirty_release();\n\n";
         }
         c << "\ttp_sampling_start();\n";
+        // the bytes each pointer's allocation holds, where the file gives a
+        // number: a resize in place promises zero only for the bytes it grows
+        // by (the ones below the old size are the owner's)
+        std::map<std::string, std::uint64_t> held;
         for (const auto& st : sc.statements) {
             if (st.kind != Statement::event || !in_hw_tags(st)) continue;
             const std::string exp = expected_outcome(sc, st);
@@ -669,9 +674,24 @@ KunitSuite write_kunit_suite(const std::vector<Scenario>& scenarios, const std::
             const char* ex = exp.empty() || target.confirm ? "TP_ANY" : exp == "no report" ? "TP_NO_REPORT" : "TP_REPORT";
             c << "\ttp_begin();\n\t" << c_event(st, "tp_" + id + "_" + std::to_string(st.line), vars) << ";\n";
             c << "\ttp_end(test, " << st.line << ", " << c_string(shown(st)) << ", " << ex << ");\n";
-            if (target.confirm && !st.result.empty() && !data_len(st).empty())
+            const bool resize = st.call == "krealloc" || st.call == "vrealloc";
+            if (target.confirm && !st.result.empty() && resize && held.count(st.args[0].name) && st.args[1].is_number) {
+                const std::uint64_t was = held.at(st.args[0].name), now = st.args[1].number;
+                if (now > was)
+                    c << "\ttp_data(" << st.line << ", " << c_string(shown(st)) << ", " << st.result << " ? " << st.result
+                      << " + " << was << "UL : NULL, " << (now - was) << "UL);\n";
+            } else if (target.confirm && !st.result.empty() && !data_len(st).empty()) {
                 c << "\ttp_data(" << st.line << ", " << c_string(shown(st)) << ", " << data_ptr(st) << ", "
                   << data_len(st) << ");\n";
+            }
+            if (!st.result.empty()) {
+                held.erase(st.result);
+                const std::size_t size_arg = resize ? 1 : 0;
+                const bool sized = st.call == "kmalloc" || st.call == "kzalloc" || st.call == "vmalloc" ||
+                                   st.call == "vzalloc" || st.call == "vmalloc_huge" || resize;
+                if (sized && st.args.size() > size_arg && st.args[size_arg].is_number)
+                    held[st.result] = st.args[size_arg].number;
+            }
             if (target.confirm && !st.result.empty() && allocates(st.call) && var_kind(st) == VarKind::page)
                 c << "\ttp_page_probe(" << st.line << ", " << c_string(shown(st)) << ", " << st.result << ");\n";
             // a page mempool's element: the scenario holds its page_address()

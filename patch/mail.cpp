@@ -4,9 +4,11 @@
 // reads each hunk by its @@ counts, so a list archive's page, an mbox and
 // git's own output read the same. A diff that breaks its own counts is an
 // error at the line where it does.
+#include <cstring>
 #include "mail.hpp"
 
 #include <cctype>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -256,18 +258,40 @@ void read_patches(const std::string& raw_text, const std::string& path, Series& 
     if (require_diff && s.patches.empty()) no_patch(path);
 }
 
+namespace {
+
+// A patch's text, read in bounded pieces: a NUL byte ends it as binary data
+// at once (/dev/zero is refused, not read until killed), and so does a size
+// no mailed series comes near.
+std::string read_bounded(std::istream& in, const std::string& path) {
+    constexpr std::size_t kPiece = 64 * 1024, kMax = std::size_t(64) << 20;
+    std::string text;
+    std::string piece(kPiece, '\0');
+    while (in) {
+        in.read(piece.data(), std::streamsize(kPiece));
+        const std::size_t n = std::size_t(in.gcount());
+        if (n == 0) break;
+        if (const void* nul = std::memchr(piece.data(), 0, n))
+            throw InputError(path, "byte " + std::to_string(text.size() + std::size_t(static_cast<const char*>(nul) - piece.data())) +
+                                       " is NUL: binary data, not a patch");
+        text.append(piece.data(), n);
+        if (text.size() > kMax) throw InputError(path, "larger than 64 MiB: not a patch series");
+    }
+    return text;
+}
+
+}  // namespace
+
 Series read_series(const std::vector<std::string>& paths) {
     Series s;
     for (const auto& p : paths) {
         std::string text;
         if (p == "-") {
-            text.assign(std::istreambuf_iterator<char>(std::cin), {});
+            text = read_bounded(std::cin, "standard input");
         } else {
             std::ifstream in(p, std::ios::binary);
             if (!in) throw InputError(p, "cannot read the patch");
-            std::stringstream ss;
-            ss << in.rdbuf();
-            text = ss.str();
+            text = read_bounded(in, p);
         }
         read_patches(text, p, s, false);  // a cover letter alone has none
     }

@@ -25,7 +25,7 @@ const std::map<std::string, std::vector<std::string>>& functions_of() {
         {"kmalloc", {"__kasan_slab_alloc()", "__kasan_kmalloc()"}},
         {"kzalloc", {"__kasan_slab_alloc()", "__kasan_kmalloc()"}},
         {"kfree", {"__kasan_slab_pre_free()", "__kasan_slab_free()"}},
-        {"krealloc", {"__kasan_krealloc()"}},
+        {"krealloc", {"__do_krealloc()", "__kasan_krealloc()"}},
         {"vmalloc", {"__vmalloc_node_range()", "__kasan_unpoison_vmalloc()"}},
         {"vzalloc", {"__vmalloc_node_range()", "__kasan_unpoison_vmalloc()"}},
         {"vrealloc", {"vrealloc_node_align_noprof()", "__kasan_vrealloc()"}},

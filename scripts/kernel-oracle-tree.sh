@@ -17,18 +17,20 @@ fail() { echo "kernel-oracle-tree: error: $*" >&2; exit 2; }
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd) S=$(cd "$S" && pwd) TREE=$(cd "$TREE" && pwd)
 version=$(sed -n 's/^VERSION = //p;s/^PATCHLEVEL = //p;s/^SUBLEVEL = //p' "$TREE/Makefile" | paste -sd.)
-mm=$(echo "$version" | cut -d. -f1,2)
 # 1. the tree's era: its modelled functions and GFP constants, lifted
 "$TAGPROOF" lift --tree "$TREE" --write "$OUT/tree.variant" > "$OUT/lift.txt" || [ $? -eq 1 ]
 ERA=$(sed -n 's/^name //p' "$OUT/tree.variant" | head -1)
-[ -n "$ERA" ] || fail "tagproof lift wrote no variant ($OUT/lift.txt)"
-say "$TREE is $version; the model's era for it: $ERA"
+BASE=$(sed -n 's/^base //p' "$OUT/tree.variant" | head -1)
+[ -n "$ERA" ] && [ -n "$BASE" ] || fail "tagproof lift wrote no variant ($OUT/lift.txt)"
+say "$TREE is $version; the model's era for it: $ERA (over $BASE)"
 # 2. the corpus as a KUnit suite for this release, in the file the confirm copies build
 JOB=$OUT/job
 rm -rf "$JOB"
 mkdir -p "$JOB/base/mm/kasan" "$JOB/patched/mm/kasan"
 SCEN="$S/tests/scenarios/kunit $S/tests/scenarios/eras $S/tests/scenarios/seeds"
-"$TAGPROOF" kernel kunit --kernel-version "$mm" --exclude "$S/kernel/kunit-exclude.txt" \
+# the files about the hand release the lifted era sits on (a file about another
+# release says what that release does, which the tree need not)
+"$TAGPROOF" kernel kunit --era "$BASE" --exclude "$S/kernel/kunit-exclude.txt" \
     --out "$JOB/base/mm/kasan/tagproof_confirm.c" $SCEN > "$OUT/kunit-written.txt"
 head -1 "$OUT/kunit-written.txt"
 cp "$JOB/base/mm/kasan/tagproof_confirm.c" "$JOB/patched/mm/kasan/"
@@ -40,7 +42,7 @@ LOG=$JOB/console-base-1.log
 # 4. the kernel beside the model's era for this tree
 rc=0
 "$TAGPROOF" kernel compare "$LOG" --variant-file "$OUT/tree.variant" --variant "$ERA" --out "$OUT/kunit-agreement.md" || rc=$?
-"$TAGPROOF" kernel scenarios "$LOG" $SCEN --variant-file "$OUT/tree.variant" --variant "$ERA" \
+"$TAGPROOF" kernel scenarios "$LOG" $SCEN --variant-file "$OUT/tree.variant" --variant "$ERA" --era "$BASE" \
     --exclude "$S/kernel/kunit-exclude.txt" --out "$OUT/scenario-agreement.md" || rc=$((rc | $?))
 grep -h "agree, " "$OUT/kunit-agreement.md" "$OUT/scenario-agreement.md" || true
 exit $rc

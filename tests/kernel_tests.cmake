@@ -29,3 +29,10 @@ cli_test(kernel_scenarios_excluded 0 "not written: excluded: its correct report"
          kernel scenarios ${KL}/linux-6.12-vmalloc-report-oops.log
          ${CMAKE_CURRENT_SOURCE_DIR}/scenarios/eras/vmalloc_fix_flags_skip_kasan.litmus
          --exclude ${CMAKE_SOURCE_DIR}/kernel/kunit-exclude.txt)
+# --era: the files about one modelled release (the tree oracle's lifted era's base)
+cli_test(kernel_kunit_era 0 "case\\(s\\) written.*left out .*linux64_kmalloc_min_128.litmus: it is about linux-6.4, the kernel's era is linux-7.0"
+         kernel kunit --era linux-7.0 --out ${CMAKE_CURRENT_BINARY_DIR}/tagproof_kunit_era.c ${CMAKE_CURRENT_SOURCE_DIR}/scenarios/eras)
+cli_test(kernel_kunit_era_and_version 2 "takes --kernel-version or --era, not both"
+         kernel kunit --era linux-7.0 --kernel-version 6.12 --out ${CMAKE_CURRENT_BINARY_DIR}/x.c ${CMAKE_CURRENT_SOURCE_DIR}/scenarios/eras)
+cli_test(kernel_kunit_era_not_release 2 "--era mm-2026: not a modelled release"
+         kernel kunit --era mm-2026 --out ${CMAKE_CURRENT_BINARY_DIR}/x.c ${CMAKE_CURRENT_SOURCE_DIR}/scenarios/eras)

@@ -22,6 +22,9 @@ const std::vector<LiftTarget>& lift_targets() {
         {"free_pages_prepare", "mm/page_alloc.c",
          "whether it calls should_skip_kasan_poison() before it clears the head page's flags "
          "(page->flags &= ~PAGE_FLAGS_CHECK_AT_PREP): rule free_reads_skip_flag"},
+        {"__do_krealloc", "mm/slab_common.c",
+         "whether its in-place branch (ks >= new_size) zeroes the spare part past new_size under "
+         "want_init_on_alloc(flags): rule krealloc_zeroes_spare"},
     };
     return t;
 }
@@ -103,6 +106,34 @@ std::string skip_flag_order(const std::vector<std::string>& lines, const Definit
            (call < clear ? "true" : "false") + "\n";
 }
 
+// __do_krealloc, in part: between the in-place test (ks >= new_size) and its
+// kasan_krealloc() call, a memset of the bytes from new_size under
+// want_init_on_alloc(flags) ("Zero out spare memory", v6.11 and 6.1.y) or
+// none (v6.1.0 .. v6.10).
+std::string krealloc_spare_zeroing(const std::vector<std::string>& lines, const Definition& d, std::string& why) {
+    int branch = 0, kasan = 0, memset = 0, init = 0;
+    for (int l = d.begin_line + 1; l <= d.end_line && l <= int(lines.size()); ++l) {
+        const std::string& s = lines[l - 1];
+        if (!branch && (s.find("ks >= new_size") != std::string::npos || s.find("new_size <= ks") != std::string::npos))
+            branch = l;
+        if (!branch || kasan) continue;
+        if (s.find("kasan_krealloc(") != std::string::npos) kasan = l;
+        else if (!init && s.find("want_init_on_alloc(") != std::string::npos) init = l;
+        else if (init && !memset && s.find("memset(") != std::string::npos && s.find("new_size") != std::string::npos)
+            memset = l;
+    }
+    if (!branch || !kasan) {
+        why = "__do_krealloc has no in-place branch (ks >= new_size) that calls kasan_krealloc()";
+        return "";
+    }
+    if (memset)
+        return "# __do_krealloc: in place (line " + std::to_string(branch) + "), want_init_on_alloc() at line " +
+               std::to_string(init) + ", the spare part zeroed at line " + std::to_string(memset) +
+               "\nrule krealloc_zeroes_spare(gfp) = want_init_on_alloc(gfp)\n";
+    return "# __do_krealloc: in place (line " + std::to_string(branch) + "), nothing zeroed before kasan_krealloc() at line " +
+           std::to_string(kasan) + "\nrule krealloc_zeroes_spare(gfp) = false\n";
+}
+
 }  // namespace
 
 TreeLift lift_tree(const std::string& root, const std::string& era, const std::string& base, const std::string& name,
@@ -135,7 +166,9 @@ TreeLift lift_tree(const std::string& root, const std::string& era, const std::s
         f.line = d->begin_line;
         if (t.part) {
             f.part = t.part;
-            const std::string rule = skip_flag_order(lines[t.file], *d, f.why_not);
+            const std::string rule = std::string(t.name) == "__do_krealloc"
+                                         ? krealloc_spare_zeroing(lines[t.file], *d, f.why_not)
+                                         : skip_flag_order(lines[t.file], *d, f.why_not);
             if (!rule.empty()) {
                 f.lifted = true;
                 f.rule_text = rule;

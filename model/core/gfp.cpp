@@ -150,6 +150,11 @@ GfpLayout::GfpLayout(GfpEra era, const BuildConfig& build, const std::vector<Gfp
             singles_.push_back({x.name, 0});
             continue;
         }
+        // gfp_t is an unsigned int: the flags after these (__GFP_NOLOCKDEP,
+        // __GFP_NO_OBJ_EXT) need bits below 32 too
+        if (bit >= 30)
+            throw InputError("", x.name + " would take bit " + std::to_string(bit) +
+                                     ": the GFP flags would pass gfp_t's 32 bits (an unsigned int)");
         singles_.push_back({x.name, present ? (gfp_t(1) << bit) : 0});
         ++bit;
     }

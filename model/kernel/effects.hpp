@@ -227,18 +227,18 @@ SlabAllocEffect<D> slab_alloc_effect(const KasanEnv<D>& e, typename D::Bool per_
 }
 
 // krealloc() of a kmalloc object in place (the new size fits its cache's
-// object_size; mm/slub.c __do_krealloc): want_init_on_alloc zeroes the growth
-// (data_zeroed here: the bytes from the old size to the new one), then
-// __kasan_krealloc unpoisons [0, size) with the object's own tag and
-// poison_kmalloc_redzone poisons from the variant's kmalloc_redzone_start(new
-// size) to the object's end -- the same rule as kmalloc.
-// It is kmalloc's effect with the object's own tag kept (as the slot's tag),
-// no init passed to KASAN and the growth's memset as the zeroing.
+// object_size; mm/slab_common.c __do_krealloc): __kasan_krealloc unpoisons
+// [0, size) with the object's own tag and poison_kmalloc_redzone poisons from
+// the variant's kmalloc_redzone_start(new size) to the object's end -- the
+// same rule as kmalloc. It is kmalloc's effect with the object's own tag kept
+// (as the slot's tag), no init passed to KASAN and no byte below the new size
+// zeroed: what __do_krealloc zeroes (the variant's krealloc_zeroes_spare) lies
+// past it.
 template <class D>
-SlabAllocEffect<D> krealloc_in_place_effect(const KasanEnv<D>& e, typename D::Word ptr_tag, typename D::Bool zero_growth,
+SlabAllocEffect<D> krealloc_in_place_effect(const KasanEnv<D>& e, typename D::Word ptr_tag,
                                             typename D::Word redzone_from) {
-    return slab_alloc_effect<D>(e, D::boolean(false), ptr_tag, ptr_tag, D::boolean(false), zero_growth, D::boolean(true),
-                                redzone_from);
+    return slab_alloc_effect<D>(e, D::boolean(false), ptr_tag, ptr_tag, D::boolean(false), D::boolean(false),
+                                D::boolean(true), redzone_from);
 }
 
 // The tag (tag modes) or shadow byte (Generic) of the object's granule that

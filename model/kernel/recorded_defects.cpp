@@ -22,7 +22,11 @@ const std::map<std::string, std::vector<RecordedDefect>>& table() {
            "kasan_unpoison_element() unpoisons a kmalloc / slab mempool element over __ksize(), the whole "
            "slot, with no redzone: an overflow past the element inside its slot is not detected "
            "(mm/mempool.c, v6.1 .. v6.7; fixed by the v6.8 mempool API rework, whose KUnit "
-           "mempool_kmalloc_oob_right shows it)"}}},
+           "mempool_kmalloc_oob_right shows it)"},
+          {"zeroing",
+           "krealloc() in place zeroes nothing before v6.11: with __GFP_ZERO on every call, a shrink keeps the "
+           "owner's bytes past the new size and a later grow in place hands them back (mm/slab_common.c "
+           "__do_krealloc; fixed by \"mm: krealloc: consider spare memory for __GFP_ZERO\", v6.11, and 6.1.y)"}}},
         {"linux-6.3",
          {{"no-false-positive",
            "a page mempool's element goes back to the reserve poisoned (kasan_poison_pages, later "
@@ -33,7 +37,13 @@ const std::map<std::string, std::vector<RecordedDefect>>& table() {
            "with kasan.page_alloc.sample > 1 and a pool order >= kasan.page_alloc.sample.order; read in "
            "6.12.118)"},
           {"page-tag-consistency",
-           "the same element: page_address()'s tag disagrees with the memory tags after the re-issue"}}},
+           "the same element: page_address()'s tag disagrees with the memory tags after the re-issue"},
+          {"zeroing", "krealloc() in place zeroes nothing before v6.11: with __GFP_ZERO on every call, a shrink keeps the "
+           "owner's bytes past the new size and a later grow in place hands them back (mm/slab_common.c "
+           "__do_krealloc; fixed by \"mm: krealloc: consider spare memory for __GFP_ZERO\", v6.11, and 6.1.y)"}}},
+        {"linux-6.4", {{"zeroing", "krealloc() in place zeroes nothing before v6.11: with __GFP_ZERO on every call, a shrink keeps the "
+           "owner's bytes past the new size and a later grow in place hands them back (mm/slab_common.c "
+           "__do_krealloc; fixed by \"mm: krealloc: consider spare memory for __GFP_ZERO\", v6.11, and 6.1.y)"}}},
         {"linux-7.0",
          {{"no-false-positive",
            "linux-6.3's page mempool defect (an element re-issued sampled out keeps its old page tag over "

@@ -465,6 +465,17 @@ struct rules_6_1 {
     static typename D::Word kmalloc_redzone_start(const KasanEnv<D>& e, typename D::Word size) {
         return e.granule_up(size);
     }
+
+    // krealloc() in place (mm/slab_common.c __do_krealloc, "If the object
+    // still fits, repoison it precisely"): at v6.1.0 nothing is zeroed, so
+    // with __GFP_ZERO on every call a shrink keeps the old bytes past the new
+    // size and a later grow hands them back. v6.11 ("mm: krealloc: consider
+    // spare memory for __GFP_ZERO", rules_7_0.hpp) zeroes the spare part;
+    // 6.1.y has it backported (Debian's 6.1.192 does).
+    template <class D>
+    static typename D::Bool krealloc_zeroes_spare(const KasanEnv<D>& e, typename D::Word gfp) {
+        return D::boolean(false);
+    }
 };
 
 }  // namespace tagproof::kernel

@@ -28,6 +28,15 @@ struct rules_7_0 : rules_6_4<Self> {
                e.gfp.NOLOCKDEP;
     }
 
+    // v6.11 __do_krealloc in place: if (want_init_on_alloc(flags))
+    // memset(kasan_reset_tag(p) + new_size, 0, ks - new_size), the spare part
+    // past the new size, so that a later grow in place reads zero (read in
+    // 6.12.118's mm/slab_common.c).
+    template <class D>
+    static typename D::Bool krealloc_zeroes_spare(const KasanEnv<D>& e, typename D::Word gfp) {
+        return Self::want_init_on_alloc(e, gfp);
+    }
+
     // mm/vmalloc.c vrealloc() in place, v6.19+ (as in v7.0-rc1): kasan_vrealloc()
     // (9b47d4eea3f7) poisons round_up(new) .. round_up(old) on a shrink (a no-op
     // under HW_TAGS) and unpoisons round_down(old) .. new on a grow with

@@ -134,6 +134,7 @@ Ptr Model::slab_alloc(int cid, std::uint64_t size, gfp_t gfp, int cpu, const std
     ob.ctor_or_rcu = c.ctor_or_rcu;
     ob.typesafe_by_rcu = c.typesafe_by_rcu;
     ob.promised_zero = requirement_of(ob).zero_data;
+    ob.resize_zero = kernel::krealloc_asked_zero<kernel::Concrete>(env_, gfp);
     caches_[cid].slabs[si].ring[slot].push_back({t, false});
     oracle_after_alloc(id);
     return p;
@@ -389,20 +390,22 @@ Ptr Model::krealloc(const Ptr& p, std::uint64_t size, gfp_t gfp, int cpu) {
     if (obj < 0) throw InputError("", "krealloc of a pointer that is no live kmalloc object");
     Object& o = objects_[obj];
     if (size <= ks) {
-        // In place: want_init_on_alloc zeroes the growth or the tail, then
+        // In place (mm/slab_common.c __do_krealloc): the variant's rule zeroes
+        // the spare part past the new size (v6.11+; nothing before), then
         // __kasan_krealloc unpoisons [0, round_up(size)) with the same tag and
         // poisons the rest of the object (or the rest of the large block).
-        const bool init = v_.want_init_on_alloc(env_, gfp);
-        if (init) {
-            if (size > o.size) set_data(o.base + o.size, size - o.size, DATA_ZERO);
-            else set_data(o.base + size, ks - size, DATA_ZERO);
-        }
+        // No byte below the new size is written: a grow hands back what the
+        // object held there, zero only if the earlier calls left it so.
+        if (v_.krealloc_zeroes_spare(env_, gfp)) set_data(o.base + size, ks - size, DATA_ZERO);
+        // krealloc's promise (its kernel-doc, requirements.hpp): __GFP_ZERO
+        // honoured when every call, from the allocation on, asked for it
+        o.resize_zero = o.resize_zero && kernel::krealloc_asked_zero<kernel::Concrete>(env_, gfp);
         Ptr q{o.base, p.tag, obj};
         // a slab object's redzone from the variant's rule (effects.hpp
         // krealloc_in_place_effect); a large one's from round_up(size, G)
         // (poison_kmalloc_large_redzone)
         const auto fx = kernel::krealloc_in_place_effect<kernel::Concrete>(
-            env_, p.tag, init && size > o.size, large ? round_up(size, G_) : v_.kmalloc_redzone_start(env_, size));
+            env_, p.tag, large ? round_up(size, G_) : v_.kmalloc_redzone_start(env_, size));
         if (fx.obj_written) {
             kasan_unpoison(q, size, false, obj);
             std::uint64_t rz = o.base + fx.redzone_from;
@@ -413,7 +416,8 @@ Ptr Model::krealloc(const Ptr& p, std::uint64_t size, gfp_t gfp, int cpu) {
         }
         const std::uint64_t old_size = o.size;
         o.size = size;
-        if (!large) check_slab_effect(obj, size, fx, old_size, size > old_size ? size - old_size : 0);
+        if (!large) check_slab_effect(obj, size, fx, old_size, 0);
+        if (size > old_size && o.resize_zero) oracle_zeroed(obj, old_size, " grown in place by krealloc()");
         return q;
     }
     Ptr q = kmalloc(size, gfp, cpu);

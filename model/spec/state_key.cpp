@@ -125,7 +125,7 @@ std::string state_key(const Model& m, const std::vector<Ptr>& held) {
     }
     for (const Object& o : m.objects_) {
         w.put(o.kind), w.put(o.caller), w.put(o.base), w.put(o.size), w.put(o.live);
-        w.put(o.promised_zero), w.put(o.promised_zero_tags), w.put(o.vm_mte), w.put(o.prot_kernel);
+        w.put(o.promised_zero), w.put(o.promised_zero_tags), w.put(o.resize_zero), w.put(o.vm_mte), w.put(o.prot_kernel);
         w.put(o.ctor_or_rcu), w.put(o.typesafe_by_rcu), w.put(o.rcu_gp_open), w.put(o.skip_requested);
         w.put(o.gfp), w.put(o.caller_gfp.value_or(~gfp_t(0))), w.put(o.order), w.put(o.pfn), w.put(o.cache), w.put(o.slab), w.put(o.slot), w.put(o.area);
         w.put(o.backing), w.put(o.cpu);

@@ -87,6 +87,7 @@ Query zeroing_kmalloc_query(Builder& b);
 Query coverage_kmalloc_query(Builder& b);
 Query no_false_positive_kmalloc_query(Builder& b);
 Query no_false_positive_krealloc_query(Builder& b);
+Query zeroing_krealloc_query(Builder& b);
 Query detection_oob_kmalloc_query(Builder& b);
 Query detection_slab_free_query(Builder& b);
 Query no_false_positive_slab_free_query(Builder& b);

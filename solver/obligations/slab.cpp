@@ -115,8 +115,7 @@ Query no_false_positive_krealloc_query(Builder& b) {
     q.entry = "krealloc(p, new_size, gfp) in place (__do_krealloc, __kasan_krealloc)";
     q.assumptions.push_back(z3::ule(b.c.bv_val(1, 64), new_size) && z3::ule(new_size, k.object_size));
     q.assumptions.push_back(z3::ult(off, new_size));
-    const auto fx = kernel::krealloc_in_place_effect<S>(b.e, k.fx.ptr_tag, b.c.bool_val(false),
-                                                        b.v.kmalloc_redzone_start(b.e, new_size));
+    const auto fx = kernel::krealloc_in_place_effect<S>(b.e, k.fx.ptr_tag, b.v.kmalloc_redzone_start(b.e, new_size));
     q.witnesses.push_back({"new size", new_size});
     q.violation = object_byte_access(b, q, fx, new_size, off).faults;
     // kmalloc(object_size): a cache at least that large, so the model's krealloc stays in place
@@ -126,6 +125,44 @@ Query no_false_positive_krealloc_query(Builder& b) {
         s += "p = kmalloc(" + std::to_string(num(m, k.object_size)) + ", " + gfp_text(b, m, k.gfp) + ")\n";
         s += "p = krealloc(p, " + std::to_string(num(m, new_size)) + ")\nread(p + " + std::to_string(num(m, off)) + ", 1)\n";
         return s + "expect violation no-false-positive\n";
+    };
+    return q;
+}
+
+// 5 zeroing, krealloc in place: krealloc()'s kernel-doc honours __GFP_ZERO
+// when every call, from the allocation on, asks for it. A kmalloc object
+// (zeroed at allocation: slab_alloc_effect) whose owner wrote its `size`
+// bytes is shrunk in place to s1 < size, then grown in place to s1 < s2 <=
+// object_size: the byte at s1 held the owner's data, and is zero afterwards
+// only if a call zeroed it -- the shrink's spare part (the variant's
+// krealloc_zeroes_spare) or the grow's effect below its new size (effects.hpp
+// krealloc_in_place_effect, which zeroes none).
+Query zeroing_krealloc_query(Builder& b) {
+    Query q(b.c);
+    const KmallocAlloc k = kmalloc_alloc(b, q);
+    q.entry = "krealloc(p, s1, gfp1) then krealloc(p, s2, gfp2), both in place (__do_krealloc)";
+    auto& c = b.c;
+    const z3::expr g1 = b.word("gfp_shrink"), g2 = b.word("gfp_grow"), s1 = b.word("shrink_to"), s2 = b.word("grow_to");
+    q.assumptions.push_back(z3::ule(c.bv_val(1, 64), s1) && z3::ult(s1, k.size) && z3::ult(s1, s2) &&
+                            z3::ule(s2, k.object_size));
+    q.assumptions.push_back(kernel::krealloc_asked_zero<S>(b.e, k.gfp) && kernel::krealloc_asked_zero<S>(b.e, g1) &&
+                            kernel::krealloc_asked_zero<S>(b.e, g2));
+    const auto grow = kernel::krealloc_in_place_effect<S>(b.e, k.fx.ptr_tag, b.v.kmalloc_redzone_start(b.e, s2));
+    const z3::expr spare = b.v.krealloc_zeroes_spare(b.e, g1);
+    q.violation = !(spare || grow.data_zeroed);
+    q.prefer.push_back(k.size == k.object_size);  // the model's krealloc then stays in place
+    q.prefer.push_back(g1 == (b.e.gfp.GFP_KERNEL | b.e.gfp.ZERO) && g2 == g1);
+    q.witnesses.push_back({"shrink to", s1});
+    q.witnesses.push_back({"gfp of the shrink", g1, Witness::gfp});
+    q.witnesses.push_back({"grow to", s2});
+    q.witnesses.push_back({"gfp of the grow", g2, Witness::gfp});
+    q.witnesses.push_back({"spare part zeroed by the shrink", spare, Witness::boolean});
+    q.scenario = [&b, k, g1, g2, s1, s2](const z3::model& m) {
+        const std::string size = std::to_string(num(m, k.size));
+        return kmalloc_scenario(b, m, k, "zeroing_krealloc",
+                                "write(p, " + size + ")\np = krealloc(p, " + std::to_string(num(m, s1)) + ", " +
+                                    gfp_text(b, m, g1) + ")\np = krealloc(p, " + std::to_string(num(m, s2)) + ", " +
+                                    gfp_text(b, m, g2) + ")\nexpect violation zeroing\n");
     };
     return q;
 }

@@ -33,6 +33,7 @@ namespace tagproof::kernel {
     X1(slab_tag_per_alloc, Bool, ctor_or_rcu, Bool)       \
     X1(slab_memset_init, Bool, init, Bool)                \
     X1(kmalloc_redzone_start, Word, size, Word)           \
+    X1(krealloc_zeroes_spare, Bool, gfp, Word)            \
     X1(alloc_skb_frags_gfp, Word, gfp, Word)              \
     X1(vmalloc_meta_gfp, Word, gfp, Word)                 \
     X1(vmalloc_skip, Bool, gfp, Word)                     \

@@ -44,6 +44,7 @@ const char* rule_site(const std::string& n) {
         {"slab_tag_per_alloc", "mm/kasan/common.c assign_tag: a new random tag at every allocation"},
         {"slab_memset_init", "mm/slub.c slab_post_alloc_hook: the memset(0) when init is not integrated into KASAN"},
         {"kmalloc_redzone_start", "mm/kasan/common.c poison_kmalloc_redzone: round_up(size, KASAN_GRANULE_SIZE)"},
+        {"krealloc_zeroes_spare", "mm/slab_common.c __do_krealloc: in place, memset(p + new_size, 0, ks - new_size)"},
         {"alloc_skb_frags_gfp", "net/core/skbuff.c alloc_skb_with_frags"},
         {"vmalloc_meta_gfp", "mm/vmalloc.c: the vm_struct's gfp (__get_vm_area_node)"},
         {"vmalloc_skip", "mm/vmalloc.c __vmalloc_node_range: the Anjum series' skip_kasan (0 before it)"},

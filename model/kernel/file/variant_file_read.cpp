@@ -232,7 +232,11 @@ VariantFile parse_at_depth(const std::string& text, const std::string& path, int
             else if (where == "every_build") x.hw_tags_only = false;
             else throw InputError(at(rest_col), "flag " + x.name + ": '" + where + "', expected hw_tags_only or every_build");
             f.extra_flags.push_back(x);
-            rebind();
+            try {
+                rebind();  // the layout refuses a flag past gfp_t's bits (model/core/gfp.cpp)
+            } catch (const InputError& e) {
+                throw InputError(at(rest_col), "flag " + x.name + ": " + e.what());
+            }
         } else if (key == "boot_param") {
             // boot_param NAME known|unknown: whether the patched kernel parses it
             need_base(ks + 1, "boot_param");
