@@ -81,18 +81,6 @@ template <class D>
 typename D::Bool asked_zero(const KasanEnv<D>& e, typename D::Word gfp) {
     return e.init_on_alloc || D::any(gfp, e.gfp.ZERO);
 }
-}  // namespace req_detail
-
-// krealloc()'s kernel-doc: __GFP_ZERO is honoured for the bytes a resize in
-// place grows an object by when every call, from the allocation on, asked for
-// it: __GFP_ZERO in its mask or init_on_alloc=1 (which asks it of every
-// allocation). init_on_free zeroes at free, and a resize in place frees nothing.
-template <class D>
-typename D::Bool krealloc_asked_zero(const KasanEnv<D>& e, typename D::Word gfp) {
-    return req_detail::asked_zero(e, gfp);
-}
-
-namespace req_detail {
 // Pages freed with init_on_free=1 were zeroed at free: no previous owner's
 // data may be read through a new page allocation.
 template <class D>
@@ -112,6 +100,15 @@ typename D::Bool page_untag_allowed(const KasanEnv<D>& e, typename D::Word gfp, 
     return e.kasan_hw_tags_enabled() && (skip || sampled);
 }
 }  // namespace req_detail
+
+// krealloc()'s kernel-doc: __GFP_ZERO is honoured for the bytes a resize in
+// place grows an object by when every call, from the allocation on, asked for
+// it: __GFP_ZERO in its mask or init_on_alloc=1 (which asks it of every
+// allocation). init_on_free zeroes at free, and a resize in place frees nothing.
+template <class D>
+typename D::Bool krealloc_asked_zero(const KasanEnv<D>& e, typename D::Word gfp) {
+    return req_detail::asked_zero(e, gfp);
+}
 
 // The table. Each row cites where the kernel states the need.
 template <class D>
