@@ -60,10 +60,29 @@ void describe_lift(const ReviewLift& l, tree::Accounting& acc) {
 
 std::string lifted_patch_text(const std::string& file_text, const std::string& release, const ReviewLift& l,
                               const std::string& tree_file) {
+    // The rules the code read from the patched copy defines: a site-table
+    // reading of the same rule in a hunk (patch/sites.cpp) gives way to it.
+    auto rule_name = [](const std::string& l) {
+        if (l.rfind("rule ", 0) != 0) return std::string();
+        std::size_t e = 5;
+        while (e < l.size() && (std::isalnum((unsigned char)l[e]) || l[e] == '_')) ++e;
+        return l.substr(5, e - 5);
+    };
+    std::vector<std::string> from_code;
+    for (const auto& n : l.changed) {
+        std::istringstream r(l.after.find(n)->rule_text);
+        for (std::string x; std::getline(r, x);)
+            if (!rule_name(x).empty()) from_code.push_back(rule_name(x));
+    }
     std::istringstream in(file_text);
     std::string out, line;
     bool rebased = false;
     while (std::getline(in, line)) {
+        if (const std::string r = rule_name(line);
+            !r.empty() && line.back() != '{' && std::find(from_code.begin(), from_code.end(), r) != from_code.end()) {
+            out += "# (the site table's reading; the code read from the patched copy, below, stands instead)\n# " + line + "\n";
+            continue;
+        }
         if (!rebased && line == "base " + release) {
             out += "base " + tree_file + "\n# base: " + release +
                    "'s rules, with the functions the model reads taken from the tree (" + l.before.era + ")\n";
@@ -73,8 +92,8 @@ std::string lifted_patch_text(const std::string& file_text, const std::string& r
         out += line + "\n";
     }
     if (!l.changed.empty())
-        out += "\n# The NOT MAPPED lines above in these functions are read here instead, from the tree's code\n"
-               "# as the series leaves it (the baseline " + tree_file + " has the tree's own):\n";
+        out += "\n# The functions the series changes, read from the tree's code as the series leaves it\n"
+               "# (the baseline " + tree_file + " has the tree's own):\n";
     for (const auto& n : l.changed) {
         const tree::LiftedFunction* a = l.after.find(n);
         out += "\n# " + n + " as the series leaves it (" + a->file + ", lifted from the patched copy)\n" + a->rule_text;

@@ -207,10 +207,8 @@ Accounting account(const patch::Series& s, const std::vector<patch::HunkMap>& ma
         if (same_tokens) {
             a.what = HunkAccount::What::no_change;
             a.words = "no semantic change: its tokens are equal before and after (comments or blanks only)";
-        } else if (has_rules(hm)) {
-            a.what = HunkAccount::What::rule;
-            a.words = rule_words(hm);
         } else if (!modelled.empty() && lifted && all_lifted(modelled, *lifted)) {
+            // the code read from the tree first: a site-table reading of the hunk gives way to it
             a.what = HunkAccount::What::rule;
             a.lifted = true;
             std::string part;
@@ -221,6 +219,9 @@ Accounting account(const patch::Series& s, const std::vector<patch::HunkMap>& ma
             a.words = "changes " + join(modelled) +
                       ", read from the tree before and after the series into rule bodies: the review checks the code" +
                       part;
+        } else if (has_rules(hm)) {
+            a.what = HunkAccount::What::rule;
+            a.words = rule_words(hm);
         } else if (!modelled.empty()) {
             a.what = HunkAccount::What::modelled_unread;
             if (lifted)

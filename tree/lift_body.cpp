@@ -8,6 +8,7 @@
 #include "error.hpp"
 #include "file/variant_file.hpp"
 #include "functions.hpp"
+#include "lift_parts.hpp"
 
 namespace tagproof::tree {
 
@@ -21,10 +22,21 @@ const std::vector<LiftTarget>& lift_targets() {
         {"should_skip_kasan_poison", "mm/page_alloc.c"},
         {"free_pages_prepare", "mm/page_alloc.c",
          "whether it calls should_skip_kasan_poison() before it clears the head page's flags "
-         "(page->flags &= ~PAGE_FLAGS_CHECK_AT_PREP): rule free_reads_skip_flag"},
+         "(page->flags &= ~PAGE_FLAGS_CHECK_AT_PREP): rule free_reads_skip_flag",
+         read_skip_flag_order},
         {"__do_krealloc", "mm/slab_common.c",
          "whether its in-place branch (ks >= new_size) zeroes the spare part past new_size under "
-         "want_init_on_alloc(flags): rule krealloc_zeroes_spare"},
+         "want_init_on_alloc(flags): rule krealloc_zeroes_spare",
+         read_krealloc_spare_zeroing},
+        {"alloc_thread_stack_node", "kernel/fork.c",
+         "the gfp of its __vmalloc_node_range() and whether a cached stack is unpoisoned: rules GFP_VMAP_STACK, "
+         "cached_stack_unpoison",
+         read_thread_stack},
+        {"skb_page_frag_refill", "net/core/sock.c",
+         "the gfp of its order-3 alloc_pages() and of its alloc_page() fallback: rules skb_frag_gfp, skb_frag_fallback_gfp",
+         read_skb_frag_refill_gfp},
+        {"alloc_skb_with_frags", "net/core/skbuff.c",
+         "the gfp of a high-order frag's alloc_pages(): rule alloc_skb_frags_gfp", read_skb_with_frags_gfp},
     };
     return t;
 }
@@ -78,62 +90,6 @@ std::string as_rule(const std::vector<std::string>& lines, const Definition& d, 
     return text;
 }
 
-// free_pages_prepare, in part: the line of its first should_skip_kasan_poison()
-// call against the line that clears the head page's flags, which takes
-// PG_skip_kasan_poison with them (487a32ec24be put the call after it in
-// v6.1; the revert, in v6.3 and 6.1.y, before). Tail pages' flags ((page +
-// i)->flags) do not count.
-std::string skip_flag_order(const std::vector<std::string>& lines, const Definition& d, std::string& why) {
-    int call = 0, clear = 0;
-    for (int l = d.begin_line + 1; l <= d.end_line && l <= int(lines.size()); ++l) {
-        const std::string& s = lines[l - 1];
-        if (!call && s.find("should_skip_kasan_poison(") != std::string::npos) call = l;
-        const std::size_t at = s.find("page->flags");
-        if (!clear && at != std::string::npos && (at == 0 || !(std::isalnum((unsigned char)s[at - 1]) || s[at - 1] == '_' || s[at - 1] == ')')) &&
-            s.find("&=", at) != std::string::npos && s.find("PAGE_FLAGS_CHECK_AT_PREP", at) != std::string::npos)
-            clear = l;
-    }
-    if (!call) {
-        why = "free_pages_prepare does not call should_skip_kasan_poison()";
-        return "";
-    }
-    if (!clear) {
-        why = "free_pages_prepare does not clear the head page's flags as page->flags &= ~PAGE_FLAGS_CHECK_AT_PREP";
-        return "";
-    }
-    return "# free_pages_prepare: should_skip_kasan_poison() at line " + std::to_string(call) +
-           ", the head page's flags cleared at line " + std::to_string(clear) + "\nrule free_reads_skip_flag = " +
-           (call < clear ? "true" : "false") + "\n";
-}
-
-// __do_krealloc, in part: between the in-place test (ks >= new_size) and its
-// kasan_krealloc() call, a memset of the bytes from new_size under
-// want_init_on_alloc(flags) ("Zero out spare memory", v6.11 and 6.1.y) or
-// none (v6.1.0 .. v6.10).
-std::string krealloc_spare_zeroing(const std::vector<std::string>& lines, const Definition& d, std::string& why) {
-    int branch = 0, kasan = 0, memset = 0, init = 0;
-    for (int l = d.begin_line + 1; l <= d.end_line && l <= int(lines.size()); ++l) {
-        const std::string& s = lines[l - 1];
-        if (!branch && (s.find("ks >= new_size") != std::string::npos || s.find("new_size <= ks") != std::string::npos))
-            branch = l;
-        if (!branch || kasan) continue;
-        if (s.find("kasan_krealloc(") != std::string::npos) kasan = l;
-        else if (!init && s.find("want_init_on_alloc(") != std::string::npos) init = l;
-        else if (init && !memset && s.find("memset(") != std::string::npos && s.find("new_size") != std::string::npos)
-            memset = l;
-    }
-    if (!branch || !kasan) {
-        why = "__do_krealloc has no in-place branch (ks >= new_size) that calls kasan_krealloc()";
-        return "";
-    }
-    if (memset)
-        return "# __do_krealloc: in place (line " + std::to_string(branch) + "), want_init_on_alloc() at line " +
-               std::to_string(init) + ", the spare part zeroed at line " + std::to_string(memset) +
-               "\nrule krealloc_zeroes_spare(gfp) = want_init_on_alloc(gfp)\n";
-    return "# __do_krealloc: in place (line " + std::to_string(branch) + "), nothing zeroed before kasan_krealloc() at line " +
-           std::to_string(kasan) + "\nrule krealloc_zeroes_spare(gfp) = false\n";
-}
-
 }  // namespace
 
 TreeLift lift_tree(const std::string& root, const std::string& era, const std::string& base, const std::string& name,
@@ -166,9 +122,16 @@ TreeLift lift_tree(const std::string& root, const std::string& era, const std::s
         f.line = d->begin_line;
         if (t.part) {
             f.part = t.part;
-            const std::string rule = std::string(t.name) == "__do_krealloc"
-                                         ? krealloc_spare_zeroing(lines[t.file], *d, f.why_not)
-                                         : skip_flag_order(lines[t.file], *d, f.why_not);
+            std::string rule = t.read_part(PartInput{lines[t.file], *d, parsed[t.file], t.file}, f.why_not);
+            if (!rule.empty()) {
+                // read back as a variant file reads it: a part that does not read is not lifted
+                try {
+                    (void)kernel::parse_variant_file("name lift-probe\nbase " + base + "\n" + rule, t.file);
+                } catch (const InputError& e) {
+                    f.why_not = std::string("its ") + t.part + " does not read as a rule: " + e.what();
+                    rule.clear();
+                }
+            }
             if (!rule.empty()) {
                 f.lifted = true;
                 f.rule_text = rule;

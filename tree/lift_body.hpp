@@ -16,6 +16,8 @@
 
 namespace tagproof::tree {
 
+struct PartInput;  // lift_parts.hpp
+
 // The functions whose bodies the model reads, with the file each is in.
 struct LiftTarget {
     const char* name;
@@ -23,6 +25,8 @@ struct LiftTarget {
     // not read whole: only this of it (free_pages_prepare: where it calls
     // should_skip_kasan_poison); a hunk elsewhere in it is not read
     const char* part = nullptr;
+    // and how (lift_parts.hpp)
+    std::string (*read_part)(const PartInput&, std::string& why) = nullptr;
 };
 const std::vector<LiftTarget>& lift_targets();
 

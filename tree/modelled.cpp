@@ -41,7 +41,8 @@ const std::vector<Modelled>& modelled_functions() {
         {"vfree", "mm/vmalloc.c", "vmalloc free plan"},
         {"vmap", "mm/vmalloc.c", "vmap effect"},
         // kernel/fork.c
-        {"alloc_thread_stack_node", "kernel/fork.c", "rules GFP_VMAP_STACK, cached_stack_unpoison"},
+        {"alloc_thread_stack_node", "kernel/fork.c",
+         "rules GFP_VMAP_STACK, cached_stack_unpoison, read from the tree in part (tree/lift_parts.cpp)"},
         {"free_thread_stack", "kernel/fork.c", "stack cache"},
         {"GFP_VMAP_STACK", "kernel/fork.c", "rule GFP_VMAP_STACK"},
         // mm/kasan/*.c, mm/kasan/kasan.h, include/linux/kasan.h
@@ -75,8 +76,8 @@ const std::vector<Modelled>& modelled_functions() {
         {"pte_alloc_one_kernel", "include/asm-generic/pgalloc.h", "rule GFP_PGTABLE_KERNEL"},
         {"__pte_alloc_one_kernel", "include/asm-generic/pgalloc.h", "rule GFP_PGTABLE_KERNEL"},
         {"vma_alloc_zeroed_movable_folio", "arch/arm64/mm/fault.c", "rule user_page_gfp"},
-        {"alloc_skb_with_frags", "net/core/skbuff.c", "rule alloc_skb_frags_gfp"},
-        {"skb_page_frag_refill", "net/core/sock.c", "rules skb_frag_gfp, skb_frag_fallback_gfp"},
+        {"alloc_skb_with_frags", "net/core/skbuff.c", "rule alloc_skb_frags_gfp, read from the tree in part"},
+        {"skb_page_frag_refill", "net/core/sock.c", "rules skb_frag_gfp, skb_frag_fallback_gfp, read from the tree in part"},
         {"mte_sync_tags", "arch/arm64/kernel/mte.c", "mte_sync_tags_effect"},
     };
     return v;

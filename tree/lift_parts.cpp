@@ -1,0 +1,213 @@
+// lift_parts.cpp — see lift_parts.hpp. Each reader says in its comment which
+// kernel change it tells apart, so a reader of the lifted file can check it.
+#include "lift_parts.hpp"
+
+#include <cctype>
+#include <map>
+#include <sstream>
+
+namespace tagproof::tree {
+
+namespace {
+
+std::string at(const PartInput& in, int line) { return in.file + ":" + std::to_string(line); }
+
+bool is_ident(const std::string& t) { return !t.empty() && (std::isalpha((unsigned char)t[0]) || t[0] == '_'); }
+
+// The name a call is written with, without the _noprof of 6.10's allocation
+// tagging (alloc_pages() is a macro around alloc_pages_noprof()).
+std::string plain_callee(const std::string& c) {
+    static const std::string np = "_noprof";
+    if (c.size() > np.size() && c.compare(c.size() - np.size(), np.size(), np) == 0) return c.substr(0, c.size() - np.size());
+    return c;
+}
+
+// The `nth` call to `callee` in the function, in the order written.
+const Call* nth_call(const PartInput& in, const std::string& callee, int nth) {
+    int seen = 0;
+    for (const Call* c : in.parsed.calls_in(in.def.begin_line, in.def.end_line))
+        if (plain_callee(c->callee) == callee && seen++ == nth) return c;
+    return nullptr;
+}
+
+// An object-like macro of the file itself (#define GFP_VMAP_STACK (...) in
+// kernel/fork.c from v6.15), its replacement tokens; "" if there is none.
+std::string file_macro(const PartInput& in, const std::string& name) {
+    for (const Definition& d : in.parsed.defs) {
+        if (d.kind != Definition::Kind::macro || d.name != name) continue;
+        const std::vector<std::string> t = in.parsed.tokens_in(d.begin_line, d.end_line);
+        std::string out;
+        bool after = false;
+        for (const auto& x : t) {
+            if (after) out += (out.empty() ? "" : " ") + x;
+            else if (x == name) after = true;
+        }
+        return out;
+    }
+    return "";
+}
+
+// A call's argument as a rule expression: the function's variables replaced
+// by what the model binds them to, the file's own macros expanded once.
+std::string arg_expr(const PartInput& in, const std::string& arg, const std::map<std::string, std::string>& bind) {
+    std::istringstream ts(arg);
+    std::vector<std::string> toks;
+    for (std::string t; ts >> t;) toks.push_back(t);
+    std::string out;
+    for (std::size_t i = 0; i < toks.size(); ++i) {
+        std::string t = toks[i];
+        const bool member = i > 0 && (toks[i - 1] == "->" || toks[i - 1] == ".");
+        if (is_ident(t) && !member) {
+            if (auto b = bind.find(t); b != bind.end()) t = b->second;
+            else if (i + 1 >= toks.size() || toks[i + 1] != "(")
+                if (std::string m = file_macro(in, t); !m.empty()) t = "(" + m + ")";
+        }
+        out += (out.empty() ? "" : " ") + t;
+    }
+    return out;
+}
+
+struct ArgRule {
+    const char* rule;    // the file rule it fills
+    const char* params;  // "" or "(gfp)"
+    const char* callee;
+    int nth;             // which call to it in the function (0: the first)
+    int arg;             // which argument
+    std::map<std::string, std::string> bind;
+    const char* bound;   // why the binding, for the comment ("" if none)
+};
+
+std::string arg_rule(const PartInput& in, const ArgRule& r, std::string& why) {
+    const Call* c = nth_call(in, r.callee, r.nth);
+    if (!c) {
+        why = in.def.name + " makes no " + (r.nth ? "second " : "") + "call to " + r.callee + "()";
+        return "";
+    }
+    if (c->args.size() <= std::size_t(r.arg)) {
+        why = "the " + std::string(r.callee) + "() call at " + at(in, c->line) + " has no argument " + std::to_string(r.arg + 1);
+        return "";
+    }
+    return "# " + in.def.name + ": the gfp of " + r.callee + "() at " + at(in, c->line) + (*r.bound ? ", " : "") + r.bound +
+           "\nrule " + r.rule + r.params + " = " + arg_expr(in, c->args[r.arg], r.bind) + "\n";
+}
+
+std::string both(const std::string& a, const std::string& b) { return a.empty() || b.empty() ? "" : a + b; }
+
+}  // namespace
+
+// free_pages_prepare, in part: the line of its first should_skip_kasan_poison()
+// call against the line that clears the head page's flags, which takes
+// PG_skip_kasan_poison with them (487a32ec24be put the call after it in
+// v6.1; the revert, in v6.3 and 6.1.y, before). Tail pages' flags ((page +
+// i)->flags) do not count.
+std::string read_skip_flag_order(const PartInput& in, std::string& why) {
+    int call = 0, clear = 0;
+    for (int l = in.def.begin_line + 1; l <= in.def.end_line && l <= int(in.lines.size()); ++l) {
+        const std::string& s = in.lines[l - 1];
+        if (!call && s.find("should_skip_kasan_poison(") != std::string::npos) call = l;
+        const std::size_t a = s.find("page->flags");
+        if (!clear && a != std::string::npos &&
+            (a == 0 || !(std::isalnum((unsigned char)s[a - 1]) || s[a - 1] == '_' || s[a - 1] == ')')) &&
+            s.find("&=", a) != std::string::npos && s.find("PAGE_FLAGS_CHECK_AT_PREP", a) != std::string::npos)
+            clear = l;
+    }
+    if (!call) {
+        why = "free_pages_prepare does not call should_skip_kasan_poison()";
+        return "";
+    }
+    if (!clear) {
+        why = "free_pages_prepare does not clear the head page's flags as page->flags &= ~PAGE_FLAGS_CHECK_AT_PREP";
+        return "";
+    }
+    return "# free_pages_prepare: should_skip_kasan_poison() at line " + std::to_string(call) +
+           ", the head page's flags cleared at line " + std::to_string(clear) + "\nrule free_reads_skip_flag = " +
+           (call < clear ? "true" : "false") + "\n";
+}
+
+// __do_krealloc, in part: between the in-place test (ks >= new_size) and its
+// kasan_krealloc() call, a memset of the bytes from new_size under
+// want_init_on_alloc(flags) ("Zero out spare memory", v6.11 and 6.1.y) or
+// none (v6.1.0 .. v6.10).
+std::string read_krealloc_spare_zeroing(const PartInput& in, std::string& why) {
+    int branch = 0, kasan = 0, memset = 0, init = 0;
+    for (int l = in.def.begin_line + 1; l <= in.def.end_line && l <= int(in.lines.size()); ++l) {
+        const std::string& s = in.lines[l - 1];
+        if (!branch && (s.find("ks >= new_size") != std::string::npos || s.find("new_size <= ks") != std::string::npos))
+            branch = l;
+        if (!branch || kasan) continue;
+        if (s.find("kasan_krealloc(") != std::string::npos) kasan = l;
+        else if (!init && s.find("want_init_on_alloc(") != std::string::npos) init = l;
+        else if (init && !memset && s.find("memset(") != std::string::npos && s.find("new_size") != std::string::npos)
+            memset = l;
+    }
+    if (!branch || !kasan) {
+        why = "__do_krealloc has no in-place branch (ks >= new_size) that calls kasan_krealloc()";
+        return "";
+    }
+    if (memset)
+        return "# __do_krealloc: in place (line " + std::to_string(branch) + "), want_init_on_alloc() at line " +
+               std::to_string(init) + ", the spare part zeroed at line " + std::to_string(memset) +
+               "\nrule krealloc_zeroes_spare(gfp) = want_init_on_alloc(gfp)\n";
+    return "# __do_krealloc: in place (line " + std::to_string(branch) + "), nothing zeroed before kasan_krealloc() at line " +
+           std::to_string(kasan) + "\nrule krealloc_zeroes_spare(gfp) = false\n";
+}
+
+// net/core/sock.c skb_page_frag_refill(sz, pfrag, gfp): the order-3 attempt
+// (its first alloc_pages()) and the order-0 fallback (its alloc_page()). The
+// model's socket allocates with sk_allocation = GFP_KERNEL (sk_alloc's
+// default), which sk_page_frag_refill() passes as gfp. Seed 003 adds
+// __GFP_KASAN_SAMPLE to the first.
+std::string read_skb_frag_refill_gfp(const PartInput& in, std::string& why) {
+    const std::map<std::string, std::string> bind = {{"gfp", "GFP_KERNEL"}};
+    const char* bound = "gfp = GFP_KERNEL (the socket's sk_allocation)";
+    return both(arg_rule(in, {"skb_frag_gfp", "", "alloc_pages", 0, 0, bind, bound}, why),
+                arg_rule(in, {"skb_frag_fallback_gfp", "", "alloc_page", 0, 0, bind, bound}, why));
+}
+
+// net/core/skbuff.c alloc_skb_with_frags(header_len, data_len, order, errcode,
+// gfp_mask): a high-order frag's alloc_pages() (the first call); the order-0
+// frag is alloc_page(gfp_mask) as the caller asked in every era read.
+std::string read_skb_with_frags_gfp(const PartInput& in, std::string& why) {
+    return arg_rule(in, {"alloc_skb_frags_gfp", "(gfp)", "alloc_pages", 0, 0, {{"gfp_mask", "gfp"}}, "gfp_mask = the caller's gfp"},
+                    why);
+}
+
+// kernel/fork.c alloc_thread_stack_node (CONFIG_VMAP_STACK): the gfp of its
+// __vmalloc_node_range() (THREADINFO_GFP & ~__GFP_ACCOUNT to v6.14,
+// GFP_VMAP_STACK after; seed 000 adds __GFP_SKIP_KASAN), and whether a
+// cached stack is unpoisoned: kasan_unpoison_range() always (every era
+// read), under `if (COND)` written on the line before it (seed 000: only
+// without HW tags), or not at all.
+std::string read_thread_stack(const PartInput& in, std::string& why) {
+    const std::string gfp = arg_rule(in, {"GFP_VMAP_STACK", "", "__vmalloc_node_range", 0, 4, {}, ""}, why);
+    if (gfp.empty()) return "";
+    const Call* c = nth_call(in, "kasan_unpoison_range", 0);
+    if (!c) return gfp + "# " + in.def.name + ": no kasan_unpoison_range() of a cached stack\nrule cached_stack_unpoison = false\n";
+    // the condition it is made under: `if (COND)` alone on the line before, or before it on its own line
+    auto trim = [](std::string s) {
+        while (!s.empty() && std::isspace((unsigned char)s.back())) s.pop_back();
+        std::size_t b = 0;
+        while (b < s.size() && std::isspace((unsigned char)s[b])) ++b;
+        return s.substr(b);
+    };
+    std::string cond;
+    std::string own = trim(in.lines[c->line - 1]);
+    std::string prev = c->line >= 2 ? trim(in.lines[c->line - 2]) : "";
+    const std::string head = own.rfind("if", 0) == 0 ? own.substr(0, own.find("kasan_unpoison_range(")) : prev;
+    if (head.rfind("if (", 0) == 0 || head.rfind("if(", 0) == 0) {
+        const std::size_t open = head.find('('), close = head.rfind(')');
+        if (close == std::string::npos || close < open || trim(head.substr(close + 1)) != "") {
+            why = "the kasan_unpoison_range() at " + at(in, c->line) + " is under a condition written over several lines";
+            return "";
+        }
+        cond = head.substr(open + 1, close - open - 1);
+    } else if (prev.rfind("else", 0) == 0 || prev.rfind("} else", 0) == 0) {
+        why = "the kasan_unpoison_range() at " + at(in, c->line) + " is in an else branch";
+        return "";
+    }
+    return gfp + "# " + in.def.name + ": a cached stack's kasan_unpoison_range() at " + at(in, c->line) +
+           (cond.empty() ? ", always" : ", if (" + cond + ")") + "\nrule cached_stack_unpoison = " +
+           (cond.empty() ? "true" : cond) + "\n";
+}
+
+}  // namespace tagproof::tree
