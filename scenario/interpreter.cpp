@@ -145,16 +145,20 @@ void Interpreter::call(const Statement& st) {
         if (id < 0) fail("skb_alloc: out of model memory");
         set(st, PG(id));
     } else if (c == "alloc_skb_with_frags") {
-        // alloc_skb_with_frags(DATA_LEN, MAX_PAGE_ORDER[, GFP]): a failure is NULL, checked with nr_frags
+        // alloc_skb_with_frags(DATA_LEN, MAX_PAGE_ORDER[, GFP]): a failure (-EMSGSIZE,
+        // -ENOBUFS: the model's notes say which) is a NULL skb, checked with null(SKB)
         Value v;
         v.kind = Value::skb;
         v.id = m_.alloc_skb_with_frags(num(st, 0), unsigned(num(st, 1)),
                                        st.args.size() > 2 ? gfp(st.args[2]) : K, cpu);
-        if (v.id < 0) fail("alloc_skb_with_frags failed (the model's notes say why; config pages=N)");
         set(st, v);
     } else if (c == "skb_frag_page" || c == "skb_nr_frags" || c == "kfree_skb") {
         const Value& sv = var(st.args[0].name);
         if (sv.kind != Value::skb) fail("'" + st.args[0].name + "' is not an skb");
+        if (sv.id < 0) {
+            if (c == "kfree_skb") return;  // kfree_skb(NULL) does nothing
+            fail("'" + st.args[0].name + "' is NULL: alloc_skb_with_frags failed (the model's notes say why)");
+        }
         const auto& frags = m_.skb(sv.id).frags;
         if (c == "kfree_skb") {
             m_.kfree_skb(sv.id);

@@ -140,6 +140,7 @@ struct LineParser {
             else if (fn == "mtetag") t.kind = Term::mtetag;
             else if (fn == "pagetag") t.kind = Term::pagetag;
             else if (fn == "order") t.kind = Term::order;
+            else if (fn == "null") t.kind = Term::null;
             else if (fn == "zero") {
                 t.kind = Term::zero;
                 auto comma = inner.find(',');
@@ -147,7 +148,7 @@ struct LineParser {
                 if (!parse_number(trim(inner.substr(comma + 1)), t.len)) fail("zero(PTR, LEN): bad length");
                 inner = inner.substr(0, comma);
             } else
-                fail("unknown term '" + fn + "(...)': expected tag, memtag, mtetag, pagetag, order, zero or gfp");
+                fail("unknown term '" + fn + "(...)': expected tag, memtag, mtetag, pagetag, order, zero, null or gfp");
             t.arg = arg(inner);
             return t;
         }

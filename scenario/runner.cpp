@@ -323,6 +323,11 @@ private:
             case Term::pagetag: return m_.page_tag_of(page(t.arg));
             case Term::order: return m_.object(page(t.arg)).order;
             case Term::zero: return m_.data_zero(ptr(t.arg), t.len) ? 1 : 0;
+            case Term::null: {
+                // what a call returned NULL for: a pointer (kmalloc above KMALLOC_MAX_SIZE) or an skb
+                const Value& v = in_.var(t.arg.name);
+                return (v.kind == Value::ptr && v.p.null) || (v.kind == Value::skb && v.id < 0) ? 1 : 0;
+            }
             case Term::var: return num(t.arg);
         }
         return 0;

@@ -27,7 +27,7 @@ struct Outcome {
 
 // A term of a check or an assumption.
 struct Term {
-    enum Kind { number, tag, memtag, mtetag, pagetag, order, zero, reports, faults, warnings, gfp_bits_shift, gfp_mask, var } kind = number;
+    enum Kind { number, tag, memtag, mtetag, pagetag, order, zero, null, reports, faults, warnings, gfp_bits_shift, gfp_mask, var } kind = number;
     std::uint64_t value = 0;
     Arg arg;
     std::uint64_t len = 0;

@@ -36,7 +36,9 @@ const std::vector<LiftTarget>& lift_targets() {
          "the gfp of its order-3 alloc_pages() and of its alloc_page() fallback: rules skb_frag_gfp, skb_frag_fallback_gfp",
          read_skb_frag_refill_gfp},
         {"alloc_skb_with_frags", "net/core/skbuff.c",
-         "the gfp of a high-order frag's alloc_pages(): rule alloc_skb_frags_gfp", read_skb_with_frags_gfp},
+         "the gfp of a high-order frag's alloc_pages() and its -EMSGSIZE test: rules alloc_skb_frags_gfp, "
+         "skb_with_frags_fits",
+         read_skb_with_frags_gfp},
     };
     return t;
 }

@@ -164,12 +164,93 @@ std::string read_skb_frag_refill_gfp(const PartInput& in, std::string& why) {
                 arg_rule(in, {"skb_frag_fallback_gfp", "", "alloc_page", 0, 0, bind, bound}, why));
 }
 
+// alloc_skb_with_frags' -EMSGSIZE test: the `if (COND)` after `*errcode =
+// -EMSGSIZE;`, before anything is allocated. v6.1 .. v6.5 test npages, a local
+// of the data's pages (its initializer is read in its place); v6.6+ test
+// data_len against frags of the order asked for. The page size is arm64 4K's
+// and MAX_SKB_FRAGS CONFIG_MAX_SKB_FRAGS' default, 17, as the model's.
+std::string emsgsize_rule(const PartInput& in, std::string& why) {
+    int at_line = 0;
+    for (int l = in.def.begin_line + 1; l <= in.def.end_line && l <= int(in.lines.size()); ++l)
+        if (in.lines[l - 1].find("-EMSGSIZE") != std::string::npos) {
+            at_line = l;
+            break;
+        }
+    if (!at_line) {
+        why = "alloc_skb_with_frags sets no -EMSGSIZE";
+        return "";
+    }
+    int cond_line = 0;
+    std::string cond;
+    for (int l = at_line + 1; l <= in.def.end_line && l <= at_line + 6; ++l) {
+        std::string x = in.lines[l - 1];
+        const std::size_t b = x.find("if (");
+        if (b == std::string::npos) continue;
+        const std::size_t e = x.rfind(')');
+        if (e == std::string::npos || e < b + 4) break;
+        cond = x.substr(b + 4, e - b - 4);
+        cond_line = l;
+        break;
+    }
+    if (!cond_line) {
+        why = "no one-line `if (...)` follows the -EMSGSIZE at " + at(in, at_line);
+        return "";
+    }
+    // the C spelling the reader does not take: unlikely(X) is X
+    for (std::size_t u; (u = cond.find("unlikely(")) != std::string::npos;) {
+        int depth = 0;
+        std::size_t k = u + 8;
+        for (; k < cond.size(); ++k) {
+            if (cond[k] == '(') ++depth;
+            else if (cond[k] == ')' && --depth == 0) break;
+        }
+        if (k >= cond.size()) break;
+        cond = cond.substr(0, u) + "(" + cond.substr(u + 9, k - u - 9) + ")" + cond.substr(k + 1);
+    }
+    // arg_expr reads tokens separated by blanks; C's two-character operators,
+    // split here, are joined again after
+    auto spaced = [](const std::string& c) {
+        std::string o;
+        for (char ch : c) {
+            if (std::string("()<>!*+-").find(ch) != std::string::npos) o += std::string(" ") + ch + " ";
+            else o += ch;
+        }
+        return o;
+    };
+    auto joined = [](std::string e) {
+        for (const char* op : {"< <", "> >", "> =", "< ="}) {
+            const std::string o = op, j = std::string(1, o[0]) + o[2];
+            for (std::size_t k; (k = e.find(o)) != std::string::npos;) e.replace(k, o.size(), j);
+        }
+        return e;
+    };
+    std::map<std::string, std::string> bind = {{"PAGE_SIZE", "4096"}, {"PAGE_SHIFT", "12"}, {"MAX_SKB_FRAGS", "17"},
+                                               {"max_page_order", "order"}};
+    // a local the test reads: its initializer, written `int npages = ...;` above it
+    for (int l = in.def.begin_line + 1; l < cond_line; ++l) {
+        const std::string& x = in.lines[l - 1];
+        const std::size_t eq = x.find(" = "), semi = x.rfind(';');
+        if (eq == std::string::npos || semi == std::string::npos || semi < eq || x.find("*errcode") != std::string::npos) continue;
+        std::istringstream ws(x.substr(0, eq));
+        std::vector<std::string> w;
+        for (std::string t; ws >> t;) w.push_back(t);
+        if (w.size() == 2 && is_ident(w[0]) && is_ident(w[1]) && cond.find(w[1]) != std::string::npos)
+            bind[w[1]] = "(" + joined(arg_expr(in, spaced(x.substr(eq + 3, semi - eq - 3)), bind)) + ")";
+    }
+    const std::string expr = joined(arg_expr(in, spaced(cond), bind));
+    return "# alloc_skb_with_frags: -EMSGSIZE at " + at(in, at_line) + ", unless the test at " + at(in, cond_line) +
+           " (PAGE_SIZE 4096, MAX_SKB_FRAGS 17)\nrule skb_with_frags_fits(data_len, order) = !(" + expr + ")\n";
+}
+
 // net/core/skbuff.c alloc_skb_with_frags(header_len, data_len, order, errcode,
-// gfp_mask): a high-order frag's alloc_pages() (the first call); the order-0
-// frag is alloc_page(gfp_mask) as the caller asked in every era read.
+// gfp_mask): a high-order frag's alloc_pages() (the first call; the order-0
+// frag is alloc_page(gfp_mask) as the caller asked in every era read), and
+// the -EMSGSIZE test before it.
 std::string read_skb_with_frags_gfp(const PartInput& in, std::string& why) {
-    return arg_rule(in, {"alloc_skb_frags_gfp", "(gfp)", "alloc_pages", 0, 0, {{"gfp_mask", "gfp"}}, "gfp_mask = the caller's gfp"},
-                    why);
+    return both(arg_rule(in, {"alloc_skb_frags_gfp", "(gfp)", "alloc_pages", 0, 0, {{"gfp_mask", "gfp"}},
+                              "gfp_mask = the caller's gfp"},
+                         why),
+                emsgsize_rule(in, why));
 }
 
 // kernel/fork.c alloc_thread_stack_node (CONFIG_VMAP_STACK): the gfp of its

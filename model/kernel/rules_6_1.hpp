@@ -80,6 +80,14 @@ struct rules_6_1 {
     static typename D::Word skb_frags_order_after_failure(const KasanEnv<D>& e, typename D::Word order) {
         return D::lit(0);
     }
+    // alloc_skb_with_frags()'s -EMSGSIZE test, before the skb or any frag is
+    // allocated. v6.1 .. v6.5: the pages the data needs, whatever their order,
+    // at most MAX_SKB_FRAGS (17, CONFIG_MAX_SKB_FRAGS' default): npages =
+    // (data_len + PAGE_SIZE - 1) >> PAGE_SHIFT; if (npages > MAX_SKB_FRAGS) return NULL.
+    template <class D>
+    static typename D::Bool skb_with_frags_fits(const KasanEnv<D>& e, typename D::Word data_len, typename D::Word order) {
+        return !D::ult(D::lit(17), D::lshr(D::add(data_len, D::lit(4095)), 12));
+    }
     // The free-time skip flags vmalloc adds for its backing pages.
     template <class D>
     static typename D::Word vmalloc_page_skip_flags(const KasanEnv<D>& e) {

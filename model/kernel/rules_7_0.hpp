@@ -108,6 +108,12 @@ struct rules_7_0 : rules_6_4<Self> {
     static typename D::Word skb_frags_order_after_failure(const KasanEnv<D>& e, typename D::Word order) {
         return D::sub(order, D::lit(1));
     }
+    // ... and its -EMSGSIZE test counts frags of the order asked for:
+    // if (unlikely(data_len > MAX_SKB_FRAGS * (PAGE_SIZE << order))) return NULL.
+    template <class D>
+    static typename D::Bool skb_with_frags_fits(const KasanEnv<D>& e, typename D::Word data_len, typename D::Word order) {
+        return !D::ult(D::mul(D::lit(17), D::shl(D::lit(4096), order)), data_len);
+    }
 
     // tag_clear_highpages() returns false without MTE: the caller clears the pages.
     template <class D>

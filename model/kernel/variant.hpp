@@ -54,6 +54,7 @@ public:
     virtual gfp_t skb_frag_fallback_gfp(const CEnv&) const = 0;
     virtual gfp_t alloc_skb_frags_gfp(const CEnv&, gfp_t gfp) const = 0;
     virtual unsigned skb_frags_order_after_failure(const CEnv&, unsigned order) const = 0;
+    virtual bool skb_with_frags_fits(const CEnv&, std::uint64_t data_len, unsigned order) const = 0;
 
     virtual bool want_init_on_alloc(const CEnv&, gfp_t) const = 0;
     virtual PostAllocPlan<Concrete> post_alloc_hook(const CEnv&, gfp_t gfp, unsigned order,
@@ -134,6 +135,9 @@ public:
     gfp_t alloc_skb_frags_gfp(const CEnv& e, gfp_t g) const override { return V::template alloc_skb_frags_gfp<C>(e, g); }
     unsigned skb_frags_order_after_failure(const CEnv& e, unsigned order) const override {
         return unsigned(V::template skb_frags_order_after_failure<C>(e, order));
+    }
+    bool skb_with_frags_fits(const CEnv& e, std::uint64_t data_len, unsigned order) const override {
+        return V::template skb_with_frags_fits<C>(e, data_len, order);
     }
 
     bool want_init_on_alloc(const CEnv& e, gfp_t g) const override { return V::template want_init_on_alloc<C>(e, g); }

@@ -36,6 +36,12 @@ int Model::alloc_skb_with_frags(std::uint64_t data_len, unsigned max_page_order,
         notes_.push_back(label_ + ": alloc_skb_with_frags: " + why + " (-ENOBUFS)");
         return -1;
     };
+    // the -EMSGSIZE test comes first: nothing is allocated, nothing counted by the sampler
+    if (!v_.skb_with_frags_fits(env_, data_len, max_page_order)) {
+        notes_.push_back(label_ + ": alloc_skb_with_frags: " + std::to_string(data_len) + " bytes at order " +
+                         std::to_string(max_page_order) + " need more than MAX_SKB_FRAGS frags (-EMSGSIZE)");
+        return -1;
+    }
     while (data_len) {
         if (s.frags.size() == MAX_SKB_FRAGS) return fail("MAX_SKB_FRAGS frags used");
         // The largest order the rest of the data fills: PAGE_ALIGN(data_len) >= PAGE_SIZE << order

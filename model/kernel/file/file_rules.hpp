@@ -35,6 +35,8 @@ namespace tagproof::kernel {
     X1(kmalloc_redzone_start, Word, size, Word)           \
     X1(krealloc_zeroes_spare, Bool, gfp, Word)            \
     X1(alloc_skb_frags_gfp, Word, gfp, Word)              \
+    X1(skb_frags_order_after_failure, Word, order, Word)  \
+    X2(skb_with_frags_fits, Bool, data_len, Word, order, Word) \
     X1(vmalloc_meta_gfp, Word, gfp, Word)                 \
     X1(vmalloc_skip, Bool, gfp, Word)                     \
     X1(vmalloc_tagged_prot, Bool, gfp, Word)              \

@@ -46,6 +46,8 @@ const char* rule_site(const std::string& n) {
         {"kmalloc_redzone_start", "mm/kasan/common.c poison_kmalloc_redzone: round_up(size, KASAN_GRANULE_SIZE)"},
         {"krealloc_zeroes_spare", "mm/slab_common.c __do_krealloc: in place, memset(p + new_size, 0, ks - new_size)"},
         {"alloc_skb_frags_gfp", "net/core/skbuff.c alloc_skb_with_frags"},
+        {"skb_frags_order_after_failure", "net/core/skbuff.c alloc_skb_with_frags: the order tried after a failed high-order frag"},
+        {"skb_with_frags_fits", "net/core/skbuff.c alloc_skb_with_frags: its -EMSGSIZE test before anything is allocated"},
         {"vmalloc_meta_gfp", "mm/vmalloc.c: the vm_struct's gfp (__get_vm_area_node)"},
         {"vmalloc_skip", "mm/vmalloc.c __vmalloc_node_range: the Anjum series' skip_kasan (0 before it)"},
         {"vmalloc_tagged_prot", "mm/vmalloc.c __vmalloc_node_range: if (kasan_hw_tags_enabled()) in the PAGE_KERNEL branch"},
