@@ -69,11 +69,22 @@ struct Seen {
 
 // line 0: any statement (a scenario the model says holds names none): the
 // first that shows the violation, else that every one reached shows none.
-Seen seen_at(const KtapCase& kc, int line, const std::string& property);
+Seen seen_at(const KtapCase& kc, int line, const std::string& property, const scenario::Scenario* sc = nullptr);
 
-Seen seen_anywhere(const KtapCase& kc, const std::string& property) {
+// Detection is about the accesses the file says are invalid (an outcome of
+// `report`): a statement the file expects no report at is not a missed one.
+bool expects_report(const scenario::Scenario* sc, int line) {
+    if (!sc) return true;
+    for (const auto& st : sc->statements)
+        if (st.line == line && st.kind == scenario::Statement::event) return expected_outcome(*sc, st).rfind("report", 0) == 0;
+    return false;
+}
+
+Seen seen_anywhere(const KtapCase& kc, const std::string& property, const scenario::Scenario* sc) {
     Seen all;
     for (const auto& st : kc.statements) {
+        if (st.check != StatementResult::Check::none) continue;  // a check is no access
+        if (property == "detection" && !expects_report(sc, st.scenario_line)) continue;
         const Seen s = seen_at(kc, st.scenario_line, property);
         if (!s.reached) continue;
         if (s.violation) {
@@ -85,13 +96,17 @@ Seen seen_anywhere(const KtapCase& kc, const std::string& property) {
     }
     if (all.reached)
         all.what = property == "zeroing" ? "data zero at every allocation"
-                   : property == "detection" ? "a report at every access"
+                   : property == "detection" ? "a report at every access the file says is invalid"
                                              : "no KASAN report";
+    else if (property == "detection") {
+        all.reached = true;
+        all.what = "no access the file says is invalid";
+    }
     return all;
 }
 
-Seen seen_at(const KtapCase& kc, int line, const std::string& property) {
-    if (line == 0) return seen_anywhere(kc, property);
+Seen seen_at(const KtapCase& kc, int line, const std::string& property, const scenario::Scenario* sc) {
+    if (line == 0) return seen_anywhere(kc, property, sc);
     Seen s;
     for (const auto& st : kc.statements) {
         if (st.scenario_line != line) continue;
@@ -203,7 +218,11 @@ KernelLog read_log(const std::string& file) {
 std::string statements_of(const KtapCase& c) {
     std::string s;
     for (const auto& st : c.statements)
-        s += (s.empty() ? "" : ", ") + ("L" + std::to_string(st.scenario_line)) + (st.reported ? " report" : " no report");
+        s += (s.empty() ? "" : ", ") + ("L" + std::to_string(st.scenario_line)) +
+             (st.check == StatementResult::Check::holds   ? " check holds"
+              : st.check == StatementResult::Check::fails ? " check fails"
+              : st.reported                               ? " report"
+                                                          : " no report");
     return s;
 }
 
@@ -398,6 +417,8 @@ std::vector<Confirmation> confirm_findings(const std::vector<ConfirmFinding>& fi
         Seen seen[2];
         std::string mode;
         bool ran = true;
+        int checks = 0;
+        std::vector<std::string> failed_checks;
         for (int side = 0; side < 2; ++side) {
             const std::string file = job.dir + "/console-" + (side ? "patched" : "base") + "-" + std::to_string(b) + ".log";
             const KernelLog log = read_log(file);
@@ -411,10 +432,17 @@ std::vector<Confirmation> confirm_findings(const std::vector<ConfirmFinding>& fi
                 ran = false;
                 break;
             }
-            seen[side] = seen_at(*kc, k.line, findings[k.finding].property);
+            seen[side] = seen_at(*kc, k.line, findings[k.finding].property, &k.sc);
             if (side) {
                 c.excerpt = excerpt(file, log, *kc);
                 mode = mode_of(log);
+                // the file's checks the kernel evaluated (kernel_check()): each holds in the model
+                for (const auto& st : kc->statements) {
+                    if (st.check == StatementResult::Check::none) continue;
+                    ++checks;
+                    if (st.check == StatementResult::Check::fails)
+                        failed_checks.push_back("L" + std::to_string(st.scenario_line) + " check " + st.call);
+                }
             }
             if (!seen[side].reached) {
                 c.summary = std::string("not run in a kernel: the ") + (side ? "patched" : "unpatched") + " kernel's case " +
@@ -429,10 +457,17 @@ std::vector<Confirmation> confirm_findings(const std::vector<ConfirmFinding>& fi
         if (job.no_patch) {
             // one kernel, the tree as it is (both builds are the same)
             const std::string what = (at.empty() ? "" : at + " ") + seen[1].what;
-            if (seen[1].violation == k.patched_violates) {
+            const std::string held = checks ? "; the file's " + std::to_string(checks) + " check(s) the kernel evaluates hold" : "";
+            if (!failed_checks.empty()) {
+                c.status = Confirmation::contradicted;
+                std::string f;
+                for (const auto& x : failed_checks) f += (f.empty() ? "" : ", ") + x;
+                c.summary = "not confirmed in " + job.version + under0 + ": the kernel fails " + f +
+                            ", which the model holds: a model defect";
+            } else if (seen[1].violation == k.patched_violates) {
                 c.status = Confirmation::confirmed;
                 c.summary = "confirmed in " + job.version + under0 + ": " + what + ", as the model predicted" +
-                            (k.patched_violates ? "" : " (no " + findings[k.finding].property + " violation)");
+                            (k.patched_violates ? "" : " (no " + findings[k.finding].property + " violation)") + held;
             } else {
                 c.status = Confirmation::contradicted;
                 c.summary = "not confirmed in " + job.version + under0 + ": " + what + ", the model predicted " +

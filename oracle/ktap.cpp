@@ -40,6 +40,7 @@ KernelLog read_kernel_log(std::istream& in, const std::string& file) {
     static const std::regex tags(R"(Pointer tag: \[([0-9a-f]{2})\], memory tag: \[([0-9a-f]{2})\])");
     static const std::regex stmt(R"(^# tagproof: L(\d+) (.*): (report|no report)$)");
     static const std::regex data(R"(^# tagproof: L(\d+) (.*): data (zero|not zero at offset (\d+)|not read .*)$)");
+    static const std::regex check(R"(^# tagproof: L(\d+) check (.*): (holds|fails)$)");
     static const std::regex probe(R"(^# tagproof: L(\d+) (.*): page_address read: (report|no report)$)");
     static const std::regex version(R"(Linux version (\S+))");
     std::map<std::size_t, std::string> subtests;  // indentation -> the suite whose results are there
@@ -87,6 +88,15 @@ KernelLog read_kernel_log(std::istream& in, const std::string& file) {
         if (last && std::regex_search(body, m, tags)) {
             last->ptr_tag = hex_byte(m[1]);
             last->mem_tag = hex_byte(m[2]);
+            continue;
+        }
+        if (std::regex_search(body, m, check)) {
+            // a check reports nothing: what is pending belongs to the next statement
+            StatementResult c;
+            c.scenario_line = std::stoi(m[1]);
+            c.call = m[2];
+            c.check = m[3] == "holds" ? StatementResult::Check::holds : StatementResult::Check::fails;
+            stmts.push_back(c);
             continue;
         }
         if (std::regex_search(body, m, probe)) {

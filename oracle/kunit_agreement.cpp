@@ -244,6 +244,22 @@ std::vector<ScenarioAgreement> compare_scenarios(const KernelLog& log, const std
         }
         bool all = true;
         for (const auto& st : sc.statements) {
+            if (st.kind == scenario::Statement::check && !kernel_check(sc, st).empty()) {
+                // a check the kernel evaluated: the file says it holds in every run
+                StatementAgreement sa;
+                sa.line = st.line;
+                sa.statement = "check " + st.cond.text;
+                sa.expected = "holds";
+                sa.observed = "not reached";
+                for (const auto& s : kc->statements)
+                    if (s.scenario_line == st.line && s.check != StatementResult::Check::none)
+                        sa.observed = s.check == StatementResult::Check::holds ? "holds" : "fails";
+                if (sa.observed == "not reached") ++row.not_reached;
+                sa.agree = sa.observed == "holds";
+                all &= sa.agree;
+                row.statements.push_back(sa);
+                continue;
+            }
             if (st.kind != scenario::Statement::event) continue;
             if (!st.modes.empty() && std::find(st.modes.begin(), st.modes.end(), Mode::hw_tags) == st.modes.end()) continue;
             StatementAgreement sa;

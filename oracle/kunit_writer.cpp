@@ -7,6 +7,7 @@
 #include "kunit_writer.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <set>
@@ -25,7 +26,7 @@ using scenario::Statement;
 
 // A mempool's kind matters to its calls: a page pool's elements are struct
 // pages (the scenario holds their page_address()), the others' objects.
-enum class VarKind { pointer, page, cache, size, pgtable_kernel, pgtable_user, mempool_pages, mempool_objects };
+enum class VarKind { pointer, page, cache, size, pgtable_kernel, pgtable_user, mempool_pages, mempool_objects, skb };
 
 // The calls the kernel C can make, and the kind of what each returns.
 const std::map<std::string, VarKind>& kernel_calls() {
@@ -48,6 +49,9 @@ const std::map<std::string, VarKind>& kernel_calls() {
         // mempool_alloc_preallocated(), as the model's and kasan_test_c.c's
         {"mempool_create", VarKind::mempool_objects}, {"mempool_alloc", VarKind::pointer},
         {"mempool_free", VarKind::pointer},
+        // an skb with page frags (net/core/skbuff.c), no head data: NULL when refused
+        {"alloc_skb_with_frags", VarKind::skb}, {"skb_nr_frags", VarKind::size},
+        {"skb_frag_page", VarKind::page}, {"kfree_skb", VarKind::pointer},
     };
     return m;
 }
@@ -63,6 +67,7 @@ bool allocates(const std::string& call) {
     static const std::set<std::string> a = {"alloc_pages", "kmalloc", "kzalloc", "krealloc", "kmem_cache_create",
                                             "kmem_cache_alloc", "vmalloc", "vzalloc", "vmalloc_huge", "vrealloc",
                                             "pgtable_alloc", "user_fault", "mempool_create", "mempool_alloc"};
+    // (alloc_skb_with_frags is not here: NULL is one of its answers, which null(SKB) checks)
     return a.count(call) > 0;
 }
 
@@ -126,7 +131,46 @@ std::string gfp(const Statement& st, std::size_t i) {
     return st.args.size() > i && !st.args[i].text.empty() ? st.args[i].text : "GFP_KERNEL";
 }
 
+// One term of a check as C: "" where the kernel cannot say it.
+std::string c_term(const scenario::Term& t) {
+    using scenario::Term;
+    switch (t.kind) {
+        case Term::number: return std::to_string(t.value) + "UL";
+        case Term::var: return t.arg.is_number ? "" : "(unsigned long)" + t.arg.name;
+        case Term::null: return "(unsigned long)(" + t.arg.name + " == NULL)";
+        // the order the allocation was made at: a compound page's (skb frags are __GFP_COMP)
+        case Term::order: return "(unsigned long)(" + t.arg.name + " ? compound_order(" + t.arg.name + ") : 0)";
+        case Term::pagetag: return "(unsigned long)(" + t.arg.name + " ? page_kasan_tag(" + t.arg.name + ") : 0)";
+        default: return "";
+    }
+}
+
 }  // namespace
+
+std::string kernel_check(const Scenario& sc, const Statement& st) {
+    if (st.kind != Statement::check || !in_hw_tags(st)) return "";
+    // a file that gives the model less memory than its default (64 pages) makes
+    // allocations fail on purpose (a fragmented buddy): what follows from that
+    // is the model's memory, not the kernel's, which has plenty
+    if (auto p = sc.config.find("pages"); p != sc.config.end() && std::strtoull(p->second.c_str(), nullptr, 0) < 64)
+        return "";
+    const auto& c = st.cond;
+    for (const scenario::Term* t : {&c.lhs, &c.rhs, &c.rhs_hi}) {
+        if (t->arg.is_number || t->arg.name.empty()) continue;
+        bool set = false;
+        for (const auto& e : sc.statements)
+            if (e.kind == Statement::event && in_hw_tags(e) && e.result == t->arg.name) set = true;
+        if (!set) return "";
+    }
+    const std::string l = c_term(c.lhs), r = c_term(c.rhs);
+    if (l.empty() || r.empty()) return "";
+    if (c.op == "in") {
+        const std::string h = c_term(c.rhs_hi);
+        return h.empty() ? "" : "(" + l + " >= " + r + " && " + l + " <= " + h + ")";
+    }
+    static const std::set<std::string> ops = {"==", "!=", "<", "<=", ">", ">="};
+    return ops.count(c.op) ? "(" + l + " " + c.op + " " + r + ")" : "";
+}
 
 std::string statement_text(const Statement& st) {
     std::string s = st.result.empty() ? "" : st.result + " = ";
@@ -204,6 +248,13 @@ std::string c_event(const Statement& st, const std::string& cache_name, const st
             return "pte_free(&init_mm, virt_to_page(" + a[0].name + "))";
         return "pte_free_kernel(&init_mm, (pte_t *)" + a[0].name + ")";
     }
+    if (c == "alloc_skb_with_frags")
+        return assign("tp_alloc_skb_with_frags(" + num(a[0]) + ", " + num(a[1]) + ", " + gfp(st, 2) + ")");
+    if (c == "skb_nr_frags") return assign("(" + a[0].name + " ? skb_shinfo(" + a[0].name + ")->nr_frags : 0)");
+    if (c == "skb_frag_page")
+        return assign("(" + a[0].name + " && skb_shinfo(" + a[0].name + ")->nr_frags > " + num(a[1]) + " ? skb_frag_page(&skb_shinfo(" +
+                      a[0].name + ")->frags[" + num(a[1]) + "]) : NULL)");
+    if (c == "kfree_skb") return "kfree_skb(" + a[0].name + ")";
     if (c == "read" || c == "write" || c == "rmw")
         return std::string("tp_access(") + ptr(a[0]) + ", " + num(a[1]) + ", " +
                (c == "read" ? "TP_READ" : c == "write" ? "TP_WRITE" : "TP_RMW") + ")";
@@ -267,6 +318,7 @@ const char* kPrologue = R"(// SPDX-License-Identifier: GPL-2.0
 #include <linux/mempool.h>
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
+#include <linux/skbuff.h>
 #include <asm/pgalloc.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -360,6 +412,15 @@ static void tp_sampling_start(void)
 #define tp_mempool_take(pool) \
 	({ kunit_skip(test, "mempool_alloc_preallocated() is 6.8's"); NULL; })
 #endif
+
+/* An skb of DATA_LEN bytes in page frags of at most order ORDER and no
+ * head data; NULL when refused (-EMSGSIZE) or out of pages (-ENOBUFS). */
+static struct sk_buff * __maybe_unused tp_alloc_skb_with_frags(unsigned long data_len, int order, gfp_t gfp)
+{
+	int err;
+
+	return alloc_skb_with_frags(0, data_len, order, &err, gfp);
+}
 
 static char * __maybe_unused tp_page_address(void *page)
 {
@@ -512,6 +573,15 @@ static void tp_end(struct kunit *test, int line, const char *what, enum tp_expec
 	WRITE_ONCE(tp_status.report_found, false);
 }
 
+/* A check of the scenario, evaluated by the kernel: the model asserts it in
+ * every run, so the kernel is held to it. */
+static void __maybe_unused tp_check(struct kunit *test, int line, const char *what, bool holds)
+{
+	pr_info("# tagproof: L%d check %s: %s\n", line, what, holds ? "holds" : "fails");
+	if (!holds)
+		KUNIT_FAIL(test, "L%d check %s: the model's check, the kernel's answer differs", line, what);
+}
+
 /* Whether page_address() of a page the case was handed can be read: its
  * page tag against the memory's tags (review --confirm, page-tag-consistency). */
 static void __maybe_unused tp_page_probe(int line, const char *what, struct page *page)
@@ -648,6 +718,7 @@ KunitSuite write_kunit_suite(const std::vector<Scenario>& scenarios, const std::
               << (kind == VarKind::page    ? "struct page *"
                   : kind == VarKind::cache ? "struct kmem_cache *"
                   : kind == VarKind::mempool_pages || kind == VarKind::mempool_objects ? "mempool_t *"
+                  : kind == VarKind::skb   ? "struct sk_buff *"
                   : kind == VarKind::size  ? "size_t "
                                            : "char *")
               << name << (kind == VarKind::size ? " = 0;\n" : " = NULL;\n");
@@ -668,6 +739,12 @@ KunitSuite write_kunit_suite(const std::vector<Scenario>& scenarios, const std::
         // by (the ones below the old size are the owner's)
         std::map<std::string, std::uint64_t> held;
         for (const auto& st : sc.statements) {
+            if (st.kind == Statement::check) {
+                const std::string cond = kernel_check(sc, st);
+                if (!cond.empty())
+                    c << "\ttp_check(test, " << st.line << ", " << c_string(st.cond.text) << ", " << cond << ");\n";
+                continue;
+            }
             if (st.kind != Statement::event || !in_hw_tags(st)) continue;
             const std::string exp = expected_outcome(sc, st);
             // a confirmation compares what the kernel did with the model outside the kernel

@@ -77,4 +77,13 @@ std::string hw_boot_line(const scenario::Scenario& sc);
 // outside `harness kunit`).
 std::string expected_outcome(const scenario::Scenario& sc, const scenario::Statement& st);
 
+// A `check` of a scenario the kernel can evaluate itself, as a C condition
+// over the case's variables ("" when it cannot: a tag of the model's
+// choosing, a term the kernel has no call for). Supported: numbers, size
+// variables (skb_nr_frags, ksize), null(VAR), order(PAGE) and pagetag(PAGE),
+// with == != < <= > >= and `in A..B`. The case prints
+// "# tagproof: L<line> check <text>: holds|fails". A check naming a
+// variable no hw_tags event of the file sets is not the kernel's.
+std::string kernel_check(const scenario::Scenario& sc, const scenario::Statement& st);
+
 }  // namespace tagproof::oracle

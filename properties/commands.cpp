@@ -115,7 +115,7 @@ Kmalloc::Kmalloc(const AbstractState& s)
       kfence(s.kfence && *rc::gen::weightedElement<bool>({{1, true}, {2, false}})), cpu(gen_cpu()) {}
 void Kmalloc::checkPreconditions(const AbstractState& s) const { RC_PRE(s.find(name) == nullptr); }
 void Kmalloc::apply(AbstractState& s) const {
-    s.handles.push_back({Handle::ptr, name, true, cpu, std::int64_t(size)});
+    s.handles.push_back({Handle::ptr, name, true, cpu, std::int64_t(size), kfence});
     s.next++;
 }
 void Kmalloc::run(const AbstractState&, Sut& sut) const {
@@ -180,6 +180,45 @@ void Release::run(const AbstractState& s, Sut& sut) const {
     }));
 }
 void Release::show(std::ostream& os) const { os << shown << " cpu=" << cpu; }
+
+// ---- krealloc ------------------------------------------------------------------------------
+namespace {
+bool live_kmalloc(const Handle& h) { return h.live && h.kind == Handle::ptr && !h.kfence; }
+}  // namespace
+Krealloc::Krealloc(const AbstractState& s)
+    : pick(*rc::gen::arbitrary<std::size_t>()), size(0),
+      zero(*rc::gen::weightedElement<bool>({{2, true}, {1, false}})), cpu(gen_cpu()) {
+    const Handle* h = resolve(s, pick, live_kmalloc);
+    if (!h) RC_DISCARD("no live kmalloc object");
+    shown = h->name;
+    // half or twice the handle's size (a shrink, then a grow back, stays in the
+    // slot: the path __do_krealloc's spare zeroing guards), else any size
+    const std::uint64_t now = std::uint64_t(std::max<std::int64_t>(h->size, 2));
+    size = *rc::gen::weightedOneOf<std::uint64_t>(
+        {{2, rc::gen::just(now / 2)}, {2, rc::gen::just(std::min<std::uint64_t>(now * 2, 8192))},
+         {1, rc::gen::elementOf(std::vector<std::uint64_t>{8, 16, 32, 60, 64, 96, 128, 200})}});
+}
+void Krealloc::apply(AbstractState& s) const {
+    const Handle* h = resolve(s, pick, live_kmalloc);
+    if (!h) return;
+    for (auto& x : s.handles)
+        if (x.name == h->name) x.size = std::int64_t(size);
+}
+void Krealloc::run(const AbstractState& s, Sut& sut) const {
+    const Handle* h = resolve(s, pick, live_kmalloc);
+    if (!h || !sut.ptrs.count(h->name) || sut.ptrs.at(h->name).null) return;
+    const std::string p = h->name;
+    const std::string line = p + " = krealloc(" + p + ", " + std::to_string(size) +
+                             (zero ? ", GFP_KERNEL|__GFP_ZERO)" : ", GFP_KERNEL)") + " cpu=" + std::to_string(cpu);
+    assert_holds(sut, sut.step(line, [&](Sut& x) {
+        gfp_t g = x.model->gfp().mask("GFP_KERNEL") | (zero ? x.model->gfp().mask("__GFP_ZERO") : 0);
+        x.ptrs[p] = x.model->krealloc(x.ptrs.at(p), size, g, cpu);
+    }, p));
+}
+void Krealloc::show(std::ostream& os) const {
+    os << shown << " = krealloc(" << shown << ", " << size << (zero ? ", GFP_KERNEL|__GFP_ZERO" : ", GFP_KERNEL")
+       << ") cpu=" << cpu;
+}
 
 // ---- vmalloc ------------------------------------------------------------------------------
 Vmalloc::Vmalloc(const AbstractState& s)

@@ -163,6 +163,21 @@ struct ResetTag : Cmd {
     void show(std::ostream& os) const override;
 };
 
+// krealloc() of a live kmalloc handle to another size, as `p = krealloc(p, SIZE, GFP)`:
+// in place when the slot holds it (the spare part's zeroing, __do_krealloc), else a
+// new object and the old one freed; the handle becomes the result.
+struct Krealloc : Cmd {
+    std::size_t pick;
+    std::string shown;
+    std::uint64_t size;
+    bool zero;
+    int cpu;
+    explicit Krealloc(const AbstractState& s);
+    void apply(AbstractState& s) const override;
+    void run(const AbstractState& s, Sut& sut) const override;
+    void show(std::ostream& os) const override;
+};
+
 // read / write / rmw through any pointer handle, live or not, around its bounds.
 struct Access : Cmd {
     std::size_t pick;
@@ -178,7 +193,7 @@ struct Access : Cmd {
 
 // The generator RapidCheck draws commands from.
 inline auto command_generator() {
-    return rc::state::gen::execOneOfWithArgs<AllocPages, AllocPages, FreePages, Kmalloc, Kmalloc, Release, Release,
+    return rc::state::gen::execOneOfWithArgs<AllocPages, AllocPages, FreePages, Kmalloc, Kmalloc, Krealloc, Krealloc, Release, Release,
                                              Vmalloc, Vmap, StackAlloc, RcuBarrier, PgtableAlloc, UserFault, UserSetTag, ResetTag,
                                              Access, Access, Access>();
 }

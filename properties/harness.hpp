@@ -32,6 +32,7 @@ struct Handle {
     bool live = true;
     int cpu = 0;
     std::int64_t size = 0;  // bytes an access may address (for offsets around the bounds)
+    bool kfence = false;    // a ptr from kfence_kmalloc: not in a slab (krealloc leaves it alone)
 };
 struct AbstractState {
     std::vector<Handle> handles;

@@ -52,7 +52,8 @@ exec 9> "$WORK/.lock"
 flock 9
 
 configured() {  # DIR: configured with the oracle's fragment
-    for c in CONFIG_ARM64_MTE CONFIG_KASAN_HW_TAGS CONFIG_KASAN_KUNIT_TEST; do
+    # CONFIG_NET: the skb allocators a case calls (net/core/skbuff.c)
+    for c in CONFIG_ARM64_MTE CONFIG_KASAN_HW_TAGS CONFIG_KASAN_KUNIT_TEST CONFIG_NET; do
         grep -q "^$c=y" "$1/.config" 2>/dev/null || return 1
     done
 }
@@ -70,6 +71,7 @@ if [ ! -f "$WORK/base/.tagproof-copied" ]; then
 fi
 if ! configured "$WORK/base"; then
     say "configuring $WORK/base (allnoconfig + $FRAG)"
+    rm -rf "$WORK/patched"  # a copy of the base as it was built: made again from this one
     (cd "$WORK/base" && $MAKE allnoconfig && scripts/kconfig/merge_config.sh -m .config "$FRAG" &&
         $MAKE olddefconfig) > "$JOB/config.log" 2>&1 || fail "configuration failed: $JOB/config.log"
     configured "$WORK/base" || fail "$WORK/base/.config lacks the oracle's options: $JOB/config.log"

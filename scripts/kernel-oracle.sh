@@ -57,7 +57,7 @@ if [ ! -f "$OUT/obj/.config" ] || [ "$FRAG" -nt "$OUT/obj/.config" ]; then
     (cd "$OUT/src" && $MAKE O="$OUT/obj" allnoconfig > "$OUT/config.log" 2>&1 &&
         scripts/kconfig/merge_config.sh -m -O "$OUT/obj" "$OUT/obj/.config" "$FRAG" >> "$OUT/config.log" 2>&1 &&
         $MAKE O="$OUT/obj" olddefconfig >> "$OUT/config.log" 2>&1) || fail "configuration failed: $OUT/config.log"
-    for c in CONFIG_ARM64_MTE CONFIG_KASAN_HW_TAGS CONFIG_KASAN_KUNIT_TEST; do
+    for c in CONFIG_ARM64_MTE CONFIG_KASAN_HW_TAGS CONFIG_KASAN_KUNIT_TEST CONFIG_NET; do
         grep -q "^$c=y" "$OUT/obj/.config" || fail "$c is not set in $OUT/obj/.config"
     done
 fi

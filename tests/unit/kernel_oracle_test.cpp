@@ -228,3 +228,50 @@ TEST(KernelAgreement, AKernelThatDoesWhatTheFileSaysDisagreesWithAModelThatFails
     EXPECT_EQ(rows[0].kind, ScenarioAgreement::disagree);
     EXPECT_NE(rows[0].note.find("the model fails the file"), std::string::npos);
 }
+
+// The kernel evaluates the checks it can say itself (docs/kernel-oracle.md): an
+// skb's frag count and a frag's order; a file that starves the model's memory
+// keeps its checks the model's.
+TEST(KunitWriter, WritesTheChecksTheKernelCanEvaluate) {
+    const std::string text =
+        "name skb_demo\nmodes hw_tags\nconfig pages=64\nsk = alloc_skb_with_frags(73728, 3)\ncheck null(sk) == 0\n"
+        "n = skb_nr_frags(sk)\ncheck n == 3\nf = skb_frag_page(sk, 2)\ncheck order(f) == 1\n"
+        "p = kmalloc(16)\ncheck tag(p) in 0xf0..0xfd\nkfree_skb(sk)\n";
+    const KunitSuite s = write_kunit_suite({scenario::parse_scenario(text, "demo.litmus")}, "tagproof");
+    ASSERT_EQ(s.cases.size(), 1u);
+    const std::string& c = s.c_source;
+    EXPECT_NE(c.find("sk = tp_alloc_skb_with_frags(73728UL, 3UL, GFP_KERNEL);"), std::string::npos);
+    EXPECT_NE(c.find("tp_check(test, 5, \"null(sk) == 0\", ((unsigned long)(sk == NULL) == 0UL));"), std::string::npos);
+    EXPECT_NE(c.find("tp_check(test, 7, \"n == 3\", ((unsigned long)n == 3UL));"), std::string::npos);
+    EXPECT_NE(c.find("compound_order(f)"), std::string::npos);
+    EXPECT_EQ(c.find("\"tag(p) in"), std::string::npos);  // the model's tag choice
+    // control: the same file with 32 pages of memory: the checks stay the model's
+    std::string starved = text;
+    starved.replace(starved.find("pages=64"), 8, "pages=32");
+    const KunitSuite t = write_kunit_suite({scenario::parse_scenario(starved, "demo.litmus")}, "tagproof");
+    EXPECT_EQ(t.c_source.find("tp_check(test, "), std::string::npos);
+}
+
+TEST(KernelAgreement, AFailedCheckInTheKernelDisagrees) {
+    const std::string file = std::string(TAGPROOF_SOURCE_DIR) + "/tests/scenarios/eras/linux70_skb_with_frags_order3_fits.litmus";
+    const std::string good =
+        "Linux version 6.12.118 (x)\n    # Subtest: tagproof\n"
+        "    # tagproof: L7 sk = alloc_skb_with_frags(73728, 3): no report\n"
+        "    # tagproof: L8 check null(sk) == 0: holds\n"
+        "    # tagproof: L9 n = skb_nr_frags(sk): no report\n    # tagproof: L10 check n == 3: holds\n"
+        "    # tagproof: L11 f2 = skb_frag_page(sk, 2): no report\n    # tagproof: L12 check order(f2) == 1: holds\n"
+        "    # tagproof: L13 kfree_skb(sk): no report\n    ok 1 linux70_skb_with_frags_order3_fits\n";
+    const KernelLog log = read_text(good);
+    const KtapCase* kc = find_case(log, "linux70_skb_with_frags_order3_fits");
+    ASSERT_NE(kc, nullptr);
+    ASSERT_EQ(kc->statements.size(), 7u);
+    EXPECT_EQ(kc->statements[1].check, StatementResult::Check::holds);
+    auto rows = compare_scenarios(log, "tagproof", {file}, {"linux-7.0"});
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].kind, ScenarioAgreement::agree) << scenario_agreement_markdown(rows, {"linux-7.0"});
+    // negative control: the kernel allocated four frags
+    std::string bad = good;
+    bad.replace(bad.find("L10 check n == 3: holds"), 23, "L10 check n == 3: fails");
+    rows = compare_scenarios(read_text(bad), "tagproof", {file}, {"linux-7.0"});
+    EXPECT_EQ(rows[0].kind, ScenarioAgreement::disagree);
+}

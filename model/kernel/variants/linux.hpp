@@ -13,7 +13,7 @@ struct linux_6_1 final : rules_6_1<linux_6_1> {
     static constexpr const char* name = "linux-6.1";
     static constexpr const char* baseline = "";
     static constexpr const char* summary =
-        "v6.1: two skip flags + PG_skip_kasan_poison (never seen at free: 487a32ec24be ordering), no sampling";
+        "v6.1.0: two skip flags + PG_skip_kasan_poison (never seen at free: 487a32ec24be ordering), no sampling (6.1.y trees differ: tree:6.1.192)";
 };
 
 struct linux_6_3 final : rules_6_3<linux_6_3> {
