@@ -175,6 +175,19 @@ void read_patches(const std::string& raw_text, const std::string& path, Series& 
                 while (i < L.size() && !starts(L[i], "@@") && !starts(L[i], "diff --git ") && !starts(L[i], "--- ")) {
                     if (starts(L[i], "GIT binary patch") || (starts(L[i], "Binary files ") && L[i].find(" differ") != std::string::npos))
                         fd.binary = true;
+                    if (starts(L[i], "index ")) {
+                        // index OLD..NEW[ MODE]: hexadecimal blob names, else ignored
+                        const std::string v = L[i].substr(6, L[i].find(' ', 6) == std::string::npos ? std::string::npos
+                                                                                                    : L[i].find(' ', 6) - 6);
+                        const std::size_t dots = v.find("..");
+                        auto hex = [](const std::string& x) {
+                            return x.size() >= 7 && x.find_first_not_of("0123456789abcdef") == std::string::npos;
+                        };
+                        if (dots != std::string::npos && hex(v.substr(0, dots)) && hex(v.substr(dots + 2))) {
+                            fd.old_blob = v.substr(0, dots);
+                            fd.new_blob = v.substr(dots + 2);
+                        }
+                    }
                     ++i;
                 }
             }

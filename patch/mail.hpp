@@ -28,6 +28,10 @@ struct Hunk {
 struct FileDiff {
     std::string path;      // the new path (the old one for a deletion), without a/ b/
     bool binary = false;   // "GIT binary patch" / "Binary files ... differ"
+    // "index c607307c657a6..69ae205effb46 100644": the blobs before and after,
+    // abbreviated ("" when the diff has no index line); a 3-way apply reads
+    // the before from a git checkout that has it
+    std::string old_blob, new_blob;
     int at = 0;
     std::vector<Hunk> hunks;
 };

@@ -28,6 +28,7 @@ public:
     virtual SWord skb_frag_gfp(const SEnv&) const = 0;
     virtual SWord skb_frag_fallback_gfp(const SEnv&) const = 0;
     virtual SWord alloc_skb_frags_gfp(const SEnv&, const SWord& gfp) const = 0;
+    virtual SBool skb_with_frags_fits(const SEnv&, const SWord& data_len, const SWord& order) const = 0;
     virtual SBool want_init_on_alloc(const SEnv&, const SWord& gfp) const = 0;
     virtual kernel::PostAllocPlan<Symbolic> post_alloc_hook(const SEnv&, const SWord& gfp, const SWord& order,
                                                             const SWord& skip) const = 0;
@@ -76,6 +77,9 @@ public:
     }
     SWord skb_frag_gfp(const SEnv& e) const override { return V::template skb_frag_gfp<S>(e); }
     SWord skb_frag_fallback_gfp(const SEnv& e) const override { return V::template skb_frag_fallback_gfp<S>(e); }
+    SBool skb_with_frags_fits(const SEnv& e, const SWord& d, const SWord& o) const override {
+        return V::template skb_with_frags_fits<S>(e, d, o);
+    }
     SWord alloc_skb_frags_gfp(const SEnv& e, const SWord& g) const override {
         return V::template alloc_skb_frags_gfp<S>(e, g);
     }

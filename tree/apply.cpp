@@ -6,6 +6,8 @@
 // alone).
 #include "apply.hpp"
 
+#include "three_way.hpp"
+
 #include <algorithm>
 #include <fstream>
 #include <sstream>
@@ -108,6 +110,7 @@ bool match_at(const std::vector<std::string>& file, std::size_t at, const std::v
 
 std::string HunkPlace::describe() const {
     if (how == How::failed) return "failed: " + why;
+    if (!merged_from.empty()) return "applied by a 3-way merge from blob " + merged_from + " (its index line), as git apply --3way";
     std::vector<std::string> parts;
     if (offset) parts.push_back("at offset " + std::to_string(offset) + (offset == 1 || offset == -1 ? " line" : " lines"));
     if (fuzz) parts.push_back("with fuzz " + std::to_string(fuzz));
@@ -218,6 +221,7 @@ std::string apply_file(const std::string& text, const patch::FileDiff& fd, bool 
             }
             p.how = HunkPlace::How::failed;
             p.best_match = best;
+            p.best_line = int(best_at + 1);
             p.old_total = s.old_lines.size();
             if (text.empty() && !s.old_lines.empty())
                 p.why = "the tree has no " + fd.path;
@@ -264,7 +268,46 @@ SeriesApply run(const patch::Series& s, const std::string& root, bool reverse) {
             const auto& fd = s.patches[pi].files[fi];
             if (fd.binary || fd.hunks.empty()) continue;
             FileSteps& f = a.files[fd.path];
-            f.text.push_back(apply_file(f.text.back(), fd, reverse, pi, fi, places));
+            const std::size_t first = places.size();
+            std::string next = apply_file(f.text.back(), fd, reverse, pi, fi, places);
+            const bool failed = std::any_of(places.begin() + std::ptrdiff_t(first), places.end(),
+                                            [](const HunkPlace& h) { return h.how == HunkPlace::How::failed; });
+            if (failed && !reverse) {
+                std::string why;
+                if (auto merged = three_way_merge(root, fd, f.text.back(), why)) {
+                    // Where each hunk that did not apply sits: in the file before, the
+                    // place that matched most of its lines; after, its first added line.
+                    const Lines m = split(*merged);
+                    for (auto it = places.begin() + std::ptrdiff_t(first); it != places.end(); ++it) {
+                        if (it->how != HunkPlace::How::failed) continue;
+                        const patch::Hunk& h = fd.hunks[it->hunk];
+                        it->how = HunkPlace::How::moved;
+                        it->merged_from = fd.old_blob;
+                        it->old_line = it->best_line ? it->best_line : h.old_start;
+                        it->old_count = h.old_count;
+                        it->new_line = it->old_line;
+                        it->new_count = h.new_count;
+                        int lead = 0;
+                        for (const auto& l : h.lines) {
+                            if (l.kind == '+') {
+                                for (std::size_t k = 0; k < m.v.size(); ++k)
+                                    if (m.v[k] == l.text) {
+                                        it->new_line = int(k) + 1 - lead;
+                                        break;
+                                    }
+                                break;
+                            }
+                            if (l.kind == ' ') ++lead;
+                        }
+                        it->why.clear();
+                    }
+                    next = *merged;
+                } else {
+                    for (auto it = places.begin() + std::ptrdiff_t(first); it != places.end(); ++it)
+                        if (it->how == HunkPlace::How::failed) it->why += "; " + why;
+                }
+            }
+            f.text.push_back(std::move(next));
         }
     };
     if (!reverse) {

@@ -27,9 +27,11 @@ struct HunkPlace {
     // after it (new side); 0 when failed.
     int old_line = 0, old_count = 0, new_line = 0, new_count = 0;
     std::string why;     // failed: what did not match
+    std::string merged_from;  // applied by a 3-way merge from this blob (the index line's pre-image)
     // failed: the most of its context and removed lines that match at one
     // place, of how many. Under half: the tree lacks the code it changes.
     std::size_t best_match = 0, old_total = 0;
+    int best_line = 0;   // failed: where that place starts (1-based), 0 if none
     bool code_missing() const { return how == How::failed && best_match * 2 < old_total; }
     std::string describe() const;  // "applied", "applied at offset 22 with fuzz 1", "failed: ..."
 };
@@ -65,6 +67,8 @@ std::string apply_file(const std::string& text, const patch::FileDiff& fd, bool 
 // Reads each touched file from `root` (a missing file is an empty one, as a
 // new file's diff expects) and applies the series forward; if the tree
 // already contains it (more hunks land reversed than forward), in reverse.
+// A file whose hunks do not all apply forward is merged 3-way where the tree
+// is a git checkout holding the diff's pre-image (three_way.hpp).
 SeriesApply apply_series(const patch::Series& s, const std::string& root);
 
 }  // namespace tagproof::tree

@@ -217,7 +217,8 @@ std::string isolation_scenario(const Builder& b, const z3::model& m, Entry en, c
     if (en == Entry::gfp_layout) return gfp_layout_scenario(b, m, name);
     std::string s = header(b, m, name, "the entry point under the variant and its baseline, same tag choices",
                            // seven pages hold no order-3 block: skb_page_frag_refill falls back to order 0
-                           std::string(en == Entry::skb_fallback ? "pages=7 " : "") + "cpus=1 vmap_stack=" +
+                           std::string(en == Entry::skb_fallback ? "pages=7 " : en == Entry::skb_frags ? "pages=1024 " : "") +
+                               "cpus=1 vmap_stack=" +
                                std::string(en == Entry::thread_info ? "n" : "y"));
     s += "baseline " + b.base->concrete().name() + "\n";
     // a previous owner, so that stale page tags and memory tags exist
@@ -258,7 +259,15 @@ std::string isolation_scenario(const Builder& b, const z3::model& m, Entry en, c
                  "b = mempool_alloc(pool)\nobserve tag(a) == tag(b)\nmp = mempool_create(pages, 0, 1)\n"
                  "p = mempool_alloc(mp)\nmempool_free(mp, p)\nmempool_free(mp, p)\n";
             break;
-        case Entry::skb_frags: s += "sk = alloc_skb_with_frags(32768, 3)\nf0 = skb_frag_page(sk, 0)\n"; break;
+        case Entry::skb_frags: {
+            s += "sk = alloc_skb_with_frags(32768, 3)\nf0 = skb_frag_page(sk, 0)\n";
+            // the -EMSGSIZE test at the counterexample's length and order
+            const std::uint64_t len = m.eval(b.c.bv_const("data_len", 64), true).get_numeral_uint64();
+            const std::uint64_t order = m.eval(b.c.bv_const("order", 64), true).get_numeral_uint64();
+            s += "sk2 = alloc_skb_with_frags(" + std::to_string(len) + ", " + std::to_string(order) +
+                 ")\nobserve null(sk2) == 0\nkfree_skb(sk2)\n";
+            break;
+        }
     }
     return s + "expect violation mode-isolation\n";
 }
@@ -395,12 +404,32 @@ Query isolation_query(Builder& b, Entry en, Region rg) {
             gfp_layout_fields(b, q);
             q.witnesses.push_back({"CONFIG_LOCKDEP", lockdep_input(b), Witness::boolean});
             break;
-        case Entry::skb_frags:
+        case Entry::skb_frags: {
             plan_fields(q, "skb frag (order 3)", b.e,
                         b.v.post_alloc_hook(b.e, b.v.alloc_skb_frags_gfp(b.e, b.e.gfp.GFP_KERNEL), b.c.bv_val(3, 64), skip),
                         *b.be,
                         B.post_alloc_hook(*b.be, B.alloc_skb_frags_gfp(*b.be, b.be->gfp.GFP_KERNEL), b.c.bv_val(3, 64), skip));
+            // its -EMSGSIZE test, before anything is allocated: a length the two
+            // refuse differently is a NULL skb on one side (up to 1 MiB, which
+            // the replay's memory holds)
+            const z3::expr len = b.word("data_len");
+            q.assumptions.push_back(z3::ule(b.c.bv_val(1, 64), len) && z3::ule(len, b.c.bv_val(1 << 20, 64)));
+            // ... and that the frag loop itself holds in MAX_SKB_FRAGS (17): P pages take
+            // P >> order frags of the order and one per bit of the rest, so the two
+            // sides differ in what the caller sees (an skb or NULL), not only in
+            // pages allocated and freed again
+            {
+                const z3::expr pages = z3::lshr(len + b.c.bv_val(4095, 64), 12);
+                const z3::expr low = pages & (z3::shl(b.c.bv_val(1, 64), order) - b.c.bv_val(1, 64));
+                z3::expr frags = z3::lshr(pages, order);
+                for (unsigned k = 0; k < 10; ++k) frags = frags + z3::zext(low.extract(k, k), 63);
+                q.assumptions.push_back(z3::ule(frags, b.c.bv_val(17, 64)));
+            }
+            q.fields.push_back({"alloc_skb_with_frags refuses the length (-EMSGSIZE)",
+                                {!b.v.skb_with_frags_fits(b.e, len, order), !B.skb_with_frags_fits(*b.be, len, order)}});
+            q.witnesses.push_back({"data_len", len, Witness::number});
             break;
+        }
     }
     q.violation = region(b, rg) && any_differs(b.c, q);
     q.scenario = [&b, en, gfp, hw_active](const z3::model& m) { return isolation_scenario(b, m, en, gfp, hw_active); };
