@@ -85,7 +85,7 @@ const Handle* resolve(const AbstractState& s, std::size_t pick, const std::funct
 bool live_page(const Handle& h) { return h.live && h.kind == Handle::page; }
 bool releasable(const Handle& h) {
     return h.live && (h.kind == Handle::ptr || h.kind == Handle::vmalloc || h.kind == Handle::stack ||
-                      h.kind == Handle::pgtable || h.kind == Handle::user);
+                      h.kind == Handle::pgtable || h.kind == Handle::user || h.kind == Handle::pool_elem);
 }
 bool live_user(const Handle& h) { return h.live && h.kind == Handle::user; }
 bool any_handle(const Handle&) { return true; }
@@ -137,9 +137,11 @@ void Kmalloc::show(std::ostream& os) const {
 Release::Release(const AbstractState& s) : pick(*rc::gen::arbitrary<std::size_t>()), cpu(gen_cpu()) {
     const Handle* h = resolve(s, pick, releasable);
     if (!h) RC_DISCARD("nothing to release");
-    shown = std::string(h->kind == Handle::vmalloc ? "vfree" : h->kind == Handle::stack ? "free_thread_stack"
-                        : h->kind == Handle::pgtable ? "pte_free" : h->kind == Handle::user ? "munmap" : "kfree") +
-            "(" + h->name + ")";
+    shown = h->kind == Handle::pool_elem
+                ? "mempool_free(" + h->owner + ", " + h->name + ")"
+                : std::string(h->kind == Handle::vmalloc ? "vfree" : h->kind == Handle::stack ? "free_thread_stack"
+                              : h->kind == Handle::pgtable ? "pte_free" : h->kind == Handle::user ? "munmap" : "kfree") +
+                      "(" + h->name + ")";
 }
 void Release::apply(AbstractState& s) const {
     if (const Handle* h = resolve(s, pick, releasable)) set_dead(s, h->name);
@@ -158,8 +160,10 @@ void Release::run(const AbstractState& s, Sut& sut) const {
     if (!h) return;
     std::string target = h->name;
     Handle::Kind kind = h->kind;
-    std::string line = std::string(release_call(kind)) + "(" + target + ")" +
-                       (kind == Handle::stack ? " cpu=" + std::to_string(cpu) : "");
+    const std::string pool = h->owner;
+    std::string line = kind == Handle::pool_elem ? "mempool_free(" + pool + ", " + target + ")"
+                                                 : std::string(release_call(kind)) + "(" + target + ")" +
+                                                       (kind == Handle::stack ? " cpu=" + std::to_string(cpu) : "");
     assert_holds(sut, sut.step(line, [&](Sut& x) {
         switch (kind) {
             case Handle::vmalloc:
@@ -173,6 +177,10 @@ void Release::run(const AbstractState& s, Sut& sut) const {
                 break;
             case Handle::user:
                 if (x.pages.count(target)) x.model->munmap(x.pages.at(target));
+                break;
+            case Handle::pool_elem:
+                if (x.ptrs.count(target) && !x.ptrs.at(target).null && x.pools.count(pool))
+                    x.model->mempool_free(x.pools.at(pool), x.ptrs.at(target));
                 break;
             default:
                 if (x.ptrs.count(target)) x.model->kfree(x.ptrs.at(target));
@@ -219,6 +227,80 @@ void Krealloc::show(std::ostream& os) const {
     os << shown << " = krealloc(" << shown << ", " << size << (zero ? ", GFP_KERNEL|__GFP_ZERO" : ", GFP_KERNEL")
        << ") cpu=" << cpu;
 }
+
+// ---- mempools ------------------------------------------------------------------------------
+// 40-byte elements (a kmalloc-64 slot, a cache slot), or order-1 pages (the
+// sample.order=1 boot samples them), as the explorer's mempool family.
+MempoolCreate::MempoolCreate(const AbstractState& s)
+    : name(std::string("mp") + std::to_string(s.next)),
+      kind(*rc::gen::elementOf(std::vector<std::string>{"kmalloc", "slab", "pages"})), cpu(gen_cpu()) {}
+void MempoolCreate::checkPreconditions(const AbstractState& s) const { RC_PRE(s.find(name) == nullptr); }
+void MempoolCreate::apply(AbstractState& s) const {
+    Handle h{Handle::pool, name, true, cpu, 0};
+    h.owner = kind;  // a pool handle names its kind: its elements' size
+    s.handles.push_back(h);
+    s.next++;
+}
+void MempoolCreate::run(const AbstractState&, Sut& sut) const {
+    const std::string arg = kind == "pages" ? "1" : "40";
+    assert_holds(sut, sut.step(name + " = mempool_create(" + kind + ", " + arg + ", 1) cpu=" + std::to_string(cpu),
+                               [&](Sut& x) {
+                                   const spec::Mempool::Kind k = kind == "pages"  ? spec::Mempool::pages
+                                                                 : kind == "slab" ? spec::Mempool::slab
+                                                                                  : spec::Mempool::kmalloc;
+                                   const int id = x.model->mempool_create(k, kind == "pages" ? 1 : 40, 1, cpu);
+                                   if (id >= 0) x.pools[name] = id;
+                               }));
+}
+void MempoolCreate::show(std::ostream& os) const {
+    os << name << " = mempool_create_" << (kind == "pages" ? "page_pool(1, 1)" : kind == "slab" ? "slab_pool(1, 40)" : "kmalloc_pool(1, 40)")
+       << " cpu=" << cpu;
+}
+
+namespace {
+bool live_pool(const Handle& h) { return h.live && h.kind == Handle::pool; }
+// The model's mempool_alloc is mempool_alloc_preallocated() (the reserve only,
+// as kasan_test_c.c calls it): a pool of one element hands out one at a time.
+bool reserve_empty(const AbstractState& s, const std::string& pool) {
+    for (const auto& h : s.handles)
+        if (h.live && h.kind == Handle::pool_elem && h.owner == pool) return true;
+    return false;
+}
+}  // namespace
+MempoolAlloc::MempoolAlloc(const AbstractState& s)
+    : name(std::string("e") + std::to_string(s.next)), pick(*rc::gen::arbitrary<std::size_t>()), cpu(gen_cpu()) {
+    const Handle* h = resolve(s, pick, live_pool);
+    if (!h) RC_DISCARD("no mempool");
+    if (reserve_empty(s, h->name)) RC_DISCARD("the pool's one element is out");
+    shown = h->name;
+}
+void MempoolAlloc::checkPreconditions(const AbstractState& s) const {
+    RC_PRE(s.find(name) == nullptr);
+    const Handle* h = resolve(s, pick, live_pool);
+    RC_PRE(h != nullptr && !reserve_empty(s, h->name));
+}
+void MempoolAlloc::apply(AbstractState& s) const {
+    const Handle* h = resolve(s, pick, live_pool);
+    if (!h) return;
+    Handle e{Handle::pool_elem, name, true, cpu, h->owner == "pages" ? 8192 : 40};
+    e.owner = h->name;
+    s.handles.push_back(e);
+    s.next++;
+}
+void MempoolAlloc::run(const AbstractState& s, Sut& sut) const {
+    const Handle* h = resolve(s, pick, live_pool);
+    if (!h) return;
+    const std::string pool = h->name;
+    // mempool_alloc_preallocated() with an empty reserve (a free KASAN reported
+    // keeps its element out) is no event the model has: not run, not written
+    if (!sut.pools.count(pool) || sut.model->mempool_reserve(sut.pools.at(pool)) == 0) return;
+    assert_holds(sut, sut.step(name + " = mempool_alloc(" + pool + ") cpu=" + std::to_string(cpu), [&](Sut& x) {
+        // mempool_alloc_preallocated() with an empty reserve is no event the model has
+        if (x.pools.count(pool) && x.model->mempool_reserve(x.pools.at(pool)) > 0)
+            x.ptrs[name] = x.model->mempool_alloc(x.pools.at(pool), cpu);
+    }, name));
+}
+void MempoolAlloc::show(std::ostream& os) const { os << name << " = mempool_alloc(" << shown << ", GFP_KERNEL) cpu=" << cpu; }
 
 // ---- vmalloc ------------------------------------------------------------------------------
 Vmalloc::Vmalloc(const AbstractState& s)

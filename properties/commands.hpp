@@ -178,6 +178,33 @@ struct Krealloc : Cmd {
     void show(std::ostream& os) const override;
 };
 
+// mempool_create(kmalloc|slab|pages, ...) with one preallocated element: the
+// reserve, and the allocator behind it (mm/mempool.c; the KASAN hooks of
+// kasan_mempool_*).
+struct MempoolCreate : Cmd {
+    std::string name;
+    std::string kind;  // kmalloc, slab, pages
+    int cpu;
+    explicit MempoolCreate(const AbstractState& s);
+    void checkPreconditions(const AbstractState& s) const override;
+    void apply(AbstractState& s) const override;
+    void run(const AbstractState& s, Sut& sut) const override;
+    void show(std::ostream& os) const override;
+};
+
+// mempool_alloc(pool): an element from the allocator, else the reserve.
+struct MempoolAlloc : Cmd {
+    std::string name;
+    std::size_t pick;
+    std::string shown;
+    int cpu;
+    explicit MempoolAlloc(const AbstractState& s);
+    void checkPreconditions(const AbstractState& s) const override;
+    void apply(AbstractState& s) const override;
+    void run(const AbstractState& s, Sut& sut) const override;
+    void show(std::ostream& os) const override;
+};
+
 // read / write / rmw through any pointer handle, live or not, around its bounds.
 struct Access : Cmd {
     std::size_t pick;
@@ -194,7 +221,7 @@ struct Access : Cmd {
 // The generator RapidCheck draws commands from.
 inline auto command_generator() {
     return rc::state::gen::execOneOfWithArgs<AllocPages, AllocPages, FreePages, Kmalloc, Kmalloc, Krealloc, Krealloc, Release, Release,
-                                             Vmalloc, Vmap, StackAlloc, RcuBarrier, PgtableAlloc, UserFault, UserSetTag, ResetTag,
+                                             Vmalloc, Vmap, StackAlloc, RcuBarrier, MempoolCreate, MempoolAlloc, PgtableAlloc, UserFault, UserSetTag, ResetTag,
                                              Access, Access, Access>();
 }
 

@@ -27,12 +27,17 @@ void showValue(const Config& c, std::ostream& os);
 
 // What RapidCheck's generator and preconditions see: the handles so far.
 struct Handle {
-    enum Kind { page, ptr, vmalloc, stack, pgtable, user, alias } kind = ptr;
+    enum Kind { page, ptr, vmalloc, stack, pgtable, user, alias, pool, pool_elem };
+    Handle() = default;
+    Handle(Kind k, std::string n, bool l, int c, std::int64_t sz, bool kf = false)
+        : kind(k), name(std::move(n)), live(l), cpu(c), size(sz), kfence(kf) {}
+    Kind kind = ptr;
     std::string name;
     bool live = true;
     int cpu = 0;
     std::int64_t size = 0;  // bytes an access may address (for offsets around the bounds)
     bool kfence = false;    // a ptr from kfence_kmalloc: not in a slab (krealloc leaves it alone)
+    std::string owner;      // pool_elem: the mempool it came from (mempool_free gives it back there); pool: its kind
 };
 struct AbstractState {
     std::vector<Handle> handles;
@@ -58,6 +63,7 @@ struct Sut {
     std::unique_ptr<spec::Model> model;
     std::map<std::string, spec::Ptr> ptrs;
     std::map<std::string, int> pages;  // page-handle -> object id
+    std::map<std::string, int> pools;  // pool-handle -> the model's mempool
     std::vector<std::string> lines;    // scenario events, in order
     std::vector<std::string> observed; // per event: what a reviewer could see (mode-isolation)
     // Invariants not asserted: the variant's recorded defects, "inv" (every

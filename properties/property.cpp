@@ -155,6 +155,8 @@ PropertyResult run_check(const std::string& name, const std::function<void()>& p
     if (result.match(fail)) {
         r.cases = fail.numSuccess + 1;
         std::cerr << "- " << name << ": falsifiable after " << r.cases << " cases (seed=" << params.seed << ")\n";
+        // a failure no invariant explains is the harness's or the model's (an exception): say what
+        if (last_failure().invariant.empty()) std::cerr << "  " << fail.description << "\n";
     } else {
         std::cerr << "- " << name << ": gave up (seed=" << params.seed << ")\n";
     }

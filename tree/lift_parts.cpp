@@ -264,28 +264,84 @@ std::string read_thread_stack(const PartInput& in, std::string& why) {
     if (gfp.empty()) return "";
     const Call* c = nth_call(in, "kasan_unpoison_range", 0);
     if (!c) return gfp + "# " + in.def.name + ": no kasan_unpoison_range() of a cached stack\nrule cached_stack_unpoison = false\n";
-    // the condition it is made under: `if (COND)` alone on the line before, or before it on its own line
-    auto trim = [](std::string s) {
-        while (!s.empty() && std::isspace((unsigned char)s.back())) s.pop_back();
-        std::size_t b = 0;
-        while (b < s.size() && std::isspace((unsigned char)s[b])) ++b;
-        return s.substr(b);
-    };
-    std::string cond;
-    std::string own = trim(in.lines[c->line - 1]);
-    std::string prev = c->line >= 2 ? trim(in.lines[c->line - 2]) : "";
-    const std::string head = own.rfind("if", 0) == 0 ? own.substr(0, own.find("kasan_unpoison_range(")) : prev;
-    if (head.rfind("if (", 0) == 0 || head.rfind("if(", 0) == 0) {
-        const std::size_t open = head.find('('), close = head.rfind(')');
-        if (close == std::string::npos || close < open || trim(head.substr(close + 1)) != "") {
-            why = "the kasan_unpoison_range() at " + at(in, c->line) + " is under a condition written over several lines";
-            return "";
-        }
-        cond = head.substr(open + 1, close - open - 1);
-    } else if (prev.rfind("else", 0) == 0 || prev.rfind("} else", 0) == 0) {
-        why = "the kasan_unpoison_range() at " + at(in, c->line) + " is in an else branch";
+    // The conditions it is made under, from the tokens (comments are not
+    // tokens): each enclosing `if (COND)`, braced or not, out to the loop over
+    // the cached stacks or the function body; an else branch is not read.
+    const auto& T = in.parsed.tokens;
+    std::size_t t0 = 0;
+    while (t0 < T.size() && T[t0].offset != c->offset) ++t0;
+    if (t0 == T.size()) {
+        why = "the kasan_unpoison_range() at " + at(in, c->line) + " is not among the file's tokens";
         return "";
     }
+    // the index of the "(" matching the ")" at k, or npos
+    auto open_of = [&](std::size_t k) {
+        int depth = 0;
+        for (std::size_t j = k + 1; j-- > 0;) {
+            if (T[j].text == ")") ++depth;
+            else if (T[j].text == "(" && --depth == 0) return j;
+        }
+        return std::string::npos;
+    };
+    auto text_between = [&](std::size_t a, std::size_t b) {  // (a, b) exclusive
+        std::string x;
+        for (std::size_t j = a + 1; j < b; ++j) x += (x.empty() ? "" : " ") + T[j].text;
+        return x;
+    };
+    std::vector<std::string> conds;
+    std::size_t k = t0;
+    for (bool braced = false;;) {
+        // the statement's head: a `)` just before it (an unbraced if / for), or the block's `{`
+        std::size_t head = k;
+        if (!braced && k > 0 && T[k - 1].text == ")") head = k - 1;
+        else if (!braced && k > 0 && T[k - 1].text == "else") head = k - 1;
+        if (head != k && T[head].text == "else") {
+            why = "the kasan_unpoison_range() at " + at(in, c->line) + " is in an else branch";
+            return "";
+        }
+        if (head != k || braced) {
+            const std::size_t close = braced ? k - 1 : head;
+            if (close < T.size() && T[close].text == ")") {
+                const std::size_t open = open_of(close);
+                const std::string kw = open != std::string::npos && open > 0 ? T[open - 1].text : "";
+                if (kw == "if") conds.push_back("(" + text_between(open, close) + ")");
+                if (kw == "for" || kw == "while") break;  // the loop over the cached stacks: no condition past it
+                if (kw != "if") break;
+                k = open - 1;
+                braced = false;
+                if (k > 0 && T[k - 1].text == "else") {
+                    why = "the kasan_unpoison_range() at " + at(in, c->line) + " is in an else-if branch";
+                    return "";
+                }
+                continue;
+            }
+            if (braced && close < T.size() && T[close].text == "else") {
+                why = "the kasan_unpoison_range() at " + at(in, c->line) + " is in an else branch";
+                return "";
+            }
+            break;  // the function's body, or a block the reader does not know: no condition
+        }
+        // walk back to the `{` that opens the block holding the statement
+        int depth = 0;
+        std::size_t j = k;
+        bool found = false;
+        while (j-- > 0) {
+            if (T[j].line < in.def.begin_line) break;
+            if (T[j].text == "}") ++depth;
+            else if (T[j].text == "{") {
+                if (depth == 0) {
+                    found = true;
+                    break;
+                }
+                --depth;
+            }
+        }
+        if (!found) break;
+        k = j;
+        braced = true;
+    }
+    std::string cond;
+    for (const auto& x : conds) cond += (cond.empty() ? "" : " && ") + x;
     return gfp + "# " + in.def.name + ": a cached stack's kasan_unpoison_range() at " + at(in, c->line) +
            (cond.empty() ? ", always" : ", if (" + cond + ")") + "\nrule cached_stack_unpoison = " +
            (cond.empty() ? "true" : cond) + "\n";

@@ -65,6 +65,11 @@ Ptr Model::mempool_take(int pool, int cpu) {
         // a new random tag, subject to sampling (effects.hpp mempool_page_unpoison_effect).
         auto s = v_.kasan_unpoison_pages(env_, pl.order, cpus_[cpu].sample_skip);
         cpus_[cpu].sample_skip = std::int64_t(s.skip_next);
+        // the sampler counted it as it counts an allocation (kasan_sample_page_alloc):
+        // sampling-accounting counts it too (an order-based era; a flag-based one
+        // asks the allocation's __GFP_KASAN_SAMPLE, which a re-issue has not)
+        if (rt_.hw_tags_enabled && cfg_.boot.page_alloc_sample > 1 && !gfp_.defines("__GFP_KASAN_SAMPLE"))
+            oracle_sampling(cpu, pl.order >= cfg_.boot.page_alloc_sample_order, s.tag, false);
         const bool tags = cfg_.build.mode != Mode::generic;
         const Tag drawn = s.tag && tags ? random_tag("mempool page tag") : KASAN_TAG_KERNEL;
         const auto fx = kernel::mempool_page_unpoison_effect<kernel::Concrete>(env_, s, drawn);

@@ -116,6 +116,8 @@ public:
     int mempool_create(Mempool::Kind kind, std::uint64_t size_or_order, unsigned min_nr, int cpu);
     Ptr mempool_alloc(int pool, int cpu);
     Ptr mempool_take(int pool, int cpu);  // mempool_alloc_preallocated without the oracle
+    // elements in the pool's reserve (a free KASAN reported keeps its element out)
+    std::size_t mempool_reserve(int pool) const { return pools_.at(pool).reserve.size(); }
     void mempool_free(int pool, const Ptr& p);
 
     Ptr set_tag(const Ptr& p, Tag t) const;
