@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "error.hpp"
+#include "model.hpp"
 
 namespace tagproof::oracle {
 
@@ -152,7 +153,8 @@ std::string kernel_check(const Scenario& sc, const Statement& st) {
     // a file that gives the model less memory than its default (64 pages) makes
     // allocations fail on purpose (a fragmented buddy): what follows from that
     // is the model's memory, not the kernel's, which has plenty
-    if (auto p = sc.config.find("pages"); p != sc.config.end() && std::strtoull(p->second.c_str(), nullptr, 0) < 64)
+    if (auto p = sc.config.find("pages");
+        p != sc.config.end() && std::strtoull(p->second.c_str(), nullptr, 0) < spec::ModelConfig{}.pages)
         return "";
     const auto& c = st.cond;
     for (const scenario::Term* t : {&c.lhs, &c.rhs, &c.rhs_hi}) {
