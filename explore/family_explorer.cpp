@@ -9,6 +9,7 @@
 
 #include "error.hpp"
 #include "family_steps.hpp"
+#include "hash128.hpp"
 #include "interpreter.hpp"
 #include "model.hpp"
 #include "runner.hpp"
@@ -60,7 +61,7 @@ FamilyResult explore_family(const FamilyOptions& opt) {
     Delegate delegate;
     spec::FirstChooser first;
     delegate.target = &first;
-    std::unordered_map<std::string, std::size_t> index;
+    std::unordered_map<Hash128, std::size_t, Hash128Hasher> index;  // seen states, by their key's hash
     std::vector<unsigned> depth_of;
     std::vector<std::unique_ptr<State>> pending;  // by vertex, dropped once expanded
     // what the states waiting to be expanded hold: RAM's tag, data and owner per granule
@@ -75,11 +76,12 @@ FamilyResult explore_family(const FamilyOptions& opt) {
             k.append(reinterpret_cast<const char*>(&val.id), sizeof val.id);
         }
         for (Slot x : s.slot) k += char('0' + x);
-        return spec::state_key(s.model, held) + k;
+        std::string key = spec::state_key(s.model, held);
+        return key += k;
     };
     const unsigned max_depth = opt.depth + unsigned(opt.family.setup.size());
     auto add_vertex = [&](std::unique_ptr<State> s, unsigned depth, bool& fresh) -> std::size_t {
-        std::string key = key_of(*s);
+        const Hash128 key = hash128(key_of(*s));
         auto it = index.find(key);
         if (it != index.end()) {
             fresh = false;
@@ -87,7 +89,7 @@ FamilyResult explore_family(const FamilyOptions& opt) {
         }
         fresh = true;
         const std::size_t u = boost::add_vertex(r.graph);
-        index.emplace(std::move(key), u);
+        index.emplace(key, u);
         depth_of.push_back(depth);
         if (depth < max_depth) stored += state_bytes;
         pending.push_back(depth < max_depth ? std::move(s) : nullptr);  // the last layer is never expanded

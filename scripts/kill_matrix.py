@@ -47,16 +47,54 @@ def mutants(tp):
     return names
 
 
-def review(tp, name, out_dir, file=None):
+SCENARIOS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "scenarios")
+
+
+def newest_input(tp, file):
+    """The newest of what a review reads: the binary, the variant file, the corpus scenarios."""
+    times = [os.path.getmtime(tp)] + ([os.path.getmtime(file)] if file else [])
+    times += [os.path.getmtime(f) for f in glob.glob(os.path.join(SCENARIOS, "**", "*.litmus"), recursive=True)]
+    return max(times)
+
+
+def kept_review(tp, keep, name, file):
+    """A review --keep wrote after everything it read: (stdout, exit status), else None."""
+    rc_file = os.path.join(keep, name + ".rc")
+    try:
+        if os.path.getmtime(rc_file) <= newest_input(tp, file):
+            return None
+        with open(os.path.join(keep, name + ".stdout")) as f:
+            out = f.read()
+        with open(rc_file) as f:
+            return out, int(f.read().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def review(tp, name, out_dir, file=None, keep=""):
+    """Review one mutant; with keep, its --out is keep/NAME and its stdout and exit status are
+    kept beside it (review.control.* and the planted control read them), or read from there
+    when a review of this binary is kept already."""
     t0 = time.monotonic()
-    cmd = [tp, "review", "--variant", name, "--out", out_dir]
+    cmd = [tp, "review", "--variant", name, "--out", os.path.join(keep, name) if keep else out_dir]
     if file:
         cmd[2:2] = ["--variant-file", file]
-    p = subprocess.run(cmd, capture_output=True, text=True)
+    got = kept_review(tp, keep, name, file) if keep else None
+    if got is None:
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        stdout, rc = p.stdout, p.returncode
+        if keep:
+            with open(os.path.join(keep, name + ".stdout"), "w") as f:
+                f.write(stdout)
+            with open(os.path.join(keep, name + ".rc.tmp"), "w") as f:  # last: it marks the review whole
+                f.write(f"{rc}\n")
+            os.replace(os.path.join(keep, name + ".rc.tmp"), os.path.join(keep, name + ".rc"))
+    else:
+        stdout, rc = got
     secs = time.monotonic() - t0
     kills = {e: set() for e in ENGINES}
     banner = None
-    for line in p.stdout.splitlines():
+    for line in stdout.splitlines():
         m = re.match(r"^  (\S+) \[(\w+)\]\s+COUNTEREXAMPLE(.*)$", line)
         if m:
             news = "UNRECORDED" in m.group(3)
@@ -70,7 +108,7 @@ def review(tp, name, out_dir, file=None):
         # baseline's defect, not the mutant's (review.hpp SourceVerdict)
         if m and banner and not re.search(r"\(also in [^)]*\)$", line):
             kills[m.group(1)].add(banner)
-    return kills, secs, p.returncode
+    return kills, secs, rc
 
 
 def main():
@@ -80,7 +118,11 @@ def main():
     ap.add_argument("--check", default="")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only", action="append", default=[], help="these mutants only (with --check: its negative control)")
+    ap.add_argument("--keep", default="", help="keep each review (--out, stdout, exit status) under this directory, "
+                    "or read it from there when kept after the binary was built")
     a = ap.parse_args()
+    if a.keep:
+        os.makedirs(a.keep, exist_ok=True)
     want = {}
     if a.check:
         for line in open(a.check):
@@ -91,7 +133,7 @@ def main():
 
     def one(nf):
         name, file = nf
-        kills, secs, rc = review(a.tagproof, name, "/tmp/kill-matrix-" + name, file)
+        kills, secs, rc = review(a.tagproof, name, "/tmp/kill-matrix-" + name, file, a.keep)
         props = sorted(set().union(*kills.values()))
         engines = [e for e in ENGINES if kills[e]]
         print(f"{name}: {', '.join(engines) or 'NOT KILLED'} ({secs:.1f} s)", file=sys.stderr)

@@ -48,9 +48,42 @@ CEnv Variant::make_env(const BuildConfig& b, const Machine& m, const BootParams&
     e.overrides = overrides();
     e.sample = p.page_alloc_sample;
     e.sample_order = p.page_alloc_sample_order;
-    GfpLayout L = gfp_layout(b);
-    fill_gfp_masks<Concrete>(e.gfp, [&](const char* n) { return L.defines(n) ? L.mask(n) : gfp_t(0); });
+    e.gfp = gfp_masks(b);
     return e;
+}
+
+namespace {
+// Every BuildConfig field, so that two builds share a layout only when equal.
+std::uint32_t build_key(const BuildConfig& b) {
+    std::uint32_t k = std::uint32_t(b.mode);
+    k = k * 8 + std::uint32_t(b.check_style);
+    k = k * 2 + b.kasan_vmalloc;
+    k = k * 2 + b.vmap_stack;
+    k = k * 2 + b.lockdep;
+    k = k * 3 + (b.slub_rcu_debug ? 1 + *b.slub_rcu_debug : 0);
+    k = k * 2 + b.kfence;
+    k = k * 2 + b.deferred_struct_page_init;
+    return k;
+}
+}  // namespace
+
+const Variant::GfpBuild& Variant::gfp_build(const BuildConfig& b) const {
+    const std::uint32_t key = build_key(b);
+    std::lock_guard<std::mutex> lock(gfp_mu_);
+    auto it = gfp_builds_.find(key);
+    if (it == gfp_builds_.end()) {
+        GfpLayout L(gfp_era(), b, extra_gfp_flags(), [this](const GfpBits& g) { return GFP_BITS_SHIFT(g); });
+        GfpMasks<Concrete> m;
+        fill_gfp_masks<Concrete>(m, [&](const char* n) { return L.defines(n) ? L.mask(n) : gfp_t(0); });
+        it = gfp_builds_.emplace(key, std::make_shared<const GfpBuild>(GfpBuild{std::move(L), m})).first;
+    }
+    return *it->second;
+}
+
+std::shared_ptr<const GfpLayout> Variant::gfp_layout_ptr(const BuildConfig& b) const {
+    const GfpBuild& g = gfp_build(b);
+    std::lock_guard<std::mutex> lock(gfp_mu_);
+    return std::shared_ptr<const GfpLayout>(gfp_builds_.at(build_key(b)), &g.layout);
 }
 
 }  // namespace tagproof::kernel

@@ -5,7 +5,9 @@
 // reference implementation and the fuzzers can pick a variant by name. The
 // solver instantiates the same templates with its own domain.
 #pragma once
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -102,14 +104,27 @@ public:
     // The next revision of the same series ("" if none): `prove` says what it changes.
     virtual std::string next_version() const = 0;
 
-    // The GFP layout this variant's era has in a build.
-    GfpLayout gfp_layout(const BuildConfig& b) const {
-        return GfpLayout(gfp_era(), b, extra_gfp_flags(), [this](const GfpBits& g) { return GFP_BITS_SHIFT(g); });
-    }
+    // The GFP layout this variant's era has in a build. Built once per build
+    // and kept: a Model is made for every scenario run and every walk, and the
+    // layout depends on the build alone (era, extra flags and shift rule are the
+    // variant's own, fixed when it is made).
+    const GfpLayout& gfp_layout(const BuildConfig& b) const { return gfp_build(b).layout; }
+    std::shared_ptr<const GfpLayout> gfp_layout_ptr(const BuildConfig& b) const;
+    // The masks the decisions read (env.hpp), from that layout.
+    const GfpMasks<Concrete>& gfp_masks(const BuildConfig& b) const { return gfp_build(b).masks; }
     // The decision inputs for a build, machine and boot.
     CEnv make_env(const BuildConfig& b, const Machine& m, const BootParams& p, const RuntimeState& r) const;
     // A variant file's rule overrides, which make_env hands to the rules.
     virtual const RuleOverrides* overrides() const { return nullptr; }
+
+private:
+    struct GfpBuild {
+        GfpLayout layout;
+        GfpMasks<Concrete> masks;
+    };
+    const GfpBuild& gfp_build(const BuildConfig& b) const;
+    mutable std::mutex gfp_mu_;  // review runs engines on threads
+    mutable std::map<std::uint32_t, std::shared_ptr<const GfpBuild>> gfp_builds_;
 };
 
 template <class V>

@@ -20,6 +20,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -153,7 +154,7 @@ private:
     TagSource& tagsrc_;
     RuntimeState rt_;
     kernel::CEnv env_;
-    GfpLayout gfp_;
+    std::shared_ptr<const GfpLayout> gfp_;  // the variant's, shared by every copy
     gfp_t gfp_comp_ = 0, gfp_kernel_nowarn_ = 0, skip_flag_ = 0;
 
     // physical memory

@@ -11,7 +11,7 @@ namespace tagproof::reference {
 
 RefKernel::RefKernel(const kernel::Variant& v, const RefConfig& cfg, TagSource& tags)
     : v_(v), cfg_(cfg), tagsrc_(tags), rt_(derive_runtime(cfg.build, cfg.machine, cfg.boot)),
-      env_(v.make_env(cfg.build, cfg.machine, cfg.boot, rt_)), gfp_(v.gfp_layout(cfg.build)), npages_(cfg.pages),
+      env_(v.make_env(cfg.build, cfg.machine, cfg.boot, rt_)), gfp_(v.gfp_layout_ptr(cfg.build)), npages_(cfg.pages),
       tags_(cfg.pages * kGranulesPerPage, mte_nibble(cfg.initial_mem_tag)) {
     if (cfg_.build.mode != Mode::hw_tags)
         throw InputError("", std::string("the reference implementation models HW_TAGS builds only, not ") +
@@ -21,7 +21,7 @@ RefKernel::RefKernel(const kernel::Variant& v, const RefConfig& cfg, TagSource& 
     if (cfg_.machine.cpus < 1 || cfg_.machine.cpus > 64) throw InputError("", "cpus must be 1..64");
     gfp_comp_ = gfp_mask("__GFP_COMP");
     gfp_kernel_nowarn_ = gfp_mask("GFP_KERNEL") | gfp_mask("__GFP_NOWARN");
-    skip_flag_ = gfp_.defines("__GFP_SKIP_KASAN_POISON") ? gfp_mask("__GFP_SKIP_KASAN_POISON")
+    skip_flag_ = gfp_->defines("__GFP_SKIP_KASAN_POISON") ? gfp_mask("__GFP_SKIP_KASAN_POISON")
                                                           : gfp_mask("__GFP_SKIP_KASAN");
     alloc_.assign((npages_ + 63) / 64, 0);
     alloc_[0] |= 1;  // pfn 0: firmware / kernel image, never handed out
@@ -63,7 +63,7 @@ void RefKernel::release_boot_memory() {
     }
 }
 
-gfp_t RefKernel::gfp_mask(const char* name) const { return gfp_.defines(name) ? gfp_.mask(name) : 0; }
+gfp_t RefKernel::gfp_mask(const char* name) const { return gfp_->defines(name) ? gfp_->mask(name) : 0; }
 
 std::int32_t RefKernel::area_at(std::uint64_t a) const {
     // live_areas_ is sorted by start: the last area starting at or below a

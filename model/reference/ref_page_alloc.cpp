@@ -86,7 +86,7 @@ void RefKernel::post_alloc_hook(std::uint64_t pfn, unsigned order, gfp_t gfp, in
 std::int64_t RefKernel::alloc_pages(unsigned order, gfp_t gfp, int cpu, PageOwner owner) {
     if (cpu < 0 || cpu >= int(cpus_.size())) throw InputError("", "cpu " + std::to_string(cpu) + " does not exist");
     if (order > 10) throw InputError("", "order " + std::to_string(order) + " is above MAX_PAGE_ORDER (10)");
-    gfp &= gfp_.bits_mask();  // gfp_allowed_mask
+    gfp &= gfp_->bits_mask();  // gfp_allowed_mask
     std::int64_t pfn = find_free_block(order);
     if (pfn < 0) return -1;
     take_block(std::uint64_t(pfn), order, owner);
@@ -103,7 +103,7 @@ std::int64_t RefKernel::alloc_pages_at(std::uint64_t pfn, unsigned order, gfp_t 
     for (std::uint64_t i = 0; i < n; ++i)
         if (page_allocated(pfn + i)) return -1;
     take_block(pfn, order, PageOwner::pages);
-    post_alloc_hook(pfn, order, gfp & gfp_.bits_mask(), cpu);  // gfp_allowed_mask
+    post_alloc_hook(pfn, order, gfp & gfp_->bits_mask(), cpu);  // gfp_allowed_mask
     return std::int64_t(pfn);
 }
 

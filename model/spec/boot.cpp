@@ -27,7 +27,7 @@ void Model::release_boot_memory() {
         const auto plan = v_.free_pages_prepare(e, in);
         if (plan.poison) {
             kasan_poison(linear(pfn), PAGE_SIZE, shadow_poison(KASAN_PAGE_FREE_GENERIC), plan.poison_init);
-            std::fill(tag_by_.begin() + gidx(pfn, 0), tag_by_.begin() + gidx(pfn + 1, 0), TAG_BY_BOOT);
+            tag_by_.fill(gidx(pfn, 0), gidx(pfn + 1, 0), TAG_BY_BOOT);
         }
         if (plan.kernel_init || plan.poison_init) set_page_data_pfn(pfn, 1, DATA_ZERO);
     }

@@ -19,7 +19,7 @@ Ptr Model::stack_alloc(int cpu, std::optional<int> node) {
     std::uint64_t thread_size = PAGE_SIZE << order;
     if (!cfg_.build.vmap_stack) {
         int id = alloc_pages(order, v_.THREADINFO_GFP(env_), cpu, ObjKind::stack,
-                             "thread stack (alloc_pages, THREADINFO_GFP = " + gfp_.print(v_.THREADINFO_GFP(env_)) + ")");
+                             "thread stack (alloc_pages, THREADINFO_GFP = " + gfp_->print(v_.THREADINFO_GFP(env_)) + ")");
         if (id < 0) return Ptr{0, KASAN_TAG_KERNEL, -1, true};
         return reset_tag(page_address(id));  // tsk->stack = kasan_reset_tag(page_address(page))
     }
@@ -120,12 +120,12 @@ Ptr Model::pgtable_alloc(bool user, bool slab_backed, int cpu) {
         // arm64 pgd_alloc with PGD_SIZE < PAGE_SIZE: kmem_cache_alloc(pgd_cache, GFP_PGTABLE_USER)
         if (pgd_cache_ < 0) pgd_cache_ = kmem_cache_create("pgd_cache", 512);
         return slab_alloc(pgd_cache_, 512, v_.GFP_PGTABLE_USER(env_), cpu,
-                          "pgd (pgd_cache, GFP_PGTABLE_USER = " + gfp_.print(v_.GFP_PGTABLE_USER(env_)) + ")");
+                          "pgd (pgd_cache, GFP_PGTABLE_USER = " + gfp_->print(v_.GFP_PGTABLE_USER(env_)) + ")");
     }
     gfp_t g = user ? v_.GFP_PGTABLE_USER(env_) : v_.GFP_PGTABLE_KERNEL(env_);
     int id = alloc_pages(0, g, cpu, ObjKind::pgtable,
                          std::string("page table (") + (user ? "GFP_PGTABLE_USER" : "GFP_PGTABLE_KERNEL") + " = " +
-                             gfp_.print(g) + ")",
+                             gfp_->print(g) + ")",
                          user ? kernel::Caller::pgtable_user : kernel::Caller::pgtable_kernel);
     if (id < 0) return Ptr{0, KASAN_TAG_KERNEL, -1, true};
     return page_address(id);  // ptdesc_address(); walkers use __va(phys), i.e. reset_tag
@@ -165,8 +165,8 @@ int Model::huge_zero_folio(unsigned order, int cpu) {
     // get_huge_zero_folio(): (GFP_TRANSHUGE | __GFP_ZERO | __GFP_ZEROTAGS) & ~__GFP_MOVABLE.
     // It is mapped into MTE vmas without mte_sync_tags clearing its tags, so
     // the allocation itself must leave tags zero.
-    gfp_t g = (gfp_.mask("GFP_TRANSHUGE") | gfp_.mask("__GFP_ZERO") | gfp_.mask("__GFP_ZEROTAGS")) &
-              ~gfp_.mask("__GFP_MOVABLE");
+    gfp_t g = (gfp_->mask("GFP_TRANSHUGE") | gfp_->mask("__GFP_ZERO") | gfp_->mask("__GFP_ZEROTAGS")) &
+              ~gfp_->mask("__GFP_MOVABLE");
     int id = alloc_pages(order, g, cpu, ObjKind::user_page, "huge zero folio (order " + std::to_string(order) + ")",
                          kernel::Caller::huge_zero_folio);
     if (id < 0) return id;
@@ -184,7 +184,7 @@ void Model::user_set_tag(int id, std::uint64_t off, std::uint8_t nibble) {
     if (cfg_.build.mode == Mode::hw_tags)
         set_tags(o.base + off / 16 * 16, 16, mte_tag_from_nibble(nibble), TAG_BY_USER);
     else
-        mte_tag_[o.pfn * (PAGE_SIZE / 16) + off / 16] = mte_tag_from_nibble(nibble);  // STG from EL0
+        mte_tag_.set(o.pfn * (PAGE_SIZE / 16) + off / 16, mte_tag_from_nibble(nibble));  // STG from EL0
 }
 
 void Model::munmap(int id) { free_pages(id); }

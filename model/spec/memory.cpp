@@ -37,7 +37,7 @@ const char* access_kind_name(AccessKind k) {
 
 Model::Model(const kernel::Variant& v, const ModelConfig& cfg, Chooser& chooser)
     : v_(v), cfg_(cfg), ch_(chooser), rt_(derive_runtime(cfg.build, cfg.machine, cfg.boot)),
-      env_(v.make_env(cfg.build, cfg.machine, cfg.boot, rt_)), gfp_(v.gfp_layout(cfg.build)),
+      env_(v.make_env(cfg.build, cfg.machine, cfg.boot, rt_)), gfp_(v.gfp_layout_ptr(cfg.build)),
       G_(cfg.build.mode == Mode::generic ? 8 : 16) {
     if (cfg_.pages < ModelConfig::kMinPages || cfg_.pages > ModelConfig::kMaxPages)
         throw InputError("", "pages must be " + std::to_string(ModelConfig::kMinPages) + ".." +
@@ -58,13 +58,14 @@ Model::Model(const kernel::Variant& v, const ModelConfig& cfg, Chooser& chooser)
         case Mode::generic: init = 0; break;
         default: init = KASAN_TAG_KERNEL; break;
     }
-    tag_.assign(n, init);
+    tag_.assign(n, init, gran_per_page());
     tag_count_[init] = std::uint32_t(n);
-    data_.assign(n, cfg_.boot.init_on_free ? DATA_ZERO : DATA_STALE);
-    tag_by_.assign(n, TAG_BY_BOOT);
+    data_.assign(n, cfg_.boot.init_on_free ? DATA_ZERO : DATA_STALE, gran_per_page());
+    tag_by_.assign(n, TAG_BY_BOOT, gran_per_page());
     kfence_init_pool();
     release_boot_memory();
-    if (mte_separate()) mte_tag_.assign(cfg_.pages * (PAGE_SIZE / 16), mte_tag_from_nibble(cfg_.initial_mem_tag));
+    if (mte_separate())
+        mte_tag_.assign(cfg_.pages * (PAGE_SIZE / 16), mte_tag_from_nibble(cfg_.initial_mem_tag), PAGE_SIZE / 16);
     cpus_.resize(cfg_.machine.cpus);
     for (const auto& l : rt_.boot_log) notes_.push_back(l);
     for (const auto& t : cfg_.boot.not_modelled) notes_.push_back("boot parameter '" + t + "' is not modelled");
@@ -96,23 +97,7 @@ Model::Where Model::translate(std::uint64_t addr) const {
     return {false, 0, 0, false, -1};
 }
 
-namespace {
-struct Slot {
-    std::uint8_t* tag;
-    int* by;
-};
-}  // namespace
-
 // The tag/shadow slot for one granule of a virtual address.
-static Slot slot_of(std::vector<std::uint8_t>& tag, std::vector<int>& by, std::vector<VmArea>& areas, bool software,
-                    std::size_t G, std::size_t phys_idx, int area, std::uint64_t vaddr) {
-    if (software && area >= 0) {
-        VmArea& va = areas[area];
-        std::size_t i = ((vaddr | ~ADDR_MASK) - va.start) / G;
-        return {&va.vshadow[i], &va.vshadow_by[i]};
-    }
-    return {&tag[phys_idx], &by[phys_idx]};
-}
 
 // One translation per page of the range, not per granule: a mapping (linear
 // or a vm area's page) covers a whole page, and the per-granule lookup was a
@@ -131,8 +116,8 @@ void Model::set_tags(std::uint64_t addr, std::uint64_t len, std::uint8_t t, int 
             // the granules' own tags, consecutive in tag_: the counts move by
             // runs, not a load-add-store on one counter per granule
             const std::size_t g0 = gidx(w.pfn, w.off);
-            std::uint8_t* tags = tag_.data() + g0;
-            int* bys = tag_by_.data() + g0;
+            std::uint8_t* tags = tag_.span(g0, steps);  // one page: one chunk
+            int* bys = tag_by_.span(g0, steps);
             std::uint32_t run = 0;
             std::uint8_t run_tag = 0;
             for (std::uint64_t i = 0; i < steps; ++i) {
@@ -150,10 +135,11 @@ void Model::set_tags(std::uint64_t addr, std::uint64_t len, std::uint8_t t, int 
         } else if (w.mapped) {
             // a vm area's own shadow (Generic, SW_TAGS): kept outside tag_
             for (std::uint64_t i = 0; i < steps; ++i) {
-                Slot s = slot_of(tag_, tag_by_, areas_, software, G_, gidx(w.pfn, w.off + i * G_), w.area, a + i * G_);
+                VmArea& va = areas_[w.area];
+                const std::size_t vi = ((a + i * G_) | ~ADDR_MASK) - va.start;
                 seen_elsewhere_.set(stored);
-                *s.tag = stored;
-                *s.by = by;
+                va.vshadow[vi / G_] = stored;
+                va.vshadow_by[vi / G_] = by;
             }
         }
         a += steps * G_;
@@ -168,7 +154,7 @@ void Model::set_data(std::uint64_t addr, std::uint64_t len, std::uint32_t d) {
         const Where w = translate(a);
         const std::uint64_t span = std::min<std::uint64_t>(end - a, PAGE_SIZE - a % PAGE_SIZE);
         const std::uint64_t steps = (span + G_ - 1) / G_;
-        if (w.mapped) std::fill_n(data_.begin() + std::ptrdiff_t(gidx(w.pfn, w.off)), steps, d);
+        if (w.mapped) data_.fill(gidx(w.pfn, w.off), gidx(w.pfn, w.off) + steps, d);
         a += steps * G_;
     }
 }
@@ -184,7 +170,7 @@ void Model::set_mte_page_tags_pfn(std::uint64_t pfn, std::uint64_t npages, std::
     }
     if (!cfg_.machine.mte) return;  // no MTE: nothing holds tags (the callers need MTE anyway)
     const std::uint64_t per = PAGE_SIZE / 16;
-    std::fill(mte_tag_.begin() + pfn * per, mte_tag_.begin() + (pfn + npages) * per, t);
+    mte_tag_.fill(pfn * per, (pfn + npages) * per, t);
 }
 
 Tag Model::mte_tag_at(std::uint64_t pfn, std::uint64_t off) const {
@@ -194,7 +180,7 @@ Tag Model::mte_tag_at(std::uint64_t pfn, std::uint64_t off) const {
 }
 
 void Model::set_page_data_pfn(std::uint64_t pfn, std::uint64_t npages, std::uint32_t d) {
-    std::fill(data_.begin() + gidx(pfn, 0), data_.begin() + gidx(pfn + npages, 0), d);
+    data_.fill(gidx(pfn, 0), gidx(pfn + npages, 0), d);
 }
 
 std::uint8_t Model::shadow_poison(std::uint8_t generic_code) const {
@@ -252,29 +238,30 @@ Tag Model::random_tag(const char* what) {
     if (cfg_.build.mode == Mode::generic || cfg_.build.mode == Mode::none) return KASAN_TAG_KERNEL;
     unsigned lo = v_.random_tag_min(env_), hi = v_.random_tag_max(env_);
     unsigned R = hi - lo + 1;
-    std::set<unsigned> present = {KASAN_TAG_KERNEL, KASAN_TAG_INVALID};
+    std::bitset<256> present;
+    present.set(KASAN_TAG_KERNEL).set(KASAN_TAG_INVALID);
     bool hw = cfg_.build.mode == Mode::hw_tags;
     auto norm = [&](unsigned t) { return hw ? unsigned(mte_tag_from_nibble(std::uint8_t(t))) : t; };
     // constants the model itself writes: tag_clear_highpage / mte_sync_tags zero tags
-    present.insert(norm(0x00));
-    for (Tag t : cfg_.distinguished_tags) present.insert(norm(t));
+    present.set(norm(0x00));
+    for (Tag t : cfg_.distinguished_tags) present.set(norm(t));
     for (unsigned t = 0; t < 256; ++t)
-        if (tag_count_[t] || seen_elsewhere_.test(t)) present.insert(norm(t));
-    for (std::uint64_t pfn = 0; pfn < pages_.size(); ++pfn) present.insert(page_kasan_tag(pfn));
+        if (tag_count_[t] || seen_elsewhere_.test(t)) present.set(norm(t));
+    for (std::uint64_t pfn = 0; pfn < pages_.size(); ++pfn) present.set(page_kasan_tag(pfn));
     // The fresh tag first: a chooser that leans to index 0 (a shrunk RapidCheck
     // case) then draws distinct tags, and collisions are the deliberate choice.
     std::vector<unsigned> cands;
     std::vector<Option> opts;
     unsigned k = 0;
-    for (unsigned t : present) k += t >= lo && t <= hi;
+    for (unsigned t = lo; t <= hi && t < 256; ++t) k += present.test(t);
     if (k < R) {
         unsigned fresh = lo;
-        while (present.count(fresh)) ++fresh;
+        while (present.test(fresh)) ++fresh;
         cands.push_back(fresh);
         opts.push_back({R - k, R});
     }
-    for (unsigned t : present)
-        if (t >= lo && t <= hi) {
+    for (unsigned t = lo; t <= hi && t < 256; ++t)
+        if (present.test(t)) {
             cands.push_back(t);
             opts.push_back({1, R});
         }

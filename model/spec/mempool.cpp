@@ -25,7 +25,7 @@ int Model::mempool_create(Mempool::Kind kind, std::uint64_t size_or_order, unsig
     if (kind == Mempool::slab) pl.cache = kmem_cache_create("mempool_cache", size_or_order);
     pools_.push_back(pl);
     int id = pl.id;
-    gfp_t g = gfp_.mask("GFP_KERNEL");
+    gfp_t g = gfp_->mask("GFP_KERNEL");
     for (unsigned i = 0; i < min_nr; ++i) {
         Ptr e;
         if (kind == Mempool::kmalloc) e = kmalloc(size_or_order, g, cpu);
@@ -68,7 +68,7 @@ Ptr Model::mempool_take(int pool, int cpu) {
         // the sampler counted it as it counts an allocation (kasan_sample_page_alloc):
         // sampling-accounting counts it too (an order-based era; a flag-based one
         // asks the allocation's __GFP_KASAN_SAMPLE, which a re-issue has not)
-        if (rt_.hw_tags_enabled && cfg_.boot.page_alloc_sample > 1 && !gfp_.defines("__GFP_KASAN_SAMPLE"))
+        if (rt_.hw_tags_enabled && cfg_.boot.page_alloc_sample > 1 && !gfp_->defines("__GFP_KASAN_SAMPLE"))
             oracle_sampling(cpu, pl.order >= cfg_.boot.page_alloc_sample_order, s.tag, false);
         const bool tags = cfg_.build.mode != Mode::generic;
         const Tag drawn = s.tag && tags ? random_tag("mempool page tag") : KASAN_TAG_KERNEL;

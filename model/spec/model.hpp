@@ -8,10 +8,12 @@
 #include <array>
 #include <bitset>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "cow_array.hpp"
 #include "chooser.hpp"
 #include "config.hpp"
 #include "state.hpp"
@@ -155,15 +157,15 @@ public:
     std::size_t page_count() const { return pages_.size(); }
     const PageState& page_state(std::uint64_t pfn) const { return pages_.at(pfn); }
     const CpuState& cpu_state(int cpu) const { return cpus_.at(cpu); }
-    const std::vector<std::uint8_t>& phys_tags() const { return tag_; }    // per granule of RAM
+    const CowArray<std::uint8_t>& phys_tags() const { return tag_; }    // per granule of RAM
     // MTE allocation tags (0xF0|nibble) per 16-byte granule: tag_ in HW_TAGS
     // builds; on an MTE machine with another KASAN mode (or none), a store of
     // their own, empty when the machine has no MTE.
-    const std::vector<std::uint8_t>& phys_mte_tags() const { return mte_separate() ? mte_tag_ : tag_; }
+    const CowArray<std::uint8_t>& phys_mte_tags() const { return mte_separate() ? mte_tag_ : tag_; }
     Tag mte_tag_at(std::uint64_t pfn, std::uint64_t off) const;
-    const std::vector<std::uint32_t>& phys_data() const { return data_; }  // DATA_ZERO / ... per granule
+    const CowArray<std::uint32_t>& phys_data() const { return data_; }  // DATA_ZERO / ... per granule
     const kernel::CEnv& env() const { return env_; }
-    const GfpLayout& gfp() const { return gfp_; }
+    const GfpLayout& gfp() const { return *gfp_; }
     const kernel::Variant& variant() const { return v_; }
     const ModelConfig& config() const { return cfg_; }
     std::size_t granule() const { return G_; }
@@ -179,19 +181,20 @@ private:
     Chooser& ch_;
     RuntimeState rt_;
     kernel::CEnv env_;
-    GfpLayout gfp_;
+    std::shared_ptr<const GfpLayout> gfp_;  // the variant's, shared by every copy
     std::size_t G_;  // KASAN granule: 8 Generic, 16 otherwise
 
     // physical memory
     std::vector<PageState> pages_;
-    std::vector<std::uint8_t> tag_;     // per granule: MTE tag (0xF0|nibble) or shadow byte
-    std::vector<std::uint32_t> data_;   // per granule: DATA_ZERO / DATA_STALE / secret
-    std::vector<int> tag_by_;           // per granule: who set the tag (object id or TAG_BY_*)
+    // RAM, per granule, shared page by page between copies (cow_array.hpp)
+    CowArray<std::uint8_t> tag_;        // per granule: MTE tag (0xF0|nibble) or shadow byte
+    CowArray<std::uint32_t> data_;      // per granule: DATA_ZERO / DATA_STALE / secret
+    CowArray<int> tag_by_;              // per granule: who set the tag (object id or TAG_BY_*)
     // User space's MTE tags when KASAN is not HW_TAGS: CONFIG_ARM64_MTE does
     // not need KASAN, so a Generic, SW_TAGS or KASAN-less kernel on an MTE CPU
     // still writes them, through tag_clear_highpage(s) (__GFP_ZEROTAGS) and
     // mte_sync_tags(); KASAN's poisoning never does (it writes shadow).
-    std::vector<std::uint8_t> mte_tag_;
+    CowArray<std::uint8_t> mte_tag_;
     bool mte_separate() const { return cfg_.machine.mte && cfg_.build.mode != Mode::hw_tags; }
     // The MTE tags of whole pages := t, in whichever store holds them.
     void set_mte_page_tags_pfn(std::uint64_t pfn, std::uint64_t npages, std::uint8_t t, int by);

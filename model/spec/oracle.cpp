@@ -32,12 +32,12 @@ void Model::violation(const std::string& invariant, const std::string& msg) {
 // 10 gfp-encoding: every flag bit lies inside __GFP_BITS_MASK, no two flags share a bit.
 void Model::oracle_boot() {
     gfp_t seen = 0;
-    for (const auto& f : gfp_.single_flags()) {
+    for (const auto& f : gfp_->single_flags()) {
         if (f.mask == 0) continue;
-        if (f.mask & ~gfp_.bits_mask())
-            violation("gfp-encoding", f.name + " = " + gfp_.print(f.mask) + " (" + std::to_string(f.mask) +
+        if (f.mask & ~gfp_->bits_mask())
+            violation("gfp-encoding", f.name + " = " + gfp_->print(f.mask) + " (" + std::to_string(f.mask) +
                                           ") lies outside __GFP_BITS_MASK (__GFP_BITS_SHIFT " +
-                                          std::to_string(gfp_.bits_shift()) + ")");
+                                          std::to_string(gfp_->bits_shift()) + ")");
         if (f.mask & seen) violation("gfp-encoding", f.name + " shares its bit with another GFP flag");
         seen |= f.mask;
     }
@@ -106,7 +106,7 @@ void Model::oracle_coverage(const Object& o, Tag handed_out) {
         violation("detection", o.what + " is handed out through a match-all pointer (tag " + tag_hex(handed_out) +
                                    "): coverage lost, no access through it is checked; " +
                                    kernel::caller_title(o.caller) + " are tagged here, and no claim of " +
-                                   v_.name() + " names them (allocated with " + gfp_.print(o.gfp) + ")");
+                                   v_.name() + " names them (allocated with " + gfp_->print(o.gfp) + ")");
     else if (loss.untagged_mapping)
         violation("detection", o.what + " is handed out with tag " + tag_hex(handed_out) +
                                    " but mapped without MT_NORMAL_TAGGED: coverage lost, no access through it is "
@@ -133,7 +133,7 @@ void Model::oracle_zeroed(int id, std::uint64_t from, const std::string& when) {
             violation("zeroing", o.what + when + " holds " + src + " at offset " + std::to_string(a - o.base) + ", but " +
                                      kernel::caller_title(o.caller) + " must be zeroed" +
                                      // what asked for the zeroing, and the gfp that lost it
-                                     ((o.gfp & env_.gfp.ZERO) ? "" : "; allocated with " + gfp_.print(o.gfp) +
+                                     ((o.gfp & env_.gfp.ZERO) ? "" : "; allocated with " + gfp_->print(o.gfp) +
                                                                          ": no __GFP_ZERO") +
                                      (env_.init_on_alloc ? ", with init_on_alloc=1" : ""));
             return;

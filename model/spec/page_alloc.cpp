@@ -120,18 +120,18 @@ int Model::alloc_pages(unsigned order, gfp_t gfp, int cpu, ObjKind kind, const s
     if (order > 10) throw InputError("", "order " + std::to_string(order) + " is above MAX_PAGE_ORDER (10)");
     // __alloc_pages(): gfp &= gfp_allowed_mask (__GFP_BITS_MASK after boot): a
     // bit above the mask is dropped before any decision sees it.
-    if (gfp_t dropped = gfp & ~gfp_.bits_mask()) {
-        notes_.push_back(label_ + ": gfp_allowed_mask drops " + gfp_.print(dropped) + " (above __GFP_BITS_MASK, " +
-                         "__GFP_BITS_SHIFT " + std::to_string(gfp_.bits_shift()) + ")");
-        gfp &= gfp_.bits_mask();
+    if (gfp_t dropped = gfp & ~gfp_->bits_mask()) {
+        notes_.push_back(label_ + ": gfp_allowed_mask drops " + gfp_->print(dropped) + " (above __GFP_BITS_MASK, " +
+                         "__GFP_BITS_SHIFT " + std::to_string(gfp_->bits_shift()) + ")");
+        gfp &= gfp_->bits_mask();
     }
     int pfn = find_free_block(order);
     if (pfn < 0) {
         notes_.push_back(label_ + ": page allocation failure: order:" + std::to_string(order) + ", mode:" +
-                         gfp_.print(gfp) + " (the model has " + std::to_string(pages_.size()) + " pages)");
+                         gfp_->print(gfp) + " (the model has " + std::to_string(pages_.size()) + " pages)");
         return -1;
     }
-    int id = new_object(kind, what.empty() ? "alloc_pages(order=" + std::to_string(order) + ", " + gfp_.print(gfp) + ")"
+    int id = new_object(kind, what.empty() ? "alloc_pages(order=" + std::to_string(order) + ", " + gfp_->print(gfp) + ")"
                                            : what);
     std::uint64_t n = std::uint64_t(1) << order;
     for (std::uint64_t i = 0; i < n; ++i) {
@@ -181,15 +181,15 @@ int Model::alloc_pages(unsigned order, gfp_t gfp, int cpu, ObjKind kind, const s
     o.caller = caller ? *caller : caller_of_kind(kind);
     o.promised_zero = requirement_of(o).zero_data;
     o.promised_zero_tags = (gfp & env_.gfp.ZEROTAGS) && cfg_.machine.mte;
-    gfp_t skip_flag = gfp_.defines("__GFP_SKIP_KASAN_POISON") ? gfp_.mask("__GFP_SKIP_KASAN_POISON")
-                                                               : (gfp_.defines("__GFP_SKIP_KASAN") ? gfp_.mask("__GFP_SKIP_KASAN") : 0);
+    gfp_t skip_flag = gfp_->defines("__GFP_SKIP_KASAN_POISON") ? gfp_->mask("__GFP_SKIP_KASAN_POISON")
+                                                               : (gfp_->defines("__GFP_SKIP_KASAN") ? gfp_->mask("__GFP_SKIP_KASAN") : 0);
     o.skip_requested = (rt_.hw_tags_enabled && (gfp & skip_flag)) || plan.sampled_out;
     pages_[pfn].skip_requested = o.skip_requested;
 
     // sampling-accounting: which allocations reached kasan_unpoison_pages and were eligible.
     if (rt_.hw_tags_enabled && cfg_.boot.page_alloc_sample > 1 && eligible_attempt) {
-        bool flag_based = gfp_.defines("__GFP_KASAN_SAMPLE");
-        bool eligible = flag_based ? (gfp & gfp_.mask("__GFP_KASAN_SAMPLE")) != 0
+        bool flag_based = gfp_->defines("__GFP_KASAN_SAMPLE");
+        bool eligible = flag_based ? (gfp & gfp_->mask("__GFP_KASAN_SAMPLE")) != 0
                                    : order >= cfg_.boot.page_alloc_sample_order;
         oracle_sampling(cpu, eligible, plan.unpoison, flag_based);
     }

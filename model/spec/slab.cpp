@@ -69,7 +69,7 @@ Ptr Model::slab_alloc(int cid, std::uint64_t size, gfp_t gfp, int cpu, const std
         // __GFP_COMP (__GFP_SKIP_KASAN is not in GFP_RECLAIM_MASK), then
         // __kasan_poison_slab: page tags reset, the whole slab poisoned.
         unsigned order = caches_[cid].order;
-        gfp_t sgfp = (gfp & (gfp_.mask("GFP_KERNEL") | gfp_.mask("__GFP_NOWARN"))) | gfp_.mask("__GFP_COMP");
+        gfp_t sgfp = (gfp & (gfp_->mask("GFP_KERNEL") | gfp_->mask("__GFP_NOWARN"))) | gfp_->mask("__GFP_COMP");
         int pobj = alloc_pages(order, sgfp, cpu, ObjKind::slab_page, "slab page of " + caches_[cid].name);
         if (pobj < 0) return Ptr{0, KASAN_TAG_KERNEL, -1, true};
         Cache& c = caches_[cid];
@@ -180,7 +180,7 @@ Ptr Model::kmalloc_large(std::uint64_t size, gfp_t gfp, int cpu) {
                          "): above KMALLOC_MAX_SIZE (order 10, 4 MiB): WARN in __alloc_pages, NULL");
         return Ptr{0, KASAN_TAG_KERNEL, -1, true};
     }
-    int id = alloc_pages(get_order(size), gfp | gfp_.mask("__GFP_COMP"), cpu, ObjKind::kmalloc_large,
+    int id = alloc_pages(get_order(size), gfp | gfp_->mask("__GFP_COMP"), cpu, ObjKind::kmalloc_large,
                          "kmalloc(" + std::to_string(size) + ")");
     if (id < 0) return Ptr{0, KASAN_TAG_KERNEL, -1, true};
     Ptr p = page_address(id);
@@ -426,7 +426,7 @@ Ptr Model::krealloc(const Ptr& p, std::uint64_t size, gfp_t gfp, int cpu) {
     for (std::uint64_t a = 0; a < objects_[obj].size; a += G_) {
         Where wo = translate(objects_[obj].base + a), wn = translate(q.addr + a);
         std::uint32_t d = data_[gidx(wo.pfn, wo.off)];
-        data_[gidx(wn.pfn, wn.off)] = d == data_secret(obj) ? data_secret(q.obj) : d;
+        data_.set(gidx(wn.pfn, wn.off), d == data_secret(obj) ? data_secret(q.obj) : d);
     }
     kfree(p);
     return q;

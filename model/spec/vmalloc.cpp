@@ -168,9 +168,9 @@ Ptr Model::vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel, int cpu, Obj
     }
     const int id = map_vm_area(std::move(va), kind,
                                kind == ObjKind::stack
-                                   ? "thread stack (vmalloc, GFP_VMAP_STACK = " + gfp_.print(gfp) + ")"
+                                   ? "thread stack (vmalloc, GFP_VMAP_STACK = " + gfp_->print(gfp) + ")"
                                    : std::string(allow_huge ? "vmalloc_huge(" : "vmalloc(") + std::to_string(size) +
-                                         ", " + gfp_.print(caller_gfp.value_or(gfp)) + ")",
+                                         ", " + gfp_->print(caller_gfp.value_or(gfp)) + ")",
                                plan, size);
     Object& o = objects_[id];
     o.gfp = caller_gfp.value_or(gfp);  // the caller's own flags say what it needs
@@ -234,8 +234,8 @@ Ptr Model::vmalloc_gfp(std::uint64_t size, gfp_t gfp, int cpu) {
         std::snprintf(b, sizeof b, "%#llx", (unsigned long long)invalid);
         char c[64];
         std::snprintf(c, sizeof c, "%#llx", (unsigned long long)fixed.gfp);
-        warn(std::string("Unexpected gfp: ") + b + " (" + gfp_.print(invalid) + "). Fixing up to gfp: " + c + " (" +
-             gfp_.print(fixed.gfp) + "). Fix your code!");
+        warn(std::string("Unexpected gfp: ") + b + " (" + gfp_->print(invalid) + "). Fixing up to gfp: " + c + " (" +
+             gfp_->print(fixed.gfp) + "). Fix your code!");
     }
     return vmalloc(size, fixed.gfp, true, cpu, ObjKind::vmalloc, gfp);
 }
@@ -332,7 +332,7 @@ Ptr Model::vrealloc(const Ptr& p, std::uint64_t size, gfp_t gfp, int cpu) {
     for (std::uint64_t off = 0; off < old; off += G_) {
         Where wo = translate(old_start + off), wn = translate(q.addr + off);
         std::uint32_t d = data_[gidx(wo.pfn, wo.off)];
-        data_[gidx(wn.pfn, wn.off)] = d == data_secret(old_obj) ? data_secret(q.obj) : d;
+        data_.set(gidx(wn.pfn, wn.off), d == data_secret(old_obj) ? data_secret(q.obj) : d);
     }
     vfree(p);
     return q;
