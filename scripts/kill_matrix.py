@@ -120,6 +120,7 @@ def main():
     ap.add_argument("--only", action="append", default=[], help="these mutants only (with --check: its negative control)")
     ap.add_argument("--keep", default="", help="keep each review (--out, stdout, exit status) under this directory, "
                     "or read it from there when kept after the binary was built")
+    ap.add_argument("--shard", default="", help="K/N: the K-th of N shards of the mutants (every N-th from the K-th)")
     a = ap.parse_args()
     if a.keep:
         os.makedirs(a.keep, exist_ok=True)
@@ -130,6 +131,12 @@ def main():
             if len(cells) == len(ENGINES) + 5 and cells[0] not in ("mutant", "---"):
                 want[cells[0]] = {e for e, c in zip(ENGINES, cells[2:2 + len(ENGINES)]) if c == "x"}
     selected = [(n, f) for n, f in mutants(a.tagproof) if not a.only or n in a.only]
+    if a.shard:
+        k, n = (int(x) for x in a.shard.split("/"))
+        if not 1 <= k <= n:
+            print(f"kill matrix: --shard {a.shard}: K must be 1..N")
+            return 2
+        selected = selected[k - 1::n]
 
     def one(nf):
         name, file = nf
