@@ -67,6 +67,8 @@ public:
         (void)n;
         return writable(i >> shift_) + (i & (chunk_ - 1));
     }
+    // element i and the rest of its chunk, read-only, in place
+    const T* at(std::size_t i) const { return chunks_[i >> shift_]->v.data() + (i & (chunk_ - 1)); }
     // chunk c's elements, read-only
     const T* chunk_data(std::size_t c) const { return chunks_[c]->v.data(); }
     std::size_t chunk_len(std::size_t) const { return chunk_; }

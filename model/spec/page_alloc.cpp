@@ -49,6 +49,16 @@ void Model::end_event() {
             // an unmapped page (KFENCE's guard) has no tag to disagree with
             const std::size_t g0 = w.mapped ? gidx(w.pfn, w.off) : 0;
             const bool hw = cfg_.build.mode == Mode::hw_tags;
+            // the common case first: every granule holds the page tag's own
+            // byte (one page: one chunk, read in place)
+            if (w.mapped) {
+                const std::uint8_t want = hw ? mte_tag_from_nibble(mte_nibble(pt)) : pt;
+                const std::uint8_t* p = tag_.at(g0);
+                if (std::all_of(p, p + steps, [want](std::uint8_t m) { return m == want; })) {
+                    a += steps * G_;
+                    continue;
+                }
+            }
             for (std::uint64_t i = 0; w.mapped && i < steps; ++i) {
                 const std::uint8_t m = tag_[g0 + i];
                 if (hw ? mte_nibble(m) == mte_nibble(pt) : m == pt) continue;
