@@ -3,7 +3,7 @@
 # REPORT is given) write that report with text matching each of REPORT_WANT
 # (a ;-list of regexes: the caller and the rule it is about).
 #
-# KEPT: where mutation.kill-matrix keeps each review it ran (scripts/kill_matrix.py
+# KEPT: where the mutation.kill-matrix.KofN shards keep each review it ran (scripts/kill_matrix.py
 # --keep: NAME/ as --out, NAME.stdout, NAME.rc), the same command with the same
 # options. Such a review is read instead of run again when it is newer than the
 # tagproof binary (a rebuilt binary, or a test run on its own, reviews afresh).
@@ -26,7 +26,7 @@ if(KEPT AND NOT VARIANT_FILE AND EXISTS ${KEPT}/${VARIANT}.rc AND ${KEPT}/${VARI
     endif()
   endforeach()
   if(kept)
-    message("the review mutation.kill-matrix ran (${KEPT}/${VARIANT}.stdout), read")
+    message("the review the kill matrix ran (${KEPT}/${VARIANT}.stdout), read")
   endif()
 endif()
 if(NOT kept)
