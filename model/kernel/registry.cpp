@@ -67,7 +67,7 @@ std::uint32_t build_key(const BuildConfig& b) {
 }
 }  // namespace
 
-const Variant::GfpBuild& Variant::gfp_build(const BuildConfig& b) const {
+std::shared_ptr<const Variant::GfpBuild> Variant::gfp_build(const BuildConfig& b) const {
     const std::uint32_t key = build_key(b);
     std::lock_guard<std::mutex> lock(gfp_mu_);
     auto it = gfp_builds_.find(key);
@@ -77,13 +77,12 @@ const Variant::GfpBuild& Variant::gfp_build(const BuildConfig& b) const {
         fill_gfp_masks<Concrete>(m, [&](const char* n) { return L.defines(n) ? L.mask(n) : gfp_t(0); });
         it = gfp_builds_.emplace(key, std::make_shared<const GfpBuild>(GfpBuild{std::move(L), m})).first;
     }
-    return *it->second;
+    return it->second;
 }
 
 std::shared_ptr<const GfpLayout> Variant::gfp_layout_ptr(const BuildConfig& b) const {
-    const GfpBuild& g = gfp_build(b);
-    std::lock_guard<std::mutex> lock(gfp_mu_);
-    return std::shared_ptr<const GfpLayout>(gfp_builds_.at(build_key(b)), &g.layout);
+    std::shared_ptr<const GfpBuild> g = gfp_build(b);
+    return std::shared_ptr<const GfpLayout>(g, &g->layout);
 }
 
 }  // namespace tagproof::kernel

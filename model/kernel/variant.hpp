@@ -108,10 +108,10 @@ public:
     // and kept: a Model is made for every scenario run and every walk, and the
     // layout depends on the build alone (era, extra flags and shift rule are the
     // variant's own, fixed when it is made).
-    const GfpLayout& gfp_layout(const BuildConfig& b) const { return gfp_build(b).layout; }
+    const GfpLayout& gfp_layout(const BuildConfig& b) const { return gfp_build(b)->layout; }
     std::shared_ptr<const GfpLayout> gfp_layout_ptr(const BuildConfig& b) const;
     // The masks the decisions read (env.hpp), from that layout.
-    const GfpMasks<Concrete>& gfp_masks(const BuildConfig& b) const { return gfp_build(b).masks; }
+    const GfpMasks<Concrete>& gfp_masks(const BuildConfig& b) const { return gfp_build(b)->masks; }
     // The decision inputs for a build, machine and boot.
     CEnv make_env(const BuildConfig& b, const Machine& m, const BootParams& p, const RuntimeState& r) const;
     // A variant file's rule overrides, which make_env hands to the rules.
@@ -122,7 +122,8 @@ private:
         GfpLayout layout;
         GfpMasks<Concrete> masks;
     };
-    const GfpBuild& gfp_build(const BuildConfig& b) const;
+    // the entry lives as long as the variant: references into it stay valid
+    std::shared_ptr<const GfpBuild> gfp_build(const BuildConfig& b) const;
     mutable std::mutex gfp_mu_;  // review runs engines on threads
     mutable std::map<std::uint32_t, std::shared_ptr<const GfpBuild>> gfp_builds_;
 };

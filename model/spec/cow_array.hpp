@@ -64,7 +64,7 @@ public:
     }
     // [i, i + n) for writing; it must lie in one chunk (one page's granules)
     T* span(std::size_t i, std::size_t n) {
-        (void)n;
+        if (n && (i >> shift_) != ((i + n - 1) >> shift_)) throw std::logic_error("CowArray::span across chunks");
         return writable(i >> shift_) + (i & (chunk_ - 1));
     }
     // element i and the rest of its chunk, read-only, in place
