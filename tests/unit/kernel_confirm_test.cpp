@@ -16,6 +16,7 @@
 #include "ktap.hpp"
 #include "kunit_writer.hpp"
 #include "scenario.hpp"
+#include "scratch_dir.hpp"
 
 using namespace tagproof;
 using namespace tagproof::oracle;
@@ -32,12 +33,7 @@ std::string finding(const std::string& variant, const std::string& mode = "hw_ta
     return "name f\nvariant " + variant + "\nmodes " + mode + "\nt0 = pgtable_alloc(kernel)\nexpect violation zeroing\n";
 }
 
-fs::path scratch(const std::string& name) {
-    fs::path d = fs::temp_directory_path() / ("tagproof-confirm-" + name + "-" + std::to_string(::getpid()));
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
-}
+fs::path scratch(const std::string& name) { return test::scratch_dir("confirm-" + name); }
 
 void write(const fs::path& p, const std::string& text) {
     fs::create_directories(p.parent_path());

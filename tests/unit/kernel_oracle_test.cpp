@@ -12,6 +12,7 @@
 #include "kunit_agreement.hpp"
 #include "kunit_writer.hpp"
 #include "scenario.hpp"
+#include "scratch_dir.hpp"
 
 using namespace tagproof;
 using namespace tagproof::oracle;
@@ -182,7 +183,7 @@ TEST(KernelAgreement, ScenarioStatementsAgainstTheKernelsObservations) {
 }
 
 TEST(KunitWriter, ExclusionsNeedAReasonAndLeaveTheCaseOut) {
-    const std::string dir = ::testing::TempDir();
+    const std::string dir = test::scratch_dir("kunit-writer");
     {
         std::ofstream(dir + "/ex.txt") << "# comment\nuaf_demo  a kernel bug with its evidence\n";
         std::ofstream(dir + "/bad.txt") << "uaf_demo\n";

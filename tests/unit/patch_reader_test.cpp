@@ -12,6 +12,7 @@
 #include "patch_variant.hpp"
 #include "reply.hpp"
 #include "verdicts.hpp"
+#include "scratch_dir.hpp"
 
 using namespace tagproof;
 using tagproof::test::corpus_outcomes;
@@ -23,17 +24,15 @@ std::string src(const std::string& p) { return std::string(TAGPROOF_SOURCE_DIR) 
 
 // The generated file, written and loaded as `tagproof review PATCH` does.
 const kernel::Variant& load_reading(const patch::PatchReading& r, const std::string& tag) {
-    const auto dir = std::filesystem::temp_directory_path() / ("tagproof-patch-test-" + tag);
-    std::filesystem::create_directories(dir);
-    const std::string f = (dir / (r.name + ".variant")).string();
+    const std::string f = test::scratch_dir("patch-test-" + tag) + "/" + r.name + ".variant";
     std::ofstream(f) << r.file_text;
     return kernel::load_variant_file(f);
 }
 
 patch::PatchReading read_text(const std::string& text, const std::string& base = "linux-7.0") {
-    const auto f = std::filesystem::temp_directory_path() / "tagproof-patch-test.diff";
+    const std::string f = test::scratch_dir("patch-test-diff") + "/patch.diff";
     std::ofstream(f) << text;
-    return patch::read_patch_series({f.string()}, base);
+    return patch::read_patch_series({f}, base);
 }
 
 std::vector<std::string> rule_lines(const patch::PatchReading& r) {

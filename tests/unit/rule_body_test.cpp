@@ -14,6 +14,7 @@
 #include "file/primitives.hpp"
 #include "file/variant_file.hpp"
 #include "rule_drift.hpp"
+#include "scratch_dir.hpp"
 
 using namespace tagproof;
 using namespace tagproof::kernel;
@@ -203,7 +204,7 @@ TEST(RuleBody, EveryPrimitiveCitesItsSource) {
 // A file based on another takes its bodies, where it writes neither an
 // expression nor a body of its own (a patch's file on a tree's lifted file).
 TEST(RuleBody, BodiesAreInheritedFromTheBaseFile) {
-    const std::string dir = ::testing::TempDir();
+    const std::string dir = test::scratch_dir("rule-body");
     {
         std::ofstream(dir + "/tree.variant") << "name tree-x\nbase linux-6.1\n"
                                                 "rule should_skip_init(gfp_t f) {\n    return false;\n}\n"

@@ -18,6 +18,7 @@
 #include "functions.hpp"
 #include "gfp_lift.hpp"
 #include "modelled.hpp"
+#include "scratch_dir.hpp"
 
 using namespace tagproof;
 
@@ -51,7 +52,7 @@ const char* kPageAlloc =
     "}\n";
 
 std::string make_tree() {
-    const std::string dir = testing::TempDir() + "/tree_account";
+    const std::string dir = test::scratch_dir("tree-account");
     std::filesystem::create_directories(dir + "/mm");
     std::ofstream(dir + "/Makefile") << "# SPDX\nVERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 99\n";
     std::ofstream(dir + "/mm/page_alloc.c") << kPageAlloc;
@@ -134,7 +135,7 @@ TEST(TreeAccount, AHunkThatDoesNotApplyIsNamed) {
 
 TEST(TreeChoose, TheNamedReleaseIsRefusedWhenTheNearestTreeDoesNotTakeEveryHunk) {
     const std::string root = make_tree();
-    const std::string cache = testing::TempDir() + "/tree_cache";
+    const std::string cache = test::scratch_dir("tree-cache");
     std::filesystem::remove_all(cache);
     std::filesystem::create_directories(cache);
     std::filesystem::create_symlink(root, cache + "/linux-source-6.1");

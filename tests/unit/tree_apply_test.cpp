@@ -9,6 +9,7 @@
 
 #include "apply.hpp"
 #include "mail.hpp"
+#include "scratch_dir.hpp"
 
 using namespace tagproof;
 
@@ -109,7 +110,7 @@ TEST(TreeApply, BlanksComparedLooselyAsPatchL) {
 TEST(TreeApply, ASeriesTheTreeHasIsTakenInReverse) {
     std::string text = numbered(1, 20);
     text.replace(text.find("line 7\n"), 7, "line seven\n");  // the tree is the "after"
-    const std::string dir = testing::TempDir() + "/tree_apply_reverse";
+    const std::string dir = test::scratch_dir("tree-apply-reverse");
     std::filesystem::create_directories(dir);
     std::ofstream(dir + "/f.c") << text;
     patch::Series s = series_of(std::string("diff --git a/f.c b/f.c\n") + (kDiff + std::string(kDiff).find("--- a")));
@@ -142,7 +143,7 @@ TEST(TreeApply, AFailedHunkIsNamedAndTheOthersStillApply) {
 }
 
 TEST(TreeApply, ANewFileAppliesOnAnEmptyOne) {
-    const std::string dir = testing::TempDir() + "/tree_apply_new";
+    const std::string dir = test::scratch_dir("tree-apply-new");
     std::filesystem::create_directories(dir);
     patch::Series s = series_of("diff --git a/n.c b/n.c\nnew file mode 100644\n--- /dev/null\n+++ b/n.c\n@@ -0,0 +1,2 @@\n+int x;\n+int y;\n");
     tree::SeriesApply a = tree::apply_series(s, dir);
