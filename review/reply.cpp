@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "modelled.hpp"
 #include "report.hpp"
 #include "variant.hpp"
 
@@ -182,7 +183,9 @@ int hunk_of(const patch::PatchReading& p, const Finding& f, const tree::Accounti
     for (std::size_t i = 0; i < p.hunks.size() && i < acc->hunks.size(); ++i) {
         const auto& a = acc->hunks[i];
         if (!a.lifted) continue;
-        const bool runs = std::find(f.functions.begin(), f.functions.end(), a.function + "()") != f.functions.end();
+        // (the trace names the function as the model does, without 6.10's _noprof)
+        const bool runs =
+            std::find(f.functions.begin(), f.functions.end(), tree::without_noprof(a.function) + "()") != f.functions.end();
         if (!runs) continue;
         if (only >= 0) return -1;  // two hunks change what the trace runs: not tied to one
         only = int(i);

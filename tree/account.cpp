@@ -114,7 +114,7 @@ std::string call_changes(const std::vector<const Call*>& before, const std::vect
 // the part of it the series changes).
 bool all_lifted(const std::vector<std::string>& names, const std::map<std::string, std::string>& lifted) {
     for (const auto& n : names) {
-        auto it = lifted.find(n);
+        auto it = lifted.find(without_noprof(n));
         if (it == lifted.end() || !(it->second.empty() || it->second.rfind(kInPart, 0) == 0)) return false;
     }
     return true;
@@ -213,7 +213,7 @@ Accounting account(const patch::Series& s, const std::vector<patch::HunkMap>& ma
             a.lifted = true;
             std::string part;
             for (const auto& n : modelled)
-                if (const std::string& w = lifted->at(n); !w.empty())
+                if (const std::string& w = lifted->at(without_noprof(n)); !w.empty())
                     part += "; of " + n + " the model reads " + w.substr(kInPart.size()) +
                             ", which the series changes: the rest of " + n + " is not read";
             a.words = "changes " + join(modelled) +
@@ -226,7 +226,7 @@ Accounting account(const patch::Series& s, const std::vector<patch::HunkMap>& ma
             a.what = HunkAccount::What::modelled_unread;
             if (lifted)
                 for (const auto& n : modelled)
-                    if (auto it = lifted->find(n); it != lifted->end() && !it->second.empty()) {
+                    if (auto it = lifted->find(without_noprof(n)); it != lifted->end() && !it->second.empty()) {
                         a.words = "changes " + n + ", which the model reads from the tree, but " + it->second;
                         break;
                     }

@@ -39,6 +39,12 @@ const std::vector<LiftTarget>& lift_targets() {
          "the gfp of a high-order frag's alloc_pages() and its -EMSGSIZE test: rules alloc_skb_frags_gfp, "
          "skb_with_frags_fits",
          read_skb_with_frags_gfp},
+        {"__vmalloc_node_range", "mm/vmalloc.c",
+         "the KASAN part: the gfp of __get_vm_area_node(), the tagged prot and the pages' skip flags in the "
+         "PAGE_KERNEL branch, the conditions of KASAN_VMALLOC_PROT_NORMAL, KASAN_VMALLOC_INIT and the "
+         "kasan_unpoison_vmalloc() call: rules vmalloc_meta_gfp, vmalloc_tagged_prot, vmalloc_page_skip_flags, "
+         "vmalloc_prot_normal, vmalloc_init, vmalloc_calls_unpoison",
+         read_vmalloc_kasan},
     };
     return t;
 }
@@ -114,7 +120,9 @@ TreeLift lift_tree(const std::string& root, const std::string& era, const std::s
             lines[t.file] = split_lines(text);
             parsed[t.file] = text.empty() ? ParsedFile{} : read_definitions(root, t.file, text);
         }
+        // (6.10's allocation tagging renamed the allocators NAME_noprof)
         const Definition* d = parsed[t.file].find(t.name);
+        if (!d) d = parsed[t.file].find(std::string(t.name) + "_noprof");
         if (!d || d->kind != Definition::Kind::function) {
             f.why_not = std::string("not defined in ") + t.file;
             out.functions.push_back(f);
@@ -130,7 +138,7 @@ TreeLift lift_tree(const std::string& root, const std::string& era, const std::s
                 try {
                     (void)kernel::parse_variant_file("name lift-probe\nbase " + base + "\n" + rule, t.file);
                 } catch (const InputError& e) {
-                    f.why_not = std::string("its ") + t.part + " does not read as a rule: " + e.what();
+                    f.why_not = std::string("what is read of it (") + t.part + ") does not read as a rule: " + e.what();
                     rule.clear();
                 }
             }

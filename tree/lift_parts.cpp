@@ -93,6 +93,121 @@ std::string arg_rule(const PartInput& in, const ArgRule& r, std::string& why) {
 
 std::string both(const std::string& a, const std::string& b) { return a.empty() || b.empty() ? "" : a + b; }
 
+constexpr std::size_t npos = std::string::npos;
+
+// The index of the token written at `offset`, or npos.
+std::size_t token_at(const PartInput& in, unsigned offset) {
+    const auto& T = in.parsed.tokens;
+    for (std::size_t j = 0; j < T.size(); ++j)
+        if (T[j].offset == offset) return j;
+    return npos;
+}
+
+// The index of the "(" matching the ")" at k, or npos.
+std::size_t open_of(const PartInput& in, std::size_t k) {
+    const auto& T = in.parsed.tokens;
+    int depth = 0;
+    for (std::size_t j = k + 1; j-- > 0;) {
+        if (T[j].text == ")") ++depth;
+        else if (T[j].text == "(" && --depth == 0) return j;
+    }
+    return npos;
+}
+
+// The tokens strictly between a and b, joined by one blank.
+std::string text_between(const PartInput& in, std::size_t a, std::size_t b) {
+    std::string x;
+    for (std::size_t j = a + 1; j < b; ++j) x += (x.empty() ? "" : " ") + in.parsed.tokens[j].text;
+    return x;
+}
+
+// The first token of the statement the token at k is in: back past the
+// expression to a `;`, `{`, `}`, `else`, or the `)` that closes an if, for
+// or while head (a parenthesised part of the expression is stepped over).
+std::size_t statement_start(const PartInput& in, std::size_t k) {
+    const auto& T = in.parsed.tokens;
+    while (k > 0) {
+        const std::string& p = T[k - 1].text;
+        if (p == ";" || p == "{" || p == "}" || p == "else") return k;
+        if (p == ")") {
+            const std::size_t o = open_of(in, k - 1);
+            if (o == npos) return k;
+            const std::string kw = o > 0 ? T[o - 1].text : "";
+            if (kw == "if" || kw == "for" || kw == "while") return k;
+            k = o;
+            continue;
+        }
+        --k;
+    }
+    return k;
+}
+
+// An `if (COND)` a statement is made under: its condition's tokens as
+// written, and the line of the `if`.
+struct Guard {
+    std::string cond;
+    int line = 0;
+};
+
+// The `if (COND)` conditions the statement holding token t0 is made under,
+// innermost first, braced or not, out to the function's body or the first
+// loop (a loop's own condition is not one: the model runs its body once per
+// element). False with `why` when the statement sits in an else branch,
+// which the readers do not read.
+bool enclosing_ifs(const PartInput& in, std::size_t t0, const std::string& what, std::vector<Guard>& guards,
+                   std::string& why) {
+    const auto& T = in.parsed.tokens;
+    std::size_t k = statement_start(in, t0);
+    for (bool braced = false;;) {
+        // the statement's head: a `)` just before it (an unbraced if / for), or the block's `{`
+        std::size_t head = k;
+        if (!braced && k > 0 && (T[k - 1].text == ")" || T[k - 1].text == "else")) head = k - 1;
+        if (head != k && T[head].text == "else") {
+            why = what + " is in an else branch";
+            return false;
+        }
+        if (head != k || braced) {
+            const std::size_t close = braced ? k - 1 : head;
+            if (close < T.size() && T[close].text == ")") {
+                const std::size_t open = open_of(in, close);
+                const std::string kw = open != npos && open > 0 ? T[open - 1].text : "";
+                if (kw != "if") return true;  // a loop, or a block the reader does not know: no condition past it
+                guards.push_back({text_between(in, open, close), T[open - 1].line});
+                k = open - 1;
+                braced = false;
+                if (k > 0 && T[k - 1].text == "else") {
+                    why = what + " is in an else-if branch";
+                    return false;
+                }
+                continue;
+            }
+            if (braced && close < T.size() && T[close].text == "else") {
+                why = what + " is in an else branch";
+                return false;
+            }
+            return true;  // the function's body: no condition
+        }
+        // walk back to the `{` that opens the block holding the statement
+        int depth = 0;
+        std::size_t j = k;
+        bool found = false;
+        while (j-- > 0) {
+            if (T[j].line < in.def.begin_line) break;
+            if (T[j].text == "}") ++depth;
+            else if (T[j].text == "{") {
+                if (depth == 0) {
+                    found = true;
+                    break;
+                }
+                --depth;
+            }
+        }
+        if (!found) return true;
+        k = j;
+        braced = true;
+    }
+}
+
 }  // namespace
 
 // free_pages_prepare, in part: the line of its first should_skip_kasan_poison()
@@ -264,87 +379,204 @@ std::string read_thread_stack(const PartInput& in, std::string& why) {
     if (gfp.empty()) return "";
     const Call* c = nth_call(in, "kasan_unpoison_range", 0);
     if (!c) return gfp + "# " + in.def.name + ": no kasan_unpoison_range() of a cached stack\nrule cached_stack_unpoison = false\n";
-    // The conditions it is made under, from the tokens (comments are not
-    // tokens): each enclosing `if (COND)`, braced or not, out to the loop over
-    // the cached stacks or the function body; an else branch is not read.
-    const auto& T = in.parsed.tokens;
-    std::size_t t0 = 0;
-    while (t0 < T.size() && T[t0].offset != c->offset) ++t0;
-    if (t0 == T.size()) {
-        why = "the kasan_unpoison_range() at " + at(in, c->line) + " is not among the file's tokens";
+    // The conditions it is made under, out to the loop over the cached stacks.
+    const std::size_t t0 = token_at(in, c->offset);
+    std::vector<Guard> guards;
+    if (t0 == npos || !enclosing_ifs(in, t0, "the kasan_unpoison_range() at " + at(in, c->line), guards, why)) {
+        if (t0 == npos) why = "the kasan_unpoison_range() at " + at(in, c->line) + " is not among the file's tokens";
         return "";
     }
-    // the index of the "(" matching the ")" at k, or npos
-    auto open_of = [&](std::size_t k) {
-        int depth = 0;
-        for (std::size_t j = k + 1; j-- > 0;) {
-            if (T[j].text == ")") ++depth;
-            else if (T[j].text == "(" && --depth == 0) return j;
-        }
-        return std::string::npos;
-    };
-    auto text_between = [&](std::size_t a, std::size_t b) {  // (a, b) exclusive
-        std::string x;
-        for (std::size_t j = a + 1; j < b; ++j) x += (x.empty() ? "" : " ") + T[j].text;
-        return x;
-    };
     std::vector<std::string> conds;
-    std::size_t k = t0;
-    for (bool braced = false;;) {
-        // the statement's head: a `)` just before it (an unbraced if / for), or the block's `{`
-        std::size_t head = k;
-        if (!braced && k > 0 && T[k - 1].text == ")") head = k - 1;
-        else if (!braced && k > 0 && T[k - 1].text == "else") head = k - 1;
-        if (head != k && T[head].text == "else") {
-            why = "the kasan_unpoison_range() at " + at(in, c->line) + " is in an else branch";
-            return "";
-        }
-        if (head != k || braced) {
-            const std::size_t close = braced ? k - 1 : head;
-            if (close < T.size() && T[close].text == ")") {
-                const std::size_t open = open_of(close);
-                const std::string kw = open != std::string::npos && open > 0 ? T[open - 1].text : "";
-                if (kw == "if") conds.push_back("(" + text_between(open, close) + ")");
-                if (kw == "for" || kw == "while") break;  // the loop over the cached stacks: no condition past it
-                if (kw != "if") break;
-                k = open - 1;
-                braced = false;
-                if (k > 0 && T[k - 1].text == "else") {
-                    why = "the kasan_unpoison_range() at " + at(in, c->line) + " is in an else-if branch";
-                    return "";
-                }
-                continue;
-            }
-            if (braced && close < T.size() && T[close].text == "else") {
-                why = "the kasan_unpoison_range() at " + at(in, c->line) + " is in an else branch";
-                return "";
-            }
-            break;  // the function's body, or a block the reader does not know: no condition
-        }
-        // walk back to the `{` that opens the block holding the statement
-        int depth = 0;
-        std::size_t j = k;
-        bool found = false;
-        while (j-- > 0) {
-            if (T[j].line < in.def.begin_line) break;
-            if (T[j].text == "}") ++depth;
-            else if (T[j].text == "{") {
-                if (depth == 0) {
-                    found = true;
-                    break;
-                }
-                --depth;
-            }
-        }
-        if (!found) break;
-        k = j;
-        braced = true;
-    }
+    for (const auto& g : guards) conds.push_back("(" + g.cond + ")");
     std::string cond;
     for (const auto& x : conds) cond += (cond.empty() ? "" : " && ") + x;
     return gfp + "# " + in.def.name + ": a cached stack's kasan_unpoison_range() at " + at(in, c->line) +
            (cond.empty() ? ", always" : ", if (" + cond + ")") + "\nrule cached_stack_unpoison = " +
            (cond.empty() ? "true" : cond) + "\n";
+}
+
+namespace {
+
+// The first statement of the function that begins with `seq` (tokens as
+// written), from token `from` on: the index of its first token, or npos.
+std::size_t find_statement(const PartInput& in, const std::vector<std::string>& seq, std::size_t from = 0) {
+    const auto& T = in.parsed.tokens;
+    for (std::size_t j = from; j + seq.size() <= T.size(); ++j) {
+        if (T[j].line < in.def.begin_line) continue;
+        if (T[j].line > in.def.end_line) break;
+        bool match = true;
+        for (std::size_t i = 0; i < seq.size() && match; ++i) match = T[j + i].text == seq[i];
+        if (match && statement_start(in, j) == j) return j;
+    }
+    return npos;
+}
+
+// The tokens of a statement from `first` to its `;` (exclusive), joined.
+std::string to_semicolon(const PartInput& in, std::size_t first, std::size_t& semi) {
+    const auto& T = in.parsed.tokens;
+    int depth = 0;
+    for (semi = first; semi < T.size(); ++semi) {
+        if (T[semi].text == "(") ++depth;
+        else if (T[semi].text == ")") --depth;
+        else if (T[semi].text == ";" && depth == 0) break;
+    }
+    return text_between(in, first - 1, semi);
+}
+
+// __vmalloc_node_range, as the model reads it: the function's gfp_mask is
+// the caller's until the one statement that changes it, `gfp_mask |= FLAGS;`
+// (the pages' skip flags in the tagged-prot branch); a condition written on
+// gfp_mask after it sees the flags. Its locals (`bool skip_kasan = gfp_mask &
+// __GFP_SKIP_KASAN;`, the Anjum series) are read as their initializers, each
+// with gfp_mask as it is where the local is declared.
+struct VmallocReading {
+    const PartInput& in;
+    std::size_t skip_flags = npos;  // the `gfp_mask |=` statement
+    std::string why;
+
+    std::map<std::string, std::string> bind_at(std::size_t pos) const {
+        return {{"gfp_mask", skip_flags != npos && skip_flags < pos ? "gfp_mask" : "gfp"}};
+    }
+    // A local of the function written `TYPE NAME = INIT;` and never assigned
+    // again: INIT, bound where it is declared; "" if NAME is no such local.
+    std::string local(const std::string& name) {
+        const auto& T = in.parsed.tokens;
+        std::size_t decl = npos;
+        for (std::size_t j = 1; j + 1 < T.size(); ++j) {
+            if (T[j].line < in.def.begin_line || T[j].text != name) continue;
+            if (T[j].line > in.def.end_line) break;
+            const std::string& nx = T[j + 1].text;
+            const bool assigned = nx == "=" || (nx.size() == 2 && nx[1] == '=' && nx != "==" && nx != "!=" &&
+                                                nx != "<=" && nx != ">=");
+            if (!assigned) continue;
+            if (decl != npos || !is_ident(T[j - 1].text)) return "";  // assigned again, or not a declaration
+            decl = j;
+        }
+        if (decl == npos) return "";
+        std::size_t semi = 0;
+        const std::string init = to_semicolon(in, decl + 2, semi);
+        return "(" + arg_expr(in, init, bind_at(decl)) + ")";
+    }
+    // The conditions (innermost first) of the statement at t, as a rule
+    // expression; `page_kernel` is set when one of them is the PAGE_KERNEL
+    // test, the model's own prot_kernel, which is left out.
+    bool conditions(std::size_t t, const std::string& what, std::string& expr, bool& page_kernel) {
+        std::vector<Guard> guards;
+        if (!enclosing_ifs(in, t, what, guards, why)) return false;
+        page_kernel = false;
+        std::vector<std::string> conds;
+        for (const Guard& g : guards) {
+            if (g.cond.find("PAGE_KERNEL") != std::string::npos) {
+                page_kernel = true;
+                continue;
+            }
+            std::istringstream ts(g.cond);
+            std::string c;
+            for (std::string tok; ts >> tok;) {
+                if (std::string l; is_ident(tok) && !(l = local(tok)).empty()) tok = l;
+                c += (c.empty() ? "" : " ") + tok;
+            }
+            conds.insert(conds.begin(), "(" + arg_expr(in, c, bind_at(t)) + ")");  // outermost first
+        }
+        expr.clear();
+        for (const auto& c : conds) expr += (expr.empty() ? "" : " && ") + c;
+        if (expr.empty()) expr = "true";
+        return true;
+    }
+};
+
+}  // namespace
+
+// mm/vmalloc.c __vmalloc_node_range (__vmalloc_node_range_noprof from 6.10),
+// its KASAN part: the gfp of __get_vm_area_node() (rule vmalloc_meta_gfp);
+// the condition of arch_vmap_pgprot_tagged() inside the PAGE_KERNEL branch
+// (vmalloc_tagged_prot) and the flags the same branch adds to gfp_mask for the
+// pages (vmalloc_page_skip_flags); the conditions of `kasan_flags |=
+// KASAN_VMALLOC_PROT_NORMAL` (vmalloc_prot_normal), of `kasan_flags |=
+// KASAN_VMALLOC_INIT` (vmalloc_init) and of the kasan_unpoison_vmalloc() call
+// (vmalloc_calls_unpoison). v6.1 .. v7.0: `if (kasan_hw_tags_enabled())`,
+// __GFP_SKIP_KASAN_UNPOISON | __GFP_SKIP_ZERO (v6.1 .. v6.3) or
+// __GFP_SKIP_KASAN | __GFP_SKIP_ZERO (v6.4 on), PROT_NORMAL for every
+// PAGE_KERNEL area, INIT when `!want_init_on_free() &&
+// want_init_on_alloc(gfp_mask) && (gfp_mask & __GFP_SKIP_ZERO)`, the call
+// always; the Anjum series (seed 000) puts `!skip_kasan` on the first two.
+std::string read_vmalloc_kasan(const PartInput& in, std::string& why) {
+    const std::string meta = arg_rule(in, {"vmalloc_meta_gfp", "(gfp)", "__get_vm_area_node", 0, 7, {{"gfp_mask", "gfp"}},
+                                           "gfp_mask = the caller's gfp"},
+                                      why);
+    if (meta.empty()) return "";
+    VmallocReading r{in, npos, ""};
+    const auto& T = in.parsed.tokens;
+    // gfp_mask changed once, by `gfp_mask |= FLAGS;`
+    for (std::size_t j = 0; j + 1 < T.size(); ++j) {
+        if (T[j].line < in.def.begin_line || T[j].text != "gfp_mask") continue;
+        if (T[j].line > in.def.end_line) break;
+        const std::string& nx = T[j + 1].text;
+        if (nx != "=" && nx != "|=" && nx != "&=") continue;
+        if (nx != "|=" || r.skip_flags != npos) {
+            why = "gfp_mask is changed at " + at(in, T[j].line) +
+                  "; the model has it changed once, by the pages' skip flags in the tagged-prot branch";
+            return "";
+        }
+        r.skip_flags = j;
+    }
+    if (r.skip_flags == npos) {
+        why = in.def.name + " adds no skip flags to gfp_mask (gfp_mask |= ...)";
+        return "";
+    }
+    const Call* tagged = nth_call(in, "arch_vmap_pgprot_tagged", 0);
+    const Call* unpoison = nth_call(in, "kasan_unpoison_vmalloc", 0);
+    const std::size_t prot_normal = find_statement(in, {"kasan_flags", "|=", "KASAN_VMALLOC_PROT_NORMAL"});
+    const std::size_t init = find_statement(in, {"kasan_flags", "|=", "KASAN_VMALLOC_INIT"});
+    if (!tagged || !unpoison || prot_normal == npos || init == npos) {
+        why = in.def.name + " has no " +
+              (!tagged ? "arch_vmap_pgprot_tagged() call"
+               : !unpoison ? "kasan_unpoison_vmalloc() call"
+               : prot_normal == npos ? "`kasan_flags |= KASAN_VMALLOC_PROT_NORMAL;`"
+                                     : "`kasan_flags |= KASAN_VMALLOC_INIT;`");
+        return "";
+    }
+    const std::size_t tagged_at = token_at(in, tagged->offset), unpoison_at = token_at(in, unpoison->offset);
+    std::string tagged_cond, flags_cond, normal_cond, init_cond, unpoison_cond;
+    bool pk_tagged = false, pk_flags = false, pk_normal = false, pk_init = false, pk_unpoison = false;
+    if (tagged_at == npos || unpoison_at == npos ||
+        !r.conditions(tagged_at, "arch_vmap_pgprot_tagged() at " + at(in, tagged->line), tagged_cond, pk_tagged) ||
+        !r.conditions(r.skip_flags, "gfp_mask |= at " + at(in, T[r.skip_flags].line), flags_cond, pk_flags) ||
+        !r.conditions(prot_normal, "KASAN_VMALLOC_PROT_NORMAL at " + at(in, T[prot_normal].line), normal_cond, pk_normal) ||
+        !r.conditions(init, "KASAN_VMALLOC_INIT at " + at(in, T[init].line), init_cond, pk_init) ||
+        !r.conditions(unpoison_at, "kasan_unpoison_vmalloc() at " + at(in, unpoison->line), unpoison_cond, pk_unpoison)) {
+        why = r.why.empty() ? why : r.why;
+        if (why.empty()) why = "a call of " + in.def.name + " is not among the file's tokens";
+        return "";
+    }
+    // The shapes the model's plan has (rules_6_1.hpp vmalloc_node_range).
+    if (!pk_tagged || !pk_normal || pk_init || pk_unpoison) {
+        why = std::string(!pk_tagged ? "arch_vmap_pgprot_tagged()" : !pk_normal ? "KASAN_VMALLOC_PROT_NORMAL"
+                                       : pk_init                ? "KASAN_VMALLOC_INIT"
+                                                                : "kasan_unpoison_vmalloc()") +
+              (!pk_tagged || !pk_normal ? " is not inside the PAGE_KERNEL branch" : " is inside the PAGE_KERNEL branch") +
+              ": the model decides it " + (!pk_tagged || !pk_normal ? "there" : "for every area");
+        return "";
+    }
+    if (!pk_flags || flags_cond != tagged_cond) {
+        why = "the pages' skip flags (gfp_mask |= at " + at(in, T[r.skip_flags].line) +
+              ") are not added under the condition of the tagged prot: the model adds them exactly when the area is tagged";
+        return "";
+    }
+    if (r.skip_flags < tagged_at && tagged_cond.find("gfp_mask") != std::string::npos) {
+        why = "the tagged prot's condition reads gfp_mask after the skip flags were added";
+        return "";
+    }
+    std::size_t semi = 0;
+    const std::string flags = to_semicolon(in, r.skip_flags + 2, semi);
+    const std::string where = in.def.name + ", in the PAGE_KERNEL branch (" + at(in, T[r.skip_flags].line) + ")";
+    return meta + "# " + where + ": the tagged prot at " + at(in, tagged->line) + " and the pages' skip flags\n" +
+           "rule vmalloc_tagged_prot(gfp) = " + tagged_cond + "\nrule vmalloc_page_skip_flags = " + flags + "\n" +
+           "# " + in.def.name + ": KASAN_VMALLOC_PROT_NORMAL at " + at(in, T[prot_normal].line) +
+           ", KASAN_VMALLOC_INIT at " + at(in, T[init].line) + ", kasan_unpoison_vmalloc() at " +
+           at(in, unpoison->line) + " (gfp_mask there: the caller's gfp with the skip flags)\n" +
+           "rule vmalloc_prot_normal(gfp, gfp_mask) = " + normal_cond + "\nrule vmalloc_init(gfp, gfp_mask) = " +
+           init_cond + "\nrule vmalloc_calls_unpoison(gfp, gfp_mask) = " + unpoison_cond + "\n";
 }
 
 }  // namespace tagproof::tree

@@ -10,7 +10,9 @@
 //    gfp is the socket's sk_allocation, GFP_KERNEL), and the file's own
 //    object-like macros expanded (kernel/fork.c's GFP_VMAP_STACK);
 //  - a call made, made under a condition, or not made
-//    (alloc_thread_stack_node's kasan_unpoison_range() of a cached stack).
+//    (alloc_thread_stack_node's kasan_unpoison_range() of a cached stack);
+//  - the conditions statements are made under, the function's locals read as
+//    their initializers (__vmalloc_node_range's KASAN part).
 // The rule text is read back by the variant-file reader like any other: what
 // it cannot read is the function's reason for not being lifted.
 #pragma once
@@ -37,5 +39,6 @@ std::string read_krealloc_spare_zeroing(const PartInput& in, std::string& why);
 std::string read_skb_frag_refill_gfp(const PartInput& in, std::string& why);
 std::string read_skb_with_frags_gfp(const PartInput& in, std::string& why);
 std::string read_thread_stack(const PartInput& in, std::string& why);
+std::string read_vmalloc_kasan(const PartInput& in, std::string& why);
 
 }  // namespace tagproof::tree

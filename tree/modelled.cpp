@@ -32,8 +32,10 @@ const std::vector<Modelled>& modelled_functions() {
         {"GFP_PGTABLE_KERNEL", "include/asm-generic/pgalloc.h", "rule GFP_PGTABLE_KERNEL"},
         {"GFP_PGTABLE_USER", "include/asm-generic/pgalloc.h", "rule GFP_PGTABLE_USER"},
         // mm/vmalloc.c
-        {"__vmalloc_node_range", "mm/vmalloc.c", "rules vmalloc_tagged_prot, vmalloc_prot_normal, vmalloc_calls_unpoison, vmalloc_meta_gfp, vmalloc_skip"},
-        {"__vmalloc_area_node", "mm/vmalloc.c", "rule vmalloc_page_skip_flags"},
+        {"__vmalloc_node_range", "mm/vmalloc.c",
+         "rules vmalloc_meta_gfp, vmalloc_tagged_prot, vmalloc_page_skip_flags, vmalloc_prot_normal, vmalloc_init, "
+         "vmalloc_calls_unpoison, read from the tree in part (tree/lift_parts.cpp)"},
+        {"__vmalloc_area_node", "mm/vmalloc.c", "vmalloc plan: the pages allocated with the gfp_mask __vmalloc_node_range passes"},
         {"vmalloc_fix_flags", "mm/vmalloc.c", "rule GFP_VMALLOC_SUPPORTED"},
         {"GFP_VMALLOC_SUPPORTED", "mm/vmalloc.c", "rule GFP_VMALLOC_SUPPORTED"},
         {"__get_vm_area_node", "mm/vmalloc.c", "rule vmalloc_meta_gfp"},
@@ -83,7 +85,7 @@ const std::vector<Modelled>& modelled_functions() {
     return v;
 }
 
-static std::string without_noprof(const std::string& name) {
+std::string without_noprof(const std::string& name) {
     std::string n = name;
     static const std::string np = "_noprof";
     if (n.size() > np.size() && n.compare(n.size() - np.size(), np.size(), np) == 0) n.resize(n.size() - np.size());

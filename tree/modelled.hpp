@@ -31,4 +31,7 @@ const EntryPoint* find_entry_point(const std::string& callee);
 // The entry for a definition's name (strips a trailing _noprof), or nullptr.
 const Modelled* find_modelled(const std::string& name);
 
+// NAME for NAME_noprof (6.10's allocation tagging renamed the allocators so).
+std::string without_noprof(const std::string& name);
+
 }  // namespace tagproof::tree

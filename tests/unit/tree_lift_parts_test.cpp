@@ -4,11 +4,15 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <sstream>
 
+#include "file/variant_file.hpp"
 #include "functions.hpp"
 #include "lift_parts.hpp"
+#include "rule_drift.hpp"
+#include "scratch_dir.hpp"
 
 using namespace tagproof;
 
@@ -43,21 +47,73 @@ std::string file_with(const std::string& body) {
            "}\n";
 }
 
-// the rule text read from the made-up fork.c, or "WHY: ..." when not read
-std::string read(const std::string& body) {
-    const std::string dir = testing::TempDir() + "/tree_lift_parts";
-    std::filesystem::create_directories(dir + "/kernel");
-    const std::string text = file_with(body);
-    std::ofstream(dir + "/kernel/fork.c") << text;
-    const tree::ParsedFile pf = tree::read_definitions(dir, "kernel/fork.c", text);
-    const tree::Definition* d = pf.find("alloc_thread_stack_node");
+// the rule text a part reader reads from TEXT as PATH's function FN, or "WHY: ..." when not read
+std::string read_part(const std::string& path, const std::string& text, const std::string& fn, tree::PartReader reader) {
+    const std::string dir = test::scratch_dir("tree-lift-parts");
+    std::filesystem::create_directories(std::filesystem::path(dir + "/" + path).parent_path());
+    std::ofstream(dir + "/" + path) << text;
+    const tree::ParsedFile pf = tree::read_definitions(dir, path, text);
+    const tree::Definition* d = pf.find(fn);
     if (!d) return "WHY: no definition";
     std::vector<std::string> lines;
     std::istringstream in(text);
     for (std::string l; std::getline(in, l);) lines.push_back(l);
     std::string why;
-    const std::string r = tree::read_thread_stack(tree::PartInput{lines, *d, pf, "kernel/fork.c"}, why);
+    const std::string r = reader(tree::PartInput{lines, *d, pf, path}, why);
     return r.empty() ? "WHY: " + why : r;
+}
+
+// the made-up fork.c's rules
+std::string read(const std::string& body) {
+    return read_part("kernel/fork.c", file_with(body), "alloc_thread_stack_node", tree::read_thread_stack);
+}
+
+// A made-up vmalloc.c in the shape of __vmalloc_node_range's KASAN part:
+// DECL at the PAGE_KERNEL branch's top, TAGGED the tagged branch's condition,
+// FLAGS its gfp_mask statement, NORMAL the PROT_NORMAL statement (with its
+// guard), UNPOISON the unpoisoning statement.
+struct VmallocShape {
+    std::string top = "";  // after the function's first declaration
+    std::string decl = "";
+    std::string tagged = "kasan_hw_tags_enabled()";
+    std::string flags = "\t\t\tgfp_mask |= __GFP_SKIP_KASAN | __GFP_SKIP_ZERO;\n";
+    std::string normal = "\t\tkasan_flags |= KASAN_VMALLOC_PROT_NORMAL;\n";
+    std::string after_branch = "";
+    std::string unpoison = "\taddr = kasan_unpoison_vmalloc(addr, size, kasan_flags);\n";
+};
+
+std::string vmalloc_file(const VmallocShape& v) {
+    return "typedef unsigned int gfp_t;\n"
+           // the flags are include/linux/gfp_types.h's, not the file's: not expanded
+           "enum { __GFP_SKIP_ZERO = 0x1000000, __GFP_SKIP_KASAN = 0x2000000 };\n"
+           "#define KASAN_VMALLOC_INIT 1\n#define KASAN_VMALLOC_VM_ALLOC 2\n#define KASAN_VMALLOC_PROT_NORMAL 4\n"
+           "#define PAGE_KERNEL 3\n"
+           "int kasan_hw_tags_enabled(void);\nint want_init_on_free(void);\nint want_init_on_alloc(gfp_t);\n"
+           "int arch_vmap_pgprot_tagged(int);\nvoid *get_area(unsigned long, gfp_t);\n"
+           "void *kasan_unpoison_vmalloc(void *, unsigned long, int);\n"
+           "void *__get_vm_area_node(unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, "
+           "unsigned long, int, gfp_t, const void *);\n"
+           "void *__vmalloc_node_range_noprof(unsigned long size, gfp_t gfp_mask, int prot)\n"
+           "{\n"
+           "\tint kasan_flags = 0;\n" + v.top +
+           "\tvoid *addr = __get_vm_area_node(size, 1, 12, 0, 0, 0, -1, gfp_mask, 0);\n"
+           "\tif (!addr)\n\t\treturn 0;\n"
+           "\t/* the branch */\n"
+           "\tif (prot == PAGE_KERNEL) {\n" + v.decl +
+           "\t\tif (" + v.tagged + ") {\n"
+           "\t\t\tprot = arch_vmap_pgprot_tagged(prot);\n" + v.flags +
+           "\t\t}\n" + v.normal +
+           "\t}\n" + v.after_branch +
+           "\tkasan_flags |= KASAN_VMALLOC_VM_ALLOC;\n"
+           "\tif (!want_init_on_free() && want_init_on_alloc(gfp_mask) &&\n"
+           "\t    (gfp_mask & __GFP_SKIP_ZERO))\n"
+           "\t\tkasan_flags |= KASAN_VMALLOC_INIT;\n" + v.unpoison +
+           "\treturn addr;\n"
+           "}\n";
+}
+
+std::string read_vmalloc(const VmallocShape& v) {
+    return read_part("mm/vmalloc.c", vmalloc_file(v), "__vmalloc_node_range_noprof", tree::read_vmalloc_kasan);
 }
 
 std::string rule_line(const std::string& text, const std::string& rule) {
@@ -97,4 +153,94 @@ TEST(LiftParts, CachedStackInAnElseBranchIsNotRead) {
 TEST(LiftParts, NoCachedStackUnpoisoningIsFalse) {
     const std::string r = read("\t\tstack = s->addr;\n");
     EXPECT_EQ(rule_line(r, "cached_stack_unpoison"), "rule cached_stack_unpoison = false");
+}
+
+// The era's shape (v6.4 .. v7.0): every rule as the hand era has it. The
+// INIT test reads gfp_mask after the skip flags were added: the rule's
+// second parameter.
+TEST(LiftParts, VmallocKasanPartAsTheErasWriteIt) {
+    const std::string r = read_vmalloc({});
+    EXPECT_EQ(rule_line(r, "vmalloc_meta_gfp"), "rule vmalloc_meta_gfp(gfp) = gfp") << r;
+    EXPECT_EQ(rule_line(r, "vmalloc_tagged_prot"), "rule vmalloc_tagged_prot(gfp) = (kasan_hw_tags_enabled ( ))") << r;
+    EXPECT_EQ(rule_line(r, "vmalloc_page_skip_flags"), "rule vmalloc_page_skip_flags = __GFP_SKIP_KASAN | __GFP_SKIP_ZERO");
+    EXPECT_EQ(rule_line(r, "vmalloc_prot_normal"), "rule vmalloc_prot_normal(gfp, gfp_mask) = true");
+    EXPECT_EQ(rule_line(r, "vmalloc_init"),
+              "rule vmalloc_init(gfp, gfp_mask) = (! want_init_on_free ( ) && want_init_on_alloc ( gfp_mask ) && "
+              "( gfp_mask & __GFP_SKIP_ZERO ))");
+    EXPECT_EQ(rule_line(r, "vmalloc_calls_unpoison"), "rule vmalloc_calls_unpoison(gfp, gfp_mask) = true");
+}
+
+// Seed 000's 1/3: a local read as its initializer, with gfp_mask as it is
+// where the local is declared (before the skip flags: the caller's gfp).
+TEST(LiftParts, VmallocLocalsAreReadAsTheirInitializers) {
+    VmallocShape v;
+    v.decl = "\t\tint skip_kasan = gfp_mask & __GFP_SKIP_KASAN;\n\n";
+    v.tagged = "kasan_hw_tags_enabled() && !skip_kasan";
+    v.normal = "\t\tif (!skip_kasan)\n\t\t\tkasan_flags |= KASAN_VMALLOC_PROT_NORMAL;\n";
+    const std::string r = read_vmalloc(v);
+    EXPECT_EQ(rule_line(r, "vmalloc_tagged_prot"),
+              "rule vmalloc_tagged_prot(gfp) = (kasan_hw_tags_enabled ( ) && ! (gfp & __GFP_SKIP_KASAN))") << r;
+    EXPECT_EQ(rule_line(r, "vmalloc_prot_normal"), "rule vmalloc_prot_normal(gfp, gfp_mask) = (! (gfp & __GFP_SKIP_KASAN))");
+    // the v3 shape: the call itself skipped
+    v.normal = "\t\tkasan_flags |= KASAN_VMALLOC_PROT_NORMAL;\n";
+    v.unpoison = "\tif (!skip_kasan)\n\t\taddr = kasan_unpoison_vmalloc(addr, size, kasan_flags);\n";
+    v.decl = "";
+    v.top = "\tint skip_kasan = gfp_mask & __GFP_SKIP_KASAN;\n";
+    const std::string r3 = read_vmalloc(v);
+    EXPECT_EQ(rule_line(r3, "vmalloc_calls_unpoison"), "rule vmalloc_calls_unpoison(gfp, gfp_mask) = (! (gfp & __GFP_SKIP_KASAN))")
+        << r3;
+    EXPECT_EQ(rule_line(r3, "vmalloc_prot_normal"), "rule vmalloc_prot_normal(gfp, gfp_mask) = true");
+    // a local assigned again is not read as its initializer: the rule is not lifted
+    v.after_branch = "\tskip_kasan = 0;\n";
+    EXPECT_EQ(rule_line(read_vmalloc(v), "vmalloc_calls_unpoison"), "rule vmalloc_calls_unpoison(gfp, gfp_mask) = (! skip_kasan)");
+}
+
+// The negative controls: shapes the model's plan cannot hold are refused with why.
+TEST(LiftParts, VmallocShapesTheModelDoesNotHaveAreRefused) {
+    VmallocShape outside;  // the skip flags added for every PAGE_KERNEL area, not only a tagged one
+    outside.flags = "";
+    outside.normal = "\t\tgfp_mask |= __GFP_SKIP_ZERO;\n\t\tkasan_flags |= KASAN_VMALLOC_PROT_NORMAL;\n";
+    std::string r = read_vmalloc(outside);
+    EXPECT_NE(r.find("WHY: the pages' skip flags"), std::string::npos) << r;
+    VmallocShape twice;  // gfp_mask changed again after the branch
+    twice.after_branch = "\tgfp_mask &= ~__GFP_SKIP_KASAN;\n";
+    r = read_vmalloc(twice);
+    EXPECT_NE(r.find("WHY: gfp_mask is changed at mm/vmalloc.c:"), std::string::npos) << r;
+    VmallocShape normal_everywhere;  // PROT_NORMAL for every area
+    normal_everywhere.normal = "";
+    normal_everywhere.after_branch = "\tkasan_flags |= KASAN_VMALLOC_PROT_NORMAL;\n";
+    r = read_vmalloc(normal_everywhere);
+    EXPECT_NE(r.find("WHY: KASAN_VMALLOC_PROT_NORMAL is not inside the PAGE_KERNEL branch"), std::string::npos) << r;
+    VmallocShape in_else;  // the call in an else branch
+    in_else.unpoison = "\tif (!addr)\n\t\treturn 0;\n\telse\n\t\taddr = kasan_unpoison_vmalloc(addr, size, kasan_flags);\n";
+    r = read_vmalloc(in_else);
+    EXPECT_NE(r.find("else branch"), std::string::npos) << r;
+}
+
+// What the lifted rules are for: Z3 decides each beside the hand era's
+// (solver/rule_drift.cpp). The era's shape is linux-7.0's in every vmalloc
+// row; seed 000's shape differs from it in the two rules the series changes,
+// with a witness that passes __GFP_SKIP_KASAN (the control).
+TEST(LiftParts, VmallocRowsAreDecidedBesideTheEra) {
+    auto rows_of = [](const std::string& rules) {
+        const kernel::VariantFile vf = kernel::parse_variant_file("name lifted-x\nbase linux-7.0\n" + rules, "lifted");
+        std::map<std::string, solver::RuleDriftRow> m;
+        for (const auto& r : solver::rule_drift(vf.overrides, "linux-7.0"))
+            if (r.rule.rfind("vmalloc_", 0) == 0) m[r.rule] = r;
+        return m;
+    };
+    const auto era = rows_of(read_vmalloc({}));
+    ASSERT_EQ(era.size(), 6u);
+    for (const auto& [n, r] : era) EXPECT_TRUE(r.equal) << n << ": " << r.witness;
+    VmallocShape v;
+    v.decl = "\t\tint skip_kasan = gfp_mask & __GFP_SKIP_KASAN;\n\n";
+    v.tagged = "kasan_hw_tags_enabled() && !skip_kasan";
+    v.normal = "\t\tif (!skip_kasan)\n\t\t\tkasan_flags |= KASAN_VMALLOC_PROT_NORMAL;\n";
+    const auto seed = rows_of(read_vmalloc(v));
+    for (const char* n : {"vmalloc_tagged_prot", "vmalloc_prot_normal"}) {
+        ASSERT_TRUE(seed.count(n)) << n;
+        EXPECT_FALSE(seed.at(n).equal) << n;
+        EXPECT_NE(seed.at(n).witness.find("__GFP_SKIP_KASAN"), std::string::npos) << n << ": " << seed.at(n).witness;
+    }
+    EXPECT_TRUE(seed.at("vmalloc_init").equal);
 }
