@@ -22,7 +22,7 @@ void print_primitives() {
 }
 
 std::size_t lift_function_drift(const tree::SourceTree& t, const std::vector<const kernel::Variant*>& eras, bool md,
-                                const std::string& write_to) {
+                                const std::string& write_to, bool& compared_any) {
     std::size_t drift = 0;
     std::printf(md ? "\n## Functions\n\nThe modelled functions of %s read into rule bodies, each decided against the "
                      "hand rule of the era by Z3 over every build, boot state, gfp and order (rows: the rule, or a "
@@ -36,7 +36,7 @@ std::size_t lift_function_drift(const tree::SourceTree& t, const std::vector<con
         std::vector<std::pair<std::string, std::string>> differs;  // era, where
     };
     std::vector<Row> rows;
-    std::vector<std::string> compared;
+    std::vector<std::string> compared, skipped;
     bool listed = false;
     // The file written sits on the release of the tree's own major.minor when
     // the model has one (6.1.192: linux-6.1), else on the newest era compared:
@@ -51,7 +51,12 @@ std::size_t lift_function_drift(const tree::SourceTree& t, const std::vector<con
             write_base = era->name();
     for (const kernel::Variant* era : eras) {
         const std::string base = era->name();
-        if (!kernel::is_file_base_release(base)) continue;
+        // a lifted rule is set beside a release's hand rule (solver/rule_drift.cpp
+        // instantiates the releases' rules); a patch variant is not one
+        if (!kernel::is_file_base_release(base)) {
+            skipped.push_back(base);
+            continue;
+        }
         compared.push_back(base);
         const tree::TreeLift lift = tree::lift_tree(t.root, t.era(), base, "lifted-" + t.version);
         if (!listed) {
@@ -92,6 +97,14 @@ std::size_t lift_function_drift(const tree::SourceTree& t, const std::vector<con
             else row->differs.push_back({base, r.witness + ": lifted " + r.lifted_value + ", hand " + r.hand_value});
         }
     }
+    std::string s;
+    for (const auto& x : skipped) s += (s.empty() ? "" : ", ") + x;
+    if (!skipped.empty())
+        std::printf(md ? "\nNot compared: %s (not a release: the functions are set beside the hand releases only).\n"
+                       : "  not compared: %s (not a release: the functions are set beside the hand releases only)\n",
+                    s.c_str());
+    compared_any = !compared.empty();
+    if (!compared_any) return 0;
     if (md) {
         std::printf("\n| rule | proved equal to | differs from, where |\n|---|---|---|\n");
     } else {

@@ -133,7 +133,14 @@ int verb_lift(const Args& args) {
         }
     }
     std::printf("%s%zu of %zu constants differ from every era compared\n", md ? "\n" : "", drift, names.size());
-    const std::size_t fdrift = lift_function_drift(t, eras, md, o.get("--write"));
+    bool compared_any = false;
+    const std::size_t fdrift = lift_function_drift(t, eras, md, o.get("--write"), compared_any);
+    if (!compared_any) {
+        // no function row was decided: never "0 differ" for a comparison that did not run
+        std::printf("%sno function row compared: no era named is a release (--variant linux-6.1 ... linux-7.0)\n",
+                    md ? "\n" : "");
+        return drift ? EXIT_COUNTEREXAMPLE : EXIT_UNKNOWN;
+    }
     std::printf("%s%zu function rows differ from every era compared\n", md ? "\n" : "", fdrift);
     return drift || fdrift ? EXIT_COUNTEREXAMPLE : EXIT_HOLDS;
 }
