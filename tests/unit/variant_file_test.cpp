@@ -142,6 +142,22 @@ TEST(VariantFile, FlagsBitsAndBootParameters) {
               std::string::npos);
 }
 
+// feature lines: what a tree has of the entry points some eras lack (the
+// huge zero folio's __GFP_ZEROTAGS, read from a tree by tagproof lift); a
+// file based on another keeps its features; names and values are checked.
+TEST(VariantFile, FeatureLines) {
+    VariantFile f = parse_variant_file("name feat-a\nbase linux-7.0\nfeature huge_zero_folio_zerotags no\n", "t.variant");
+    const Variant& v = register_variant_file(f);
+    EXPECT_FALSE(v.features().huge_zero_folio_zerotags);
+    EXPECT_TRUE(v.features().vrealloc);  // the release's
+    EXPECT_TRUE(find_variant("linux-7.0").features().huge_zero_folio_zerotags);  // the control: the base has it
+    EXPECT_NE(error_of("name a\nbase linux-7.0\nfeature huge_zero_folio yes\n").find("t.variant:3:9: feature 'huge_zero_folio'"),
+              std::string::npos);
+    EXPECT_NE(error_of("name a\nbase linux-7.0\nfeature vrealloc maybe\n").find("t.variant:3:9: feature NAME yes|no"),
+              std::string::npos);
+    EXPECT_NE(error_of("name a\nfeature vrealloc no\n").find("'base' must come before the first feature"), std::string::npos);
+}
+
 // The variant-file doc lists exactly the rules the reader accepts, with their
 // parameters (issue 34 item 6: three were missing): one table, the reader's.
 TEST(VariantFileDoc, ListsEveryRuleTheReaderAcceptsAndNoOther) {

@@ -126,6 +126,7 @@ public:
     BootParamSyntax boot_syntax() const override {
         return f_.boot ? *f_.boot : VariantOf<file_rules<Base>>::boot_syntax();
     }
+    Features features() const override { return f_.features ? *f_.features : VariantOf<file_rules<Base>>::features(); }
     const VariantFile& file() const { return f_; }
 
 private:

@@ -25,6 +25,7 @@ struct VariantFile {
     std::vector<GfpExtraFlag> extra_flags;  // `flag` lines (include/linux/gfp_types.h)
     std::optional<RuleExpr> bits_shift;     // `rule __GFP_BITS_SHIFT = ...`
     std::optional<BootParamSyntax> boot;    // `boot_param` lines, over the release's syntax
+    std::optional<Features> features;       // `feature` lines, over the release's
 };
 
 // Reads a variant file's text; errors name path:line:column (InputError). A

@@ -168,6 +168,7 @@ VariantFile parse_at_depth(const std::string& text, const std::string& path, int
                 f.extra_flags = parent->extra_flags;
                 f.bits_shift = parent->bits_shift;
                 f.boot = parent->boot;
+                f.features = parent->features;
             } else {
                 throw InputError(at(rest_col), "unknown base '" + rest +
                                                    "'; a variant file builds on linux-6.1, linux-6.3, linux-6.4 or "
@@ -255,6 +256,20 @@ VariantFile parse_at_depth(const std::string& text, const std::string& path, int
                 throw InputError(at(rest_col), "boot_param '" + n + "': the parameters a variant file may change are " + join(names));
             }
             f.boot = b;
+        } else if (key == "feature") {
+            // feature NAME yes|no: whether the kernel has an entry point (or calls it so)
+            need_base(ks + 1, "feature");
+            std::istringstream w(rest);
+            std::string n, k, extra;
+            w >> n >> k >> extra;
+            if ((k != "yes" && k != "no") || !extra.empty()) throw InputError(at(rest_col), "feature NAME yes|no");
+            Features x = f.features ? *f.features : release->features();
+            if (!set_feature(x, n, k == "yes")) {
+                std::string names;
+                for (const auto& [name, what] : feature_names()) names += (names.empty() ? "" : ", ") + name;
+                throw InputError(at(rest_col), "feature '" + n + "': the features a variant file may set are " + names);
+            }
+            f.features = x;
         } else if (key == "rule" && is_body_start(l, ke)) {
             // rule NAME(PARAMS) { C ... }: the lines up to the closing brace
             need_base(ks + 1, "rule");
@@ -389,7 +404,7 @@ VariantFile parse_at_depth(const std::string& text, const std::string& path, int
         } else {
             throw InputError(at(ks + 1), "unknown keyword '" + key +
                                              "'; a variant file has name, base, baseline, next_version, summary, claims, "
-                                             "untag, flag, boot_param and rule lines");
+                                             "untag, flag, boot_param, feature and rule lines");
         }
     }
     if (f.name.empty()) throw InputError(path, "no 'name' line");
