@@ -32,6 +32,7 @@ ReviewLift lift_for_review(const tree::TreeTry& t, const std::string& release) {
         if (why.empty() && target.part)
             why = changed ? tree::kInPart + target.part : std::string("only ") + target.part + " is read";
         l.status[target.name] = why;
+        if (target.old_name) l.status[target.old_name] = why;  // a hunk names the function as the tree has it
     }
     return l;
 }

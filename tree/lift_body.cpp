@@ -45,6 +45,12 @@ const std::vector<LiftTarget>& lift_targets() {
          "kasan_unpoison_vmalloc() call: rules vmalloc_meta_gfp, vmalloc_tagged_prot, vmalloc_page_skip_flags, "
          "vmalloc_prot_normal, vmalloc_init, vmalloc_calls_unpoison",
          read_vmalloc_kasan},
+        {"vma_alloc_zeroed_movable_folio", "arch/arm64/mm/fault.c",
+         "the gfp of the allocation it returns, its local flags folded statement by statement: rule user_page_gfp",
+         read_user_page_gfp, "alloc_zeroed_user_highpage_movable"},
+        {"get_huge_zero_folio", "mm/huge_memory.c",
+         "whether it allocates the huge zero folio with __GFP_ZEROTAGS: feature huge_zero_folio_zerotags",
+         read_huge_zero_folio_zerotags, "get_huge_zero_page"},
     };
     return t;
 }
@@ -123,6 +129,7 @@ TreeLift lift_tree(const std::string& root, const std::string& era, const std::s
         // (6.10's allocation tagging renamed the allocators NAME_noprof)
         const Definition* d = parsed[t.file].find(t.name);
         if (!d) d = parsed[t.file].find(std::string(t.name) + "_noprof");
+        if (!d && t.old_name) d = parsed[t.file].find(t.old_name);
         if (!d || d->kind != Definition::Kind::function) {
             f.why_not = std::string("not defined in ") + t.file;
             out.functions.push_back(f);

@@ -27,6 +27,9 @@ struct LiftTarget {
     const char* part = nullptr;
     // and how (lift_parts.hpp)
     std::string (*read_part)(const PartInput&, std::string& why) = nullptr;
+    // the name it had in older trees (arm64's alloc_zeroed_user_highpage_movable
+    // became vma_alloc_zeroed_movable_folio in v6.3), tried after `name`
+    const char* old_name = nullptr;
 };
 const std::vector<LiftTarget>& lift_targets();
 

@@ -580,3 +580,100 @@ std::string read_vmalloc_kasan(const PartInput& in, std::string& why) {
 }
 
 }  // namespace tagproof::tree
+
+namespace tagproof::tree {
+
+// arch/arm64/mm/fault.c vma_alloc_zeroed_movable_folio
+// (alloc_zeroed_user_highpage_movable before v6.3's folio conversion): the gfp
+// of the allocation it returns, a local built over several statements, each
+// folded in the order written under the `if`s it sits in (every era read:
+// `gfp_t flags = GFP_HIGHUSER_MOVABLE | __GFP_ZERO;` then `if (vma->vm_flags &
+// VM_MTE) flags |= __GFP_ZEROTAGS;`). The vma's VM_MTE test is the rule's
+// parameter vm_mte; a condition on anything else does not read as a rule.
+std::string read_user_page_gfp(const PartInput& in, std::string& why) {
+    const auto& T = in.parsed.tokens;
+    // the call the function returns, and its gfp (the first argument)
+    const Call* ret = nullptr;
+    for (std::size_t j = 0; j + 1 < T.size() && !ret; ++j) {
+        if (T[j].line < in.def.begin_line || T[j].text != "return") continue;
+        if (T[j].line > in.def.end_line) break;
+        for (const Call* c : in.parsed.calls_in(T[j].line, in.def.end_line))
+            if (c->offset == T[j + 1].offset) ret = c;
+    }
+    if (!ret || ret->args.empty()) {
+        why = in.def.name + " returns no allocation call with a gfp argument";
+        return "";
+    }
+    const std::string gfp = ret->args[0];
+    const std::size_t ret_at = token_at(in, ret->offset);
+    if (!is_ident(gfp) || gfp.find(' ') != std::string::npos) {
+        return "# " + in.def.name + ": the gfp of " + ret->callee + "() at " + at(in, ret->line) +
+               "\nrule user_page_gfp(vm_mte) = " + arg_expr(in, gfp, {}) + "\n";
+    }
+    // the local, statement by statement
+    std::string value, lines;
+    for (std::size_t j = 1; j + 2 < T.size() && j < ret_at; ++j) {
+        if (T[j].line < in.def.begin_line || T[j].text != gfp) continue;
+        const std::string& op = T[j + 1].text;
+        if (op != "=" && op != "|=" && op != "&=") continue;
+        const bool decl = op == "=" && is_ident(T[j - 1].text) && T[j - 1].text != "else" &&
+                          statement_start(in, j - 1) == j - 1;
+        if (!decl && statement_start(in, j) != j) {
+            why = "the local " + gfp + " is assigned inside an expression at " + at(in, T[j].line);
+            return "";
+        }
+        std::size_t semi = 0;
+        const std::string x = arg_expr(in, to_semicolon(in, j + 2, semi), {});
+        std::vector<Guard> guards;
+        if (!enclosing_ifs(in, decl ? j - 1 : j, gfp + " " + op + " at " + at(in, T[j].line), guards, why)) return "";
+        std::string cond;
+        for (const Guard& g : guards) {
+            std::string c = g.cond;
+            // the vma's VM_MTE test: the rule's parameter
+            for (const char* w : {"vma -> vm_flags & VM_MTE", "( vma -> vm_flags & VM_MTE )"})
+                if (c == w) c = "vm_mte";
+            cond = cond.empty() ? "(" + c + ")" : "(" + c + ") && " + cond;
+        }
+        if (value.empty() && (op != "=" || !cond.empty())) {
+            why = "the local " + gfp + " is changed at " + at(in, T[j].line) + " before it is given a value" +
+                  (op == "=" ? " on every path" : "");
+            return "";
+        }
+        const std::string next = op == "=" ? "(" + x + ")" : "(" + value + " " + op.substr(0, 1) + " (" + x + "))";
+        value = cond.empty() ? next : "(" + cond + " ? " + next + " : " + value + ")";
+        lines += (lines.empty() ? "" : ", ") + std::to_string(T[j].line);
+    }
+    if (value.empty()) {
+        why = "the local " + gfp + " " + ret->callee + "() is given is never assigned in " + in.def.name;
+        return "";
+    }
+    return "# " + in.def.name + ": the gfp of " + ret->callee + "() at " + at(in, ret->line) + ", the local " + gfp +
+           " built at lines " + lines + " (vm_mte: the vma's VM_MTE)\nrule user_page_gfp(vm_mte) = " + value + "\n";
+}
+
+}  // namespace tagproof::tree
+
+namespace tagproof::tree {
+
+// mm/huge_memory.c get_huge_zero_folio (get_huge_zero_page in older trees): whether
+// the huge zero folio is allocated with __GFP_ZEROTAGS (adfb6609c680,
+// "mm/huge_memory: initialise the tags of the huge zero folio", 2025), which
+// the model's huge zero folio event stands for: without it the tree gets no
+// such event (before it, arm64's set_pmd_at() cleared the tags when mapped:
+// no KASAN decision is involved). The rest of the gfp is taken as the
+// model's, (GFP_TRANSHUGE | __GFP_ZERO | __GFP_ZEROTAGS) & ~__GFP_MOVABLE.
+std::string read_huge_zero_folio_zerotags(const PartInput& in, std::string& why) {
+    const Call* c = nullptr;
+    for (const char* callee : {"folio_alloc", "alloc_pages", "folio_alloc_gigantic"})
+        if (!c) c = nth_call(in, callee, 0);
+    if (!c || c->args.empty()) {
+        why = in.def.name + " makes no folio_alloc() or alloc_pages() call";
+        return "";
+    }
+    const bool zerotags = (" " + c->args[0] + " ").find(" __GFP_ZEROTAGS ") != std::string::npos;
+    return "# " + in.def.name + ": the gfp of " + c->callee + "() at " + at(in, c->line) + " is " + c->args[0] +
+           (zerotags ? "" : ", without __GFP_ZEROTAGS") + "\nfeature huge_zero_folio_zerotags " + (zerotags ? "yes" : "no") +
+           "\n";
+}
+
+}  // namespace tagproof::tree

@@ -12,7 +12,11 @@
 //  - a call made, made under a condition, or not made
 //    (alloc_thread_stack_node's kasan_unpoison_range() of a cached stack);
 //  - the conditions statements are made under, the function's locals read as
-//    their initializers (__vmalloc_node_range's KASAN part).
+//    their initializers (__vmalloc_node_range's KASAN part);
+//  - a local built over several statements, folded in order under their
+//    conditions (the gfp of arm64's user page allocation).
+//  - an argument's flag present or absent, as a `feature` line (the huge
+//    zero folio's __GFP_ZEROTAGS).
 // The rule text is read back by the variant-file reader like any other: what
 // it cannot read is the function's reason for not being lifted.
 #pragma once
@@ -40,5 +44,7 @@ std::string read_skb_frag_refill_gfp(const PartInput& in, std::string& why);
 std::string read_skb_with_frags_gfp(const PartInput& in, std::string& why);
 std::string read_thread_stack(const PartInput& in, std::string& why);
 std::string read_vmalloc_kasan(const PartInput& in, std::string& why);
+std::string read_user_page_gfp(const PartInput& in, std::string& why);
+std::string read_huge_zero_folio_zerotags(const PartInput& in, std::string& why);
 
 }  // namespace tagproof::tree

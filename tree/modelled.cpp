@@ -77,10 +77,16 @@ const std::vector<Modelled>& modelled_functions() {
         {"__pte_alloc_one", "include/asm-generic/pgalloc.h", "rule GFP_PGTABLE_USER"},
         {"pte_alloc_one_kernel", "include/asm-generic/pgalloc.h", "rule GFP_PGTABLE_KERNEL"},
         {"__pte_alloc_one_kernel", "include/asm-generic/pgalloc.h", "rule GFP_PGTABLE_KERNEL"},
-        {"vma_alloc_zeroed_movable_folio", "arch/arm64/mm/fault.c", "rule user_page_gfp"},
+        {"vma_alloc_zeroed_movable_folio", "arch/arm64/mm/fault.c", "rule user_page_gfp, read from the tree in part"},
+        {"alloc_zeroed_user_highpage_movable", "arch/arm64/mm/fault.c",
+         "rule user_page_gfp, read from the tree in part (vma_alloc_zeroed_movable_folio before v6.3)"},
         {"alloc_skb_with_frags", "net/core/skbuff.c", "rule alloc_skb_frags_gfp, read from the tree in part"},
         {"skb_page_frag_refill", "net/core/sock.c", "rules skb_frag_gfp, skb_frag_fallback_gfp, read from the tree in part"},
         {"mte_sync_tags", "arch/arm64/kernel/mte.c", "mte_sync_tags_effect"},
+        {"get_huge_zero_folio", "mm/huge_memory.c",
+         "the huge zero folio event; whether it asks __GFP_ZEROTAGS read from the tree (feature huge_zero_folio_zerotags)"},
+        {"get_huge_zero_page", "mm/huge_memory.c",
+         "the huge zero folio event (get_huge_zero_folio in newer trees); feature huge_zero_folio_zerotags, read from the tree"},
     };
     return v;
 }

@@ -244,3 +244,79 @@ TEST(LiftParts, VmallocRowsAreDecidedBesideTheEra) {
     }
     EXPECT_TRUE(seed.at("vmalloc_init").equal);
 }
+
+namespace {
+
+// A made-up fault.c in the shape of arm64's user page allocation: BODY
+// builds the local flags, then the function returns the allocation.
+std::string read_user_page(const std::string& body) {
+    const std::string text =
+        "typedef unsigned int gfp_t;\n"
+        "enum { GFP_HIGHUSER_MOVABLE = 0x140cca, __GFP_ZERO = 0x100, __GFP_ZEROTAGS = 0x800000, VM_MTE = 0x400 };\n"
+        "struct vm_area_struct { unsigned long vm_flags; };\n"
+        "struct folio;\n"
+        "struct folio *vma_alloc_folio(gfp_t, int, struct vm_area_struct *, unsigned long, int);\n"
+        "struct folio *vma_alloc_zeroed_movable_folio(struct vm_area_struct *vma, unsigned long vaddr)\n"
+        "{\n" +
+        body +
+        "\treturn vma_alloc_folio(flags, 0, vma, vaddr, 0);\n"
+        "}\n";
+    return read_part("arch/arm64/mm/fault.c", text, "vma_alloc_zeroed_movable_folio", tree::read_user_page_gfp);
+}
+
+}  // namespace
+
+// The local folded statement by statement: its value at the return, the
+// vma's VM_MTE test as the rule's parameter.
+TEST(LiftParts, UserPageGfpFoldsTheLocalInOrder) {
+    const std::string r = read_user_page(
+        "\tgfp_t flags = GFP_HIGHUSER_MOVABLE | __GFP_ZERO;\n\n\t/* tags */\n\tif (vma->vm_flags & VM_MTE)\n"
+        "\t\tflags |= __GFP_ZEROTAGS;\n\n");
+    EXPECT_EQ(rule_line(r, "user_page_gfp"),
+              "rule user_page_gfp(vm_mte) = ((vm_mte) ? ((GFP_HIGHUSER_MOVABLE | __GFP_ZERO) | (__GFP_ZEROTAGS)) : "
+              "(GFP_HIGHUSER_MOVABLE | __GFP_ZERO))")
+        << r;
+    // decided beside the era (Z3): equal; the patch that drops __GFP_ZERO is not (the control)
+    auto row = [](const std::string& rules) {
+        const kernel::VariantFile vf = kernel::parse_variant_file("name lifted-x\nbase linux-7.0\n" + rules, "lifted");
+        for (const auto& d : solver::rule_drift(vf.overrides, "linux-7.0"))
+            if (d.rule == "user_page_gfp") return d;
+        return solver::RuleDriftRow{};
+    };
+    EXPECT_TRUE(row(r).equal) << row(r).witness;
+    const std::string broken = read_user_page("\tgfp_t flags = GFP_HIGHUSER_MOVABLE;\n\tif (vma->vm_flags & VM_MTE)\n"
+                                              "\t\tflags |= __GFP_ZEROTAGS;\n");
+    EXPECT_EQ(row(broken).rule, "user_page_gfp");
+    EXPECT_FALSE(row(broken).equal);
+}
+
+// Shapes the fold refuses, with why.
+TEST(LiftParts, UserPageGfpRefusesWhatItCannotFold) {
+    EXPECT_NE(read_user_page("\tgfp_t flags;\n\tflags |= __GFP_ZERO;\n").find("WHY: the local flags is changed at"),
+              std::string::npos);
+    EXPECT_NE(read_user_page("\tgfp_t flags;\n\tif (vma->vm_flags & VM_MTE)\n\t\tflags = __GFP_ZERO;\n")
+                  .find("before it is given a value on every path"),
+              std::string::npos);
+    EXPECT_NE(read_user_page("\tgfp_t flags = 0;\n\tif (vma->vm_flags & VM_MTE)\n\t\tflags = __GFP_ZERO;\n\telse\n"
+                             "\t\tflags = __GFP_ZEROTAGS;\n")
+                  .find("else branch"),
+              std::string::npos);
+    EXPECT_NE(read_user_page("\tgfp_t flags;\n").find("WHY: the local flags vma_alloc_folio() is given is never assigned"),
+              std::string::npos);
+}
+
+// The huge zero folio's __GFP_ZEROTAGS, present or not, as a feature line.
+TEST(LiftParts, HugeZeroFolioZerotagsIsAFeature) {
+    auto read_hz = [](const std::string& gfp) {
+        const std::string text =
+            "typedef unsigned int gfp_t;\n"
+            "enum { GFP_TRANSHUGE = 0x1, __GFP_ZERO = 0x100, __GFP_ZEROTAGS = 0x800000, __GFP_MOVABLE = 0x8 };\n"
+            "struct folio;\nstruct folio *folio_alloc(gfp_t, int);\nstatic struct folio *zero;\n"
+            "static int get_huge_zero_page(void)\n{\n\tzero = folio_alloc(" + gfp + ",\n\t\t\t9);\n\treturn zero != 0;\n}\n";
+        return read_part("mm/huge_memory.c", text, "get_huge_zero_page", tree::read_huge_zero_folio_zerotags);
+    };
+    EXPECT_NE(read_hz("(GFP_TRANSHUGE | __GFP_ZERO | __GFP_ZEROTAGS) & ~__GFP_MOVABLE").find("\nfeature huge_zero_folio_zerotags yes\n"),
+              std::string::npos);
+    const std::string no = read_hz("(GFP_TRANSHUGE | __GFP_ZERO) & ~__GFP_MOVABLE");
+    EXPECT_NE(no.find("without __GFP_ZEROTAGS\nfeature huge_zero_folio_zerotags no\n"), std::string::npos) << no;
+}
