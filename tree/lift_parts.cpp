@@ -6,6 +6,8 @@
 #include <map>
 #include <sstream>
 
+#include "modelled.hpp"
+
 namespace tagproof::tree {
 
 namespace {
@@ -14,19 +16,12 @@ std::string at(const PartInput& in, int line) { return in.file + ":" + std::to_s
 
 bool is_ident(const std::string& t) { return !t.empty() && (std::isalpha((unsigned char)t[0]) || t[0] == '_'); }
 
-// The name a call is written with, without the _noprof of 6.10's allocation
-// tagging (alloc_pages() is a macro around alloc_pages_noprof()).
-std::string plain_callee(const std::string& c) {
-    static const std::string np = "_noprof";
-    if (c.size() > np.size() && c.compare(c.size() - np.size(), np.size(), np) == 0) return c.substr(0, c.size() - np.size());
-    return c;
-}
-
 // The `nth` call to `callee` in the function, in the order written.
 const Call* nth_call(const PartInput& in, const std::string& callee, int nth) {
     int seen = 0;
     for (const Call* c : in.parsed.calls_in(in.def.begin_line, in.def.end_line))
-        if (plain_callee(c->callee) == callee && seen++ == nth) return c;
+        // (alloc_pages() is a macro around 6.10's alloc_pages_noprof())
+        if (without_noprof(c->callee) == callee && seen++ == nth) return c;
     return nullptr;
 }
 
