@@ -2,6 +2,7 @@
 // kernel change it tells apart, so a reader of the lifted file can check it.
 #include "lift_parts.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <sstream>
@@ -89,6 +90,17 @@ std::string arg_rule(const PartInput& in, const ArgRule& r, std::string& why) {
 std::string both(const std::string& a, const std::string& b) { return a.empty() || b.empty() ? "" : a + b; }
 
 constexpr std::size_t npos = std::string::npos;
+
+// The function's own tokens: the indices [first, last) into the file's (the
+// readers' scans stay inside the definition, not the whole file).
+std::pair<std::size_t, std::size_t> def_tokens(const PartInput& in) {
+    const auto& T = in.parsed.tokens;
+    std::size_t a = 0;
+    while (a < T.size() && T[a].line < in.def.begin_line) ++a;
+    std::size_t b = a;
+    while (b < T.size() && T[b].line <= in.def.end_line) ++b;
+    return {a, b};
+}
 
 // The index of the token written at `offset`, or npos.
 std::size_t token_at(const PartInput& in, unsigned offset) {
@@ -396,9 +408,8 @@ namespace {
 // written), from token `from` on: the index of its first token, or npos.
 std::size_t find_statement(const PartInput& in, const std::vector<std::string>& seq, std::size_t from = 0) {
     const auto& T = in.parsed.tokens;
-    for (std::size_t j = from; j + seq.size() <= T.size(); ++j) {
-        if (T[j].line < in.def.begin_line) continue;
-        if (T[j].line > in.def.end_line) break;
+    const auto [first, last] = def_tokens(in);
+    for (std::size_t j = std::max(from, first); j + seq.size() <= last; ++j) {
         bool match = true;
         for (std::size_t i = 0; i < seq.size() && match; ++i) match = T[j + i].text == seq[i];
         if (match && statement_start(in, j) == j) return j;
@@ -437,9 +448,9 @@ struct VmallocReading {
     std::string local(const std::string& name) {
         const auto& T = in.parsed.tokens;
         std::size_t decl = npos;
-        for (std::size_t j = 1; j + 1 < T.size(); ++j) {
-            if (T[j].line < in.def.begin_line || T[j].text != name) continue;
-            if (T[j].line > in.def.end_line) break;
+        const auto [first, last] = def_tokens(in);
+        for (std::size_t j = std::max<std::size_t>(first, 1); j + 1 < last; ++j) {
+            if (T[j].text != name) continue;
             const std::string& nx = T[j + 1].text;
             const bool assigned = nx == "=" || (nx.size() == 2 && nx[1] == '=' && nx != "==" && nx != "!=" &&
                                                 nx != "<=" && nx != ">=");
@@ -503,9 +514,9 @@ std::string read_vmalloc_kasan(const PartInput& in, std::string& why) {
     VmallocReading r{in, npos, ""};
     const auto& T = in.parsed.tokens;
     // gfp_mask changed once, by `gfp_mask |= FLAGS;`
-    for (std::size_t j = 0; j + 1 < T.size(); ++j) {
-        if (T[j].line < in.def.begin_line || T[j].text != "gfp_mask") continue;
-        if (T[j].line > in.def.end_line) break;
+    const auto [first, last] = def_tokens(in);
+    for (std::size_t j = first; j + 1 < last; ++j) {
+        if (T[j].text != "gfp_mask") continue;
         const std::string& nx = T[j + 1].text;
         if (nx != "=" && nx != "|=" && nx != "&=") continue;
         if (nx != "|=" || r.skip_flags != npos) {
@@ -589,9 +600,9 @@ std::string read_user_page_gfp(const PartInput& in, std::string& why) {
     const auto& T = in.parsed.tokens;
     // the call the function returns, and its gfp (the first argument)
     const Call* ret = nullptr;
-    for (std::size_t j = 0; j + 1 < T.size() && !ret; ++j) {
-        if (T[j].line < in.def.begin_line || T[j].text != "return") continue;
-        if (T[j].line > in.def.end_line) break;
+    const auto [first, last] = def_tokens(in);
+    for (std::size_t j = first; j + 1 < last && !ret; ++j) {
+        if (T[j].text != "return") continue;
         for (const Call* c : in.parsed.calls_in(T[j].line, in.def.end_line))
             if (c->offset == T[j + 1].offset) ret = c;
     }
@@ -607,8 +618,8 @@ std::string read_user_page_gfp(const PartInput& in, std::string& why) {
     }
     // the local, statement by statement
     std::string value, lines;
-    for (std::size_t j = 1; j + 2 < T.size() && j < ret_at; ++j) {
-        if (T[j].line < in.def.begin_line || T[j].text != gfp) continue;
+    for (std::size_t j = std::max<std::size_t>(first, 1); j + 2 < last && j < ret_at; ++j) {
+        if (T[j].text != gfp) continue;
         const std::string& op = T[j + 1].text;
         if (op != "=" && op != "|=" && op != "&=") continue;
         const bool decl = op == "=" && is_ident(T[j - 1].text) && T[j - 1].text != "else" &&
