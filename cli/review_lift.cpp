@@ -29,8 +29,16 @@ ReviewLift lift_for_review(const tree::TreeTry& t, const std::string& release) {
         const bool changed = why.empty() && a->rule_text != b->rule_text;
         if (changed) l.changed.push_back(target.name);
         // read in part: a hunk there is checked where it changes that part, else not
-        if (why.empty() && target.part)
+        if (why.empty() && target.part) {
             why = changed ? tree::kInPart + target.part : std::string("only ") + target.part + " is read";
+            // the rule lines the series changes, as the patched copy reads them
+            std::string now;
+            std::istringstream r(a->rule_text);
+            for (std::string x; std::getline(r, x);)
+                if ((x.rfind("rule ", 0) == 0 || x.rfind("feature ", 0) == 0) && b->rule_text.find(x + "\n") == std::string::npos)
+                    now += (now.empty() ? "" : "; ") + x;
+            if (changed && !now.empty()) why += " (after the series: " + now + ")";
+        }
         l.status[target.name] = why;
         if (target.old_name) l.status[target.old_name] = why;  // a hunk names the function as the tree has it
     }
