@@ -281,6 +281,12 @@ std::string reply_text(const Reply& r) {
                 base_only += (base_only.empty() ? "" : ", ") + f.property + " [" + mode_name(f.mode) + "]";
         if (!base_only.empty())
             s += "\n" + para("Also in " + r.review->baseline + ", so not this series' doing: " + base_only + ".");
+        // what the series changes that its claim allows: coverage moved where it says, shown
+        if (!r.review->changes.empty()) {
+            s += "\n" + para("What the series changes against " + r.review->baseline +
+                              ", within what it is taken to claim (above), so no finding:");
+            for (const auto& c : r.review->changes) add(s, wrap(c, 72, "  ", "    "));
+        }
         // the baseline's recorded defects the series no longer shows
         for (const auto& d : kernel::recorded_defects_of(r.review->baseline)) {
             bool seen = false, checked = false;
