@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 
 #include "error.hpp"
 #include "file/primitives.hpp"
@@ -64,7 +65,10 @@ std::size_t lift_function_drift(const tree::SourceTree& t, const std::vector<con
             for (const auto& f : lift.functions) {
                 std::string calls;
                 for (const auto& c : f.unread_calls) calls += (calls.empty() ? "" : ", ") + c;
-                if (f.lifted && !f.part.empty())
+                if (f.lifted && !f.found)
+                    std::printf(md ? "- `%s` (%s): not defined, which is read: %s\n" : "  %-28s %s not defined, which is read: %s\n",
+                                f.name.c_str(), f.file.c_str(), f.rule_text.substr(f.rule_text.find('\n') + 1, f.rule_text.size() - f.rule_text.find('\n') - 2).c_str());
+                else if (f.lifted && !f.part.empty())
                     std::printf(md ? "- `%s` (%s:%d): read in part: %s\n" : "  %-28s %s:%d read in part: %s\n",
                                 f.name.c_str(), f.file.c_str(), f.line, f.part.c_str());
                 else if (f.lifted)
@@ -82,6 +86,24 @@ std::size_t lift_function_drift(const tree::SourceTree& t, const std::vector<con
             out << lift.variant_text;
             std::printf(md ? "\nThe lifted variant file (over %s): %s\n" : "  lifted variant file written (over %s): %s\n",
                         base.c_str(), write_to.c_str());
+        }
+        // a `feature NAME yes|no` the tree says, beside the era's (features.hpp)
+        std::istringstream lines(lift.variant_text);
+        for (std::string l; std::getline(lines, l);) {
+            std::istringstream w(l);
+            std::string kw, name, value;
+            if (!(w >> kw >> name >> value) || kw != "feature") continue;
+            const std::string n = "feature " + name;
+            Row* row = nullptr;
+            for (auto& x : rows)
+                if (x.name == n) row = &x;
+            if (!row) {
+                rows.push_back({n, {}, {}});
+                row = &rows.back();
+            }
+            const bool hand = kernel::get_feature(era->features(), name);
+            if ((value == "yes") == hand) row->equal_to.push_back(base);
+            else row->differs.push_back({base, "lifted " + value + ", hand " + (hand ? "yes" : "no")});
         }
         const kernel::VariantFile vf = kernel::parse_variant_file(lift.variant_text, t.era() + " (lifted)");
         for (const auto& r : solver::rule_drift(vf.overrides, base)) {

@@ -215,7 +215,10 @@ Accounting account(const patch::Series& s, const std::vector<patch::HunkMap>& ma
             for (const auto& n : modelled)
                 if (const std::string& w = lifted->at(without_noprof(n)); !w.empty())
                     part += "; of " + n + " the model reads " + w.substr(kInPart.size()) +
-                            ", which the series changes: the rest of " + n + " is not read";
+                            (w.find("(after the series: ") != std::string::npos
+                                 ? ", which the series changes"
+                                 : ", which reads the same after the series (its text changes, no rule of it does)") +
+                            ": the rest of " + n + " is not read";
             a.words = "changes " + join(modelled) +
                       ", read from the tree before and after the series into rule bodies: the review checks the code" +
                       part;

@@ -3,6 +3,7 @@
 
 #include <cctype>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 
 #include "error.hpp"
@@ -51,6 +52,25 @@ const std::vector<LiftTarget>& lift_targets() {
         {"get_huge_zero_folio", "mm/huge_memory.c",
          "whether it allocates the huge zero folio with __GFP_ZEROTAGS: feature huge_zero_folio_zerotags",
          read_huge_zero_folio_zerotags, "get_huge_zero_page"},
+        {"vrealloc_node_align", "mm/vmalloc.c",
+         "that the tree has vrealloc(), keeping the size last asked, and its KASAN calls in place if it makes them "
+         "itself: feature vrealloc, rules vrealloc_granule_aligned, vrealloc_grow_vm_alloc, vrealloc_grow_keep_tag",
+         read_vrealloc_kasan, "vrealloc", "feature vrealloc no\n"},
+        {"__kasan_vrealloc", "mm/kasan/common.c",
+         "the shrink's poison and the grow's unpoison call, their start offsets and the grow's flags: rules "
+         "vrealloc_granule_aligned, vrealloc_grow_vm_alloc, vrealloc_grow_keep_tag",
+         read_kasan_vrealloc},
+        {"__kasan_mempool_poison_pages", "mm/kasan/common.c",
+         "whether a page element's free is checked and a page tagged KASAN_TAG_KERNEL left alone: rules "
+         "mempool_check_page_frees, mempool_skip_untagged_pages",
+         read_mempool_poison_pages},
+        {"add_element", "mm/mempool.c",
+         "whether the element is stored only when kasan_poison_element() returns true: rule mempool_keep_bad_element",
+         read_mempool_add_element},
+        {"kasan_unpoison_element", "mm/mempool.c",
+         "how a slab element is unpoisoned (over __ksize() or by kasan_mempool_unpoison_object()): rule "
+         "mempool_unpoison_whole_slot",
+         read_mempool_unpoison_element},
     };
     return t;
 }
@@ -122,14 +142,38 @@ TreeLift lift_tree(const std::string& root, const std::string& era, const std::s
         f.name = t.name;
         f.file = t.file;
         if (!parsed.count(t.file)) {
-            const std::string text = read_text(root, t.file, files);
-            lines[t.file] = split_lines(text);
-            parsed[t.file] = text.empty() ? ParsedFile{} : read_definitions(root, t.file, text);
+            // A file of the tree itself is parsed once per process (a review
+            // lifts the tree before and after the series: only the patched
+            // copies differ); a patched copy is parsed each time.
+            static std::mutex m;
+            static std::map<std::string, std::pair<std::vector<std::string>, ParsedFile>> tree_files;
+            const bool own = !files.count(t.file);
+            std::unique_lock<std::mutex> lock(m);
+            if (auto it = tree_files.find(root + "/" + t.file); own && it != tree_files.end()) {
+                lines[t.file] = it->second.first;
+                parsed[t.file] = it->second.second;
+            } else {
+                lock.unlock();
+                const std::string text = read_text(root, t.file, files);
+                lines[t.file] = split_lines(text);
+                parsed[t.file] = text.empty() ? ParsedFile{} : read_definitions(root, t.file, text);
+                lock.lock();
+                if (own) tree_files[root + "/" + t.file] = {lines[t.file], parsed[t.file]};
+            }
         }
         // (6.10's allocation tagging renamed the allocators NAME_noprof)
         const Definition* d = parsed[t.file].find(t.name);
         if (!d) d = parsed[t.file].find(std::string(t.name) + "_noprof");
         if (!d && t.old_name) d = parsed[t.file].find(t.old_name);
+        if (!d && t.old_name) d = parsed[t.file].find(std::string(t.old_name) + "_noprof");
+        if ((!d || d->kind != Definition::Kind::function) && t.absent) {
+            f.lifted = true;
+            f.rule_text = "# " + std::string(t.file) + " does not define " + t.name + (t.old_name ? " or " : "") +
+                          (t.old_name ? t.old_name : "") + "\n" + t.absent;
+            out.variant_text += "\n# " + std::string(t.file) + " (not defined)\n" + f.rule_text;
+            out.functions.push_back(f);
+            continue;
+        }
         if (!d || d->kind != Definition::Kind::function) {
             f.why_not = std::string("not defined in ") + t.file;
             out.functions.push_back(f);

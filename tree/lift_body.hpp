@@ -30,13 +30,17 @@ struct LiftTarget {
     // the name it had in older trees (arm64's alloc_zeroed_user_highpage_movable
     // became vma_alloc_zeroed_movable_folio in v6.3), tried after `name`
     const char* old_name = nullptr;
+    // what the tree says by not defining it, as variant-file lines (no
+    // vrealloc(): `feature vrealloc no`); nullptr: its absence says nothing
+    // and the era's hand rule stands
+    const char* absent = nullptr;
 };
 const std::vector<LiftTarget>& lift_targets();
 
 struct LiftedFunction {
     std::string name, file;
     int line = 0;             // where its definition starts in the file
-    bool found = false;       // the file defines it
+    bool found = false;       // the file defines it (not found yet lifted: its absence read, LiftTarget::absent)
     bool lifted = false;      // the body reader took it
     std::string why_not;      // else: the reader's error, or "not defined in FILE"
     std::vector<std::string> unread_calls;  // assumed to leave tags and data alone

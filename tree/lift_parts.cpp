@@ -8,61 +8,11 @@
 #include <sstream>
 
 #include "modelled.hpp"
+#include "part_scan.hpp"
 
 namespace tagproof::tree {
 
 namespace {
-
-std::string at(const PartInput& in, int line) { return in.file + ":" + std::to_string(line); }
-
-bool is_ident(const std::string& t) { return !t.empty() && (std::isalpha((unsigned char)t[0]) || t[0] == '_'); }
-
-// The `nth` call to `callee` in the function, in the order written.
-const Call* nth_call(const PartInput& in, const std::string& callee, int nth) {
-    int seen = 0;
-    for (const Call* c : in.parsed.calls_in(in.def.begin_line, in.def.end_line))
-        // (alloc_pages() is a macro around 6.10's alloc_pages_noprof())
-        if (without_noprof(c->callee) == callee && seen++ == nth) return c;
-    return nullptr;
-}
-
-// An object-like macro of the file itself (#define GFP_VMAP_STACK (...) in
-// kernel/fork.c from v6.15), its replacement tokens; "" if there is none.
-std::string file_macro(const PartInput& in, const std::string& name) {
-    for (const Definition& d : in.parsed.defs) {
-        if (d.kind != Definition::Kind::macro || d.name != name) continue;
-        const std::vector<std::string> t = in.parsed.tokens_in(d.begin_line, d.end_line);
-        std::string out;
-        bool after = false;
-        for (const auto& x : t) {
-            if (after) out += (out.empty() ? "" : " ") + x;
-            else if (x == name) after = true;
-        }
-        return out;
-    }
-    return "";
-}
-
-// A call's argument as a rule expression: the function's variables replaced
-// by what the model binds them to, the file's own macros expanded once.
-std::string arg_expr(const PartInput& in, const std::string& arg, const std::map<std::string, std::string>& bind) {
-    std::istringstream ts(arg);
-    std::vector<std::string> toks;
-    for (std::string t; ts >> t;) toks.push_back(t);
-    std::string out;
-    for (std::size_t i = 0; i < toks.size(); ++i) {
-        std::string t = toks[i];
-        const bool member = i > 0 && (toks[i - 1] == "->" || toks[i - 1] == ".");
-        if (is_ident(t) && !member) {
-            if (auto b = bind.find(t); b != bind.end()) t = b->second;
-            else if (i + 1 >= toks.size() || toks[i + 1] != "(")
-                if (std::string m = file_macro(in, t); !m.empty()) t = "(" + m + ")";
-        }
-        out += (out.empty() ? "" : " ") + t;
-    }
-    return out;
-}
-
 struct ArgRule {
     const char* rule;    // the file rule it fills
     const char* params;  // "" or "(gfp)"
@@ -88,132 +38,6 @@ std::string arg_rule(const PartInput& in, const ArgRule& r, std::string& why) {
 }
 
 std::string both(const std::string& a, const std::string& b) { return a.empty() || b.empty() ? "" : a + b; }
-
-constexpr std::size_t npos = std::string::npos;
-
-// The function's own tokens: the indices [first, last) into the file's (the
-// readers' scans stay inside the definition, not the whole file).
-std::pair<std::size_t, std::size_t> def_tokens(const PartInput& in) {
-    const auto& T = in.parsed.tokens;
-    std::size_t a = 0;
-    while (a < T.size() && T[a].line < in.def.begin_line) ++a;
-    std::size_t b = a;
-    while (b < T.size() && T[b].line <= in.def.end_line) ++b;
-    return {a, b};
-}
-
-// The index of the token written at `offset`, or npos.
-std::size_t token_at(const PartInput& in, unsigned offset) {
-    const auto& T = in.parsed.tokens;
-    for (std::size_t j = 0; j < T.size(); ++j)
-        if (T[j].offset == offset) return j;
-    return npos;
-}
-
-// The index of the "(" matching the ")" at k, or npos.
-std::size_t open_of(const PartInput& in, std::size_t k) {
-    const auto& T = in.parsed.tokens;
-    int depth = 0;
-    for (std::size_t j = k + 1; j-- > 0;) {
-        if (T[j].text == ")") ++depth;
-        else if (T[j].text == "(" && --depth == 0) return j;
-    }
-    return npos;
-}
-
-// The tokens strictly between a and b, joined by one blank.
-std::string text_between(const PartInput& in, std::size_t a, std::size_t b) {
-    std::string x;
-    for (std::size_t j = a + 1; j < b; ++j) x += (x.empty() ? "" : " ") + in.parsed.tokens[j].text;
-    return x;
-}
-
-// The first token of the statement the token at k is in: back past the
-// expression to a `;`, `{`, `}`, `else`, or the `)` that closes an if, for
-// or while head (a parenthesised part of the expression is stepped over).
-std::size_t statement_start(const PartInput& in, std::size_t k) {
-    const auto& T = in.parsed.tokens;
-    while (k > 0) {
-        const std::string& p = T[k - 1].text;
-        if (p == ";" || p == "{" || p == "}" || p == "else") return k;
-        if (p == ")") {
-            const std::size_t o = open_of(in, k - 1);
-            if (o == npos) return k;
-            const std::string kw = o > 0 ? T[o - 1].text : "";
-            if (kw == "if" || kw == "for" || kw == "while") return k;
-            k = o;
-            continue;
-        }
-        --k;
-    }
-    return k;
-}
-
-// An `if (COND)` a statement is made under: its condition's tokens as
-// written, and the line of the `if`.
-struct Guard {
-    std::string cond;
-    int line = 0;
-};
-
-// The `if (COND)` conditions the statement holding token t0 is made under,
-// innermost first, braced or not, out to the function's body or the first
-// loop (a loop's own condition is not one: the model runs its body once per
-// element). False with `why` when the statement sits in an else branch,
-// which the readers do not read.
-bool enclosing_ifs(const PartInput& in, std::size_t t0, const std::string& what, std::vector<Guard>& guards,
-                   std::string& why) {
-    const auto& T = in.parsed.tokens;
-    std::size_t k = statement_start(in, t0);
-    for (bool braced = false;;) {
-        // the statement's head: a `)` just before it (an unbraced if / for), or the block's `{`
-        std::size_t head = k;
-        if (!braced && k > 0 && (T[k - 1].text == ")" || T[k - 1].text == "else")) head = k - 1;
-        if (head != k && T[head].text == "else") {
-            why = what + " is in an else branch";
-            return false;
-        }
-        if (head != k || braced) {
-            const std::size_t close = braced ? k - 1 : head;
-            if (close < T.size() && T[close].text == ")") {
-                const std::size_t open = open_of(in, close);
-                const std::string kw = open != npos && open > 0 ? T[open - 1].text : "";
-                if (kw != "if") return true;  // a loop, or a block the reader does not know: no condition past it
-                guards.push_back({text_between(in, open, close), T[open - 1].line});
-                k = open - 1;
-                braced = false;
-                if (k > 0 && T[k - 1].text == "else") {
-                    why = what + " is in an else-if branch";
-                    return false;
-                }
-                continue;
-            }
-            if (braced && close < T.size() && T[close].text == "else") {
-                why = what + " is in an else branch";
-                return false;
-            }
-            return true;  // the function's body: no condition
-        }
-        // walk back to the `{` that opens the block holding the statement
-        int depth = 0;
-        std::size_t j = k;
-        bool found = false;
-        while (j-- > 0) {
-            if (T[j].line < in.def.begin_line) break;
-            if (T[j].text == "}") ++depth;
-            else if (T[j].text == "{") {
-                if (depth == 0) {
-                    found = true;
-                    break;
-                }
-                --depth;
-            }
-        }
-        if (!found) return true;
-        k = j;
-        braced = true;
-    }
-}
 
 }  // namespace
 
@@ -403,32 +227,6 @@ std::string read_thread_stack(const PartInput& in, std::string& why) {
 }
 
 namespace {
-
-// The first statement of the function that begins with `seq` (tokens as
-// written), from token `from` on: the index of its first token, or npos.
-std::size_t find_statement(const PartInput& in, const std::vector<std::string>& seq, std::size_t from = 0) {
-    const auto& T = in.parsed.tokens;
-    const auto [first, last] = def_tokens(in);
-    for (std::size_t j = std::max(from, first); j + seq.size() <= last; ++j) {
-        bool match = true;
-        for (std::size_t i = 0; i < seq.size() && match; ++i) match = T[j + i].text == seq[i];
-        if (match && statement_start(in, j) == j) return j;
-    }
-    return npos;
-}
-
-// The tokens of a statement from `first` to its `;` (exclusive), joined.
-std::string to_semicolon(const PartInput& in, std::size_t first, std::size_t& semi) {
-    const auto& T = in.parsed.tokens;
-    int depth = 0;
-    for (semi = first; semi < T.size(); ++semi) {
-        if (T[semi].text == "(") ++depth;
-        else if (T[semi].text == ")") --depth;
-        else if (T[semi].text == ";" && depth == 0) break;
-    }
-    return text_between(in, first - 1, semi);
-}
-
 // __vmalloc_node_range, as the model reads it: the function's gfp_mask is
 // the caller's until the one statement that changes it, `gfp_mask |= FLAGS;`
 // (the pages' skip flags in the tagged-prot branch); a condition written on

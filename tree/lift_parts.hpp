@@ -46,5 +46,11 @@ std::string read_thread_stack(const PartInput& in, std::string& why);
 std::string read_vmalloc_kasan(const PartInput& in, std::string& why);
 std::string read_user_page_gfp(const PartInput& in, std::string& why);
 std::string read_huge_zero_folio_zerotags(const PartInput& in, std::string& why);
+// lift_kasan_parts.cpp: vrealloc()'s KASAN calls and the mempool's hooks
+std::string read_vrealloc_kasan(const PartInput& in, std::string& why);
+std::string read_kasan_vrealloc(const PartInput& in, std::string& why);
+std::string read_mempool_poison_pages(const PartInput& in, std::string& why);
+std::string read_mempool_add_element(const PartInput& in, std::string& why);
+std::string read_mempool_unpoison_element(const PartInput& in, std::string& why);
 
 }  // namespace tagproof::tree

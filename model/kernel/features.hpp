@@ -36,4 +36,12 @@ inline bool set_feature(Features& f, const std::string& name, bool on) {
     return true;
 }
 
+// Feature `name` of `f`; false for a name feature_names() does not list.
+inline bool get_feature(const Features& f, const std::string& name) {
+    if (name == "vrealloc") return f.vrealloc;
+    if (name == "huge_zero_folio_zerotags") return f.huge_zero_folio_zerotags;
+    if (name == "slub_rcu_debug") return f.slub_rcu_debug;
+    return false;
+}
+
 }  // namespace tagproof::kernel

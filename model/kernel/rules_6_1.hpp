@@ -368,9 +368,20 @@ struct rules_6_1 {
     // the element anyway. kasan_unpoison_element(): kasan_unpoison_range(e,
     // __ksize(e)) with the element's tag, the whole slot and no redzone; pages
     // get kasan_unpoison_pages() (a new tag).
+    // Each hook is a rule of its own (a variant file or a lifted tree sets one,
+    // tree/lift_kasan_parts.cpp); mempool_hooks gathers them through Self::.
+    template <class D>
+    static typename D::Bool mempool_check_page_frees(const KasanEnv<D>& e) { return D::boolean(false); }
+    template <class D>
+    static typename D::Bool mempool_skip_untagged_pages(const KasanEnv<D>& e) { return D::boolean(false); }
+    template <class D>
+    static typename D::Bool mempool_keep_bad_element(const KasanEnv<D>& e) { return D::boolean(true); }
+    template <class D>
+    static typename D::Bool mempool_unpoison_whole_slot(const KasanEnv<D>& e) { return D::boolean(true); }
     template <class D>
     static MempoolHooks<D> mempool_hooks(const KasanEnv<D>& e) {
-        return {D::boolean(false), D::boolean(false), D::boolean(true), D::boolean(true)};
+        return {Self::mempool_check_page_frees(e), Self::mempool_skip_untagged_pages(e),
+                Self::mempool_keep_bad_element(e), Self::mempool_unpoison_whole_slot(e)};
     }
 
     // ---- include/linux/mm.h page_kasan_tag() / page_kasan_tag_set(): page->flags ----
@@ -444,9 +455,16 @@ struct rules_6_1 {
     }
 
     // ---- mm/vmalloc.c vrealloc(): v6.12+ (features().vrealloc); never called before ----
+    // Each hook a rule of its own, as the mempool's; vrealloc_hooks gathers them.
+    template <class D>
+    static typename D::Bool vrealloc_granule_aligned(const KasanEnv<D>& e) { return D::boolean(false); }
+    template <class D>
+    static typename D::Bool vrealloc_grow_vm_alloc(const KasanEnv<D>& e) { return D::boolean(false); }
+    template <class D>
+    static typename D::Bool vrealloc_grow_keep_tag(const KasanEnv<D>& e) { return D::boolean(false); }
     template <class D>
     static VreallocHooks<D> vrealloc_hooks(const KasanEnv<D>& e) {
-        return {D::boolean(false), D::boolean(false), D::boolean(false)};
+        return {Self::vrealloc_granule_aligned(e), Self::vrealloc_grow_vm_alloc(e), Self::vrealloc_grow_keep_tag(e)};
     }
 
     // ---- include/linux/slab.h, mm/slab_common.c: the kmalloc minimum alignment ----

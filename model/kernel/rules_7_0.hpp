@@ -42,9 +42,11 @@ struct rules_7_0 : rules_6_4<Self> {
     // under HW_TAGS) and unpoisons round_down(old) .. new on a grow with
     // PROT_NORMAL | VM_ALLOC | KEEP_TAG (007f5da43b3d).
     template <class D>
-    static VreallocHooks<D> vrealloc_hooks(const KasanEnv<D>& e) {
-        return {D::boolean(true), D::boolean(true), D::boolean(true)};
-    }
+    static typename D::Bool vrealloc_granule_aligned(const KasanEnv<D>& e) { return D::boolean(true); }
+    template <class D>
+    static typename D::Bool vrealloc_grow_vm_alloc(const KasanEnv<D>& e) { return D::boolean(true); }
+    template <class D>
+    static typename D::Bool vrealloc_grow_keep_tag(const KasanEnv<D>& e) { return D::boolean(true); }
 
     // v6.8 (Konovalov, "kasan: save mempool stack traces" and the mempool API
     // rework): kasan_mempool_poison_{object,pages}() check and return false on
@@ -53,9 +55,13 @@ struct rules_7_0 : rules_6_4<Self> {
     // tagged); kasan_mempool_unpoison_object() unpoisons the element's size
     // and re-poisons the kmalloc redzone.
     template <class D>
-    static MempoolHooks<D> mempool_hooks(const KasanEnv<D>& e) {
-        return {D::boolean(true), D::boolean(true), D::boolean(false), D::boolean(false)};
-    }
+    static typename D::Bool mempool_check_page_frees(const KasanEnv<D>& e) { return D::boolean(true); }
+    template <class D>
+    static typename D::Bool mempool_skip_untagged_pages(const KasanEnv<D>& e) { return D::boolean(true); }
+    template <class D>
+    static typename D::Bool mempool_keep_bad_element(const KasanEnv<D>& e) { return D::boolean(false); }
+    template <class D>
+    static typename D::Bool mempool_unpoison_whole_slot(const KasanEnv<D>& e) { return D::boolean(false); }
 
     // v6.12 (Jann Horn, "slub: Introduce CONFIG_SLUB_RCU_DEBUG"): with the
     // option an RCU object's free is deferred by call_rcu; after the grace

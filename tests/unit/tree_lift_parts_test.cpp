@@ -12,9 +12,11 @@
 #include "functions.hpp"
 #include "lift_parts.hpp"
 #include "rule_drift.hpp"
-#include "scratch_dir.hpp"
+#include "read_part.hpp"
 
 using namespace tagproof;
+using test::read_part;
+using test::rule_line;
 
 namespace {
 
@@ -45,22 +47,6 @@ std::string file_with(const std::string& body) {
            "\tstack = __vmalloc_node_range(16384, 16384, 0, 0, THREADINFO_GFP & ~__GFP_ACCOUNT, 0, 0, node, 0);\n"
            "\treturn stack ? 0 : -12;\n"
            "}\n";
-}
-
-// the rule text a part reader reads from TEXT as PATH's function FN, or "WHY: ..." when not read
-std::string read_part(const std::string& path, const std::string& text, const std::string& fn, tree::PartReader reader) {
-    const std::string dir = test::scratch_dir("tree-lift-parts");
-    std::filesystem::create_directories(std::filesystem::path(dir + "/" + path).parent_path());
-    std::ofstream(dir + "/" + path) << text;
-    const tree::ParsedFile pf = tree::read_definitions(dir, path, text);
-    const tree::Definition* d = pf.find(fn);
-    if (!d) return "WHY: no definition";
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string l; std::getline(in, l);) lines.push_back(l);
-    std::string why;
-    const std::string r = reader(tree::PartInput{lines, *d, pf, path}, why);
-    return r.empty() ? "WHY: " + why : r;
 }
 
 // the made-up fork.c's rules
@@ -114,11 +100,6 @@ std::string vmalloc_file(const VmallocShape& v) {
 
 std::string read_vmalloc(const VmallocShape& v) {
     return read_part("mm/vmalloc.c", vmalloc_file(v), "__vmalloc_node_range_noprof", tree::read_vmalloc_kasan);
-}
-
-std::string rule_line(const std::string& text, const std::string& rule) {
-    const std::size_t at = text.find("rule " + rule);
-    return at == std::string::npos ? "" : text.substr(at, text.find('\n', at) - at);
 }
 
 }  // namespace

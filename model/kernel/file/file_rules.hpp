@@ -29,6 +29,13 @@ namespace tagproof::kernel {
     X0(cached_stack_unpoison, Bool)                       \
     X0(kfence_enabled, Bool)                              \
     X0(free_reads_skip_flag, Bool)                        \
+    X0(mempool_check_page_frees, Bool)                    \
+    X0(mempool_skip_untagged_pages, Bool)                 \
+    X0(mempool_keep_bad_element, Bool)                    \
+    X0(mempool_unpoison_whole_slot, Bool)                 \
+    X0(vrealloc_granule_aligned, Bool)                    \
+    X0(vrealloc_grow_vm_alloc, Bool)                      \
+    X0(vrealloc_grow_keep_tag, Bool)                      \
     X1(user_page_gfp, Word, vm_mte, Bool)                 \
     X1(slab_tag_per_alloc, Bool, ctor_or_rcu, Bool)       \
     X1(slab_memset_init, Bool, init, Bool)                \

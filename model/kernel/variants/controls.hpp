@@ -152,11 +152,7 @@ struct control_mempool_whole_slot final : rules_7_0<control_mempool_whole_slot> 
     static constexpr bool mutant = true;
     static Claims claims() { return {ChangeScope::hw_tags_active, {}, "a mempool speed-up"}; }
     template <class D>
-    static MempoolHooks<D> mempool_hooks(const KasanEnv<D>& e) {
-        MempoolHooks<D> h = rules_7_0<control_mempool_whole_slot>::mempool_hooks(e);
-        h.unpoison_whole_slot = D::boolean(true);
-        return h;
-    }
+    static typename D::Bool mempool_unpoison_whole_slot(const KasanEnv<D>& e) { return D::boolean(true); }
 };
 
 // "arm64: mte: sync tags only when KASAN uses them": mte_sync_tags() gated on

@@ -51,9 +51,11 @@ struct vrealloc_v6_15 final : rules_7_0<vrealloc_v6_15> {
     static constexpr const char* summary =
         "linux-7.0 with vrealloc()'s KASAN calls of v6.15 .. v6.18: grow without VM_ALLOC / KEEP_TAG, unaligned";
     template <class D>
-    static VreallocHooks<D> vrealloc_hooks(const KasanEnv<D>& e) {
-        return {D::boolean(false), D::boolean(false), D::boolean(false)};
-    }
+    static typename D::Bool vrealloc_granule_aligned(const KasanEnv<D>& e) { return D::boolean(false); }
+    template <class D>
+    static typename D::Bool vrealloc_grow_vm_alloc(const KasanEnv<D>& e) { return D::boolean(false); }
+    template <class D>
+    static typename D::Bool vrealloc_grow_keep_tag(const KasanEnv<D>& e) { return D::boolean(false); }
 };
 
 }  // namespace tagproof::kernel

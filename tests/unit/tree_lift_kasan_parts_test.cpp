@@ -1,0 +1,231 @@
+// tree_lift_kasan_parts_test.cpp — vrealloc()'s KASAN calls and the
+// mempool's hooks read in part (tree/lift_kasan_parts.cpp), on made-up C in
+// the shape of each era (no kernel code in the project): what each shape
+// reads as, the shapes refused with why, and the rows decided beside the
+// hand eras by Z3, with a shape that differs as the control.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "file/variant_file.hpp"
+#include "read_part.hpp"
+#include "rule_drift.hpp"
+
+using namespace tagproof;
+using test::read_part;
+using test::rule_line;
+
+namespace {
+
+const char* kVmallocHead =
+    "typedef unsigned long size_t;\n"
+    "enum { KASAN_GRANULE_SIZE = 16, KASAN_VMALLOC_PROT_NORMAL = 1, KASAN_VMALLOC_VM_ALLOC = 2,\n"
+    "       KASAN_VMALLOC_KEEP_TAG = 4 };\n"
+    "#define round_up(x, y) ((((x) - 1) | ((y) - 1)) + 1)\n"
+    "#define round_down(x, y) ((x) & ~((y) - 1))\n"
+    "void __kasan_poison_vmalloc(const void *, unsigned long);\n"
+    "void *__kasan_unpoison_vmalloc(const void *, unsigned long, int);\n"
+    "void kasan_poison_vmalloc(const void *, unsigned long);\n"
+    "void *kasan_unpoison_vmalloc(const void *, unsigned long, int);\n"
+    "void kasan_poison_last_granule(const void *, unsigned long);\n";
+
+// mm/kasan/common.c's __kasan_vrealloc: SHRINK and GROW are the two branches' bodies
+std::string read_kasan_vrealloc(const std::string& shrink, const std::string& grow) {
+    const std::string text = std::string(kVmallocHead) +
+                             "void __kasan_vrealloc(const void *addr, unsigned long old_size, unsigned long new_size)\n"
+                             "{\n\tif (new_size < old_size) {\n" + shrink + "\t} else if (new_size > old_size) {\n" + grow +
+                             "\t}\n}\n";
+    return read_part("mm/kasan/common.c", text, "__kasan_vrealloc", tree::read_kasan_vrealloc);
+}
+
+const char* kShrinkRounded =
+    "\t\tkasan_poison_last_granule(addr, new_size);\n"
+    "\t\tnew_size = round_up(new_size, KASAN_GRANULE_SIZE);\n"
+    "\t\told_size = round_up(old_size, KASAN_GRANULE_SIZE);\n"
+    "\t\tif (new_size < old_size)\n"
+    "\t\t\t__kasan_poison_vmalloc(addr + new_size, old_size - new_size);\n";
+const char* kGrowRounded =
+    "\t\told_size = round_down(old_size, KASAN_GRANULE_SIZE);\n"
+    "\t\t__kasan_unpoison_vmalloc(addr + old_size, new_size - old_size,\n"
+    "\t\t\tKASAN_VMALLOC_PROT_NORMAL | KASAN_VMALLOC_VM_ALLOC | KASAN_VMALLOC_KEEP_TAG);\n";
+
+// mm/vmalloc.c's vrealloc_noprof: BODY is its in-place part
+std::string read_vrealloc(const std::string& body) {
+    const std::string text = std::string(kVmallocHead) +
+                             "struct vm_struct { size_t size; size_t requested_size; };\n"
+                             "struct vm_struct *find_vm_area(const void *);\n"
+                             "void kasan_vrealloc(const void *, unsigned long, unsigned long);\n"
+                             "void *vrealloc_noprof(const void *p, size_t size, int flags)\n"
+                             "{\n\tstruct vm_struct *vm = find_vm_area(p);\n\tsize_t old_size = vm->requested_size;\n" +
+                             body + "\treturn (void *)p;\n}\n";
+    return read_part("mm/vmalloc.c", text, "vrealloc_noprof", tree::read_vrealloc_kasan);
+}
+
+// the rows of RULES' rules starting with PREFIX, decided beside ERA
+std::map<std::string, solver::RuleDriftRow> rows_of(const std::string& rules, const std::string& era,
+                                                    const std::string& prefix) {
+    const kernel::VariantFile vf = kernel::parse_variant_file("name lifted-x\nbase " + era + "\n" + rules, "lifted");
+    std::map<std::string, solver::RuleDriftRow> m;
+    for (const auto& r : solver::rule_drift(vf.overrides, era))
+        if (r.rule.rfind(prefix, 0) == 0) m[r.rule] = r;
+    return m;
+}
+
+}  // namespace
+
+// v6.19's __kasan_vrealloc (6.12.y): rounded starts, the grow with VM_ALLOC
+// and KEEP_TAG: linux-7.0's hooks, proved equal; v6.15's unrounded,
+// flagless calls differ from it (the control) and equal vrealloc-v6.15.
+TEST(LiftKasanParts, KasanVreallocAsLinux70) {
+    const std::string r = read_kasan_vrealloc(kShrinkRounded, kGrowRounded);
+    EXPECT_EQ(rule_line(r, "vrealloc_granule_aligned"), "rule vrealloc_granule_aligned = true") << r;
+    EXPECT_EQ(rule_line(r, "vrealloc_grow_vm_alloc"), "rule vrealloc_grow_vm_alloc = true") << r;
+    EXPECT_EQ(rule_line(r, "vrealloc_grow_keep_tag"), "rule vrealloc_grow_keep_tag = true") << r;
+    const auto era = rows_of(r, "linux-7.0", "vrealloc_");
+    ASSERT_EQ(era.size(), 3u);
+    for (const auto& [n, row] : era) EXPECT_TRUE(row.equal) << n << ": " << row.witness;
+
+    const std::string v615 = read_vrealloc(
+        "\tif (size <= old_size) {\n\t\tvm->requested_size = size;\n"
+        "\t\tkasan_poison_vmalloc(p + size, old_size - size);\n\t\treturn (void *)p;\n\t}\n"
+        "\tif (size <= vm->size) {\n\t\tvm->requested_size = size;\n"
+        "\t\tkasan_unpoison_vmalloc(p + old_size, size - old_size, KASAN_VMALLOC_PROT_NORMAL);\n\t}\n");
+    EXPECT_NE(v615.find("\nfeature vrealloc yes\n"), std::string::npos) << v615;
+    EXPECT_EQ(rule_line(v615, "vrealloc_granule_aligned"), "rule vrealloc_granule_aligned = false") << v615;
+    EXPECT_EQ(rule_line(v615, "vrealloc_grow_keep_tag"), "rule vrealloc_grow_keep_tag = false") << v615;
+    const auto old = rows_of(v615, "linux-7.0", "vrealloc_");
+    ASSERT_EQ(old.size(), 3u);
+    for (const auto& [n, row] : old) EXPECT_FALSE(row.equal) << n;
+}
+
+// vrealloc calling kasan_vrealloc(): the tree has it; the hooks are
+// __kasan_vrealloc's, no rule here (the two are not read twice).
+TEST(LiftKasanParts, VreallocThroughKasanVreallocIsTheFeatureOnly) {
+    const std::string r = read_vrealloc("\tif (size <= old_size) {\n\t\tvm->requested_size = size;\n"
+                                        "\t\tkasan_vrealloc(p, old_size, size);\n\t}\n");
+    EXPECT_NE(r.find("\nfeature vrealloc yes\n"), std::string::npos) << r;
+    EXPECT_EQ(r.find("\nrule "), std::string::npos) << r;
+}
+
+// Shapes the hooks cannot hold are refused, with why.
+TEST(LiftKasanParts, VreallocShapesTheModelDoesNotHaveAreRefused) {
+    // the shrink rounded, the grow not: one choice for both in the model
+    EXPECT_NE(read_kasan_vrealloc(kShrinkRounded,
+                                  "\t\t__kasan_unpoison_vmalloc(addr + old_size, new_size - old_size, "
+                                  "KASAN_VMALLOC_PROT_NORMAL);\n")
+                  .find("WHY: the shrink's start is rounded up and the grow's not rounded down"),
+              std::string::npos);
+    // a grow without PROT_NORMAL
+    EXPECT_NE(read_kasan_vrealloc(kShrinkRounded,
+                                  "\t\told_size = round_down(old_size, KASAN_GRANULE_SIZE);\n"
+                                  "\t\t__kasan_unpoison_vmalloc(addr + old_size, new_size - old_size, KASAN_VMALLOC_VM_ALLOC);\n")
+                  .find("does not pass KASAN_VMALLOC_PROT_NORMAL"),
+              std::string::npos);
+    // no grow at all
+    EXPECT_NE(read_kasan_vrealloc(kShrinkRounded, "").find("WHY: __kasan_vrealloc makes no kasan_unpoison_vmalloc()"),
+              std::string::npos);
+    // v6.12.0's vrealloc, shrinking from the whole area (no requested_size)
+    const std::string text = std::string(kVmallocHead) +
+                             "struct vm_struct { size_t size; };\nstruct vm_struct *find_vm_area(const void *);\n"
+                             "void *vrealloc_noprof(const void *p, size_t size, int flags)\n{\n"
+                             "\tsize_t old_size = find_vm_area(p)->size;\n"
+                             "\tif (size <= old_size) {\n\t\tkasan_poison_vmalloc(p + size, old_size - size);\n"
+                             "\t\treturn (void *)p;\n\t}\n\treturn 0;\n}\n";
+    EXPECT_NE(read_part("mm/vmalloc.c", text, "vrealloc_noprof", tree::read_vrealloc_kasan)
+                  .find("WHY: vrealloc_noprof does not keep the size last asked"),
+              std::string::npos);
+}
+
+namespace {
+
+const char* kMempoolHead =
+    "enum { KASAN_TAG_KERNEL = 0xff, KASAN_PAGE_FREE = 0xfe, PAGE_SIZE = 4096 };\n"
+    "#define IS_ENABLED(x) 0\n"
+    "struct page;\n"
+    "int PageHighMem(struct page *);\n"
+    "unsigned char page_kasan_tag(struct page *);\n"
+    "void *page_address(struct page *);\n"
+    "int check_page_allocation(void *, unsigned long);\n"
+    "void kasan_poison(void *, unsigned long, int, int);\n";
+
+std::string read_poison_pages(const std::string& body) {
+    const std::string text = std::string(kMempoolHead) +
+                             "int __kasan_mempool_poison_pages(struct page *page, unsigned int order, unsigned long ip)\n"
+                             "{\n\tvoid *ptr;\n\n\tif (PageHighMem(page))\n\t\treturn 1;\n" + body +
+                             "\tkasan_poison(ptr, PAGE_SIZE << order, KASAN_PAGE_FREE, 0);\n\treturn 1;\n}\n";
+    return read_part("mm/kasan/common.c", text, "__kasan_mempool_poison_pages", tree::read_mempool_poison_pages);
+}
+
+const char* kSkipUntagged =
+    "\t/* Bail out if allocation was excluded due to sampling. */\n"
+    "\tif (!IS_ENABLED(CONFIG_KASAN_GENERIC) &&\n\t    page_kasan_tag(page) == KASAN_TAG_KERNEL)\n\t\treturn 1;\n";
+const char* kCheck = "\tptr = page_address(page);\n\tif (check_page_allocation(ptr, ip))\n\t\treturn 0;\n";
+
+const char* kPoolHead =
+    "struct mempool { void **elements; int curr_nr; };\n"
+    "void *kasan_mempool_unpoison_object(void *, unsigned long);\n"
+    "void kasan_unpoison_range(const void *, unsigned long);\n"
+    "unsigned long __ksize(const void *);\n"
+    "int kasan_poison_element(struct mempool *, void *);\n";
+
+std::string read_add_element(const std::string& body) {
+    const std::string text = std::string(kPoolHead) + "static void add_element(struct mempool *pool, void *element)\n{\n" +
+                             body + "}\n";
+    return read_part("mm/mempool.c", text, "add_element", tree::read_mempool_add_element);
+}
+
+std::string read_unpoison_element(const std::string& body) {
+    const std::string text = std::string(kPoolHead) +
+                             "static void kasan_unpoison_element(struct mempool *pool, void *element)\n{\n" + body + "}\n";
+    return read_part("mm/mempool.c", text, "kasan_unpoison_element", tree::read_mempool_unpoison_element);
+}
+
+}  // namespace
+
+// v6.8's __kasan_mempool_poison_pages: checked, sampled-out pages left alone:
+// linux-7.0's rules; without the check and the test, linux-6.1's (the
+// control: they differ from linux-7.0).
+TEST(LiftKasanParts, MempoolPoisonPagesAsTheErasWriteIt) {
+    const std::string now = read_poison_pages(std::string(kSkipUntagged) + kCheck);
+    EXPECT_EQ(rule_line(now, "mempool_check_page_frees"), "rule mempool_check_page_frees = true") << now;
+    EXPECT_EQ(rule_line(now, "mempool_skip_untagged_pages"), "rule mempool_skip_untagged_pages = true") << now;
+    for (const auto& [n, row] : rows_of(now, "linux-7.0", "mempool_")) EXPECT_TRUE(row.equal) << n << ": " << row.witness;
+    const std::string bare = read_poison_pages("\tptr = page_address(page);\n");
+    EXPECT_EQ(rule_line(bare, "mempool_check_page_frees"), "rule mempool_check_page_frees = false") << bare;
+    const auto rows = rows_of(bare, "linux-7.0", "mempool_");
+    ASSERT_EQ(rows.size(), 2u);
+    for (const auto& [n, row] : rows) EXPECT_FALSE(row.equal) << n;
+    for (const auto& [n, row] : rows_of(bare, "linux-6.1", "mempool_")) EXPECT_TRUE(row.equal) << n << ": " << row.witness;
+    // a skip that holds for Generic too (whose page tags are all 0xff) is refused
+    EXPECT_NE(read_poison_pages("\tif (page_kasan_tag(page) == KASAN_TAG_KERNEL)\n\t\treturn 1;\n" + std::string(kCheck))
+                  .find("holds for Generic too"),
+              std::string::npos);
+}
+
+// add_element: gated on kasan_poison_element() (v6.8) or not (before).
+TEST(LiftKasanParts, MempoolAddElementGatedOrNot) {
+    const std::string gated = read_add_element(
+        "\tif (kasan_poison_element(pool, element))\n\t\tpool->elements[pool->curr_nr++] = element;\n");
+    EXPECT_EQ(rule_line(gated, "mempool_keep_bad_element"), "rule mempool_keep_bad_element = false") << gated;
+    const std::string always =
+        read_add_element("\tkasan_poison_element(pool, element);\n\tpool->elements[pool->curr_nr++] = element;\n");
+    EXPECT_EQ(rule_line(always, "mempool_keep_bad_element"), "rule mempool_keep_bad_element = true") << always;
+    EXPECT_TRUE(rows_of(gated, "linux-7.0", "mempool_").at("mempool_keep_bad_element").equal);
+    EXPECT_FALSE(rows_of(always, "linux-7.0", "mempool_").at("mempool_keep_bad_element").equal);
+    EXPECT_NE(read_add_element("\tint ok = kasan_poison_element(pool, element);\n"
+                               "\tpool->elements[pool->curr_nr++] = element;\n")
+                  .find("neither a statement of its own nor the store's condition"),
+              std::string::npos);
+}
+
+// kasan_unpoison_element: over __ksize() (before v6.8) or the element's size.
+TEST(LiftKasanParts, MempoolUnpoisonElementWholeSlotOrNot) {
+    const std::string whole = read_unpoison_element("\tkasan_unpoison_range(element, __ksize(element));\n");
+    EXPECT_EQ(rule_line(whole, "mempool_unpoison_whole_slot"), "rule mempool_unpoison_whole_slot = true") << whole;
+    const std::string sized = read_unpoison_element("\tkasan_mempool_unpoison_object(element, 64);\n");
+    EXPECT_EQ(rule_line(sized, "mempool_unpoison_whole_slot"), "rule mempool_unpoison_whole_slot = false") << sized;
+    EXPECT_TRUE(rows_of(sized, "linux-7.0", "mempool_").at("mempool_unpoison_whole_slot").equal);
+    EXPECT_FALSE(rows_of(whole, "linux-7.0", "mempool_").at("mempool_unpoison_whole_slot").equal);
+    EXPECT_NE(read_unpoison_element("\tkasan_unpoison_range(element, 64);\n").find("is not over __ksize(element)"),
+              std::string::npos);
+}

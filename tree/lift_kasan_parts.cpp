@@ -1,0 +1,236 @@
+// lift_kasan_parts.cpp — the KASAN hooks of vrealloc() and of the mempool,
+// read from the tree in part (lift_parts.hpp): each reader fills the rules of
+// one hook struct of the model (plans.hpp VreallocHooks, MempoolHooks) from
+// the calls the function makes, their arguments and the `if`s around them,
+// and refuses, saying why, a shape the struct cannot hold. Each comment names
+// the kernel change the reader tells apart.
+#include <sstream>
+
+#include "lift_parts.hpp"
+#include "part_scan.hpp"
+
+namespace tagproof::tree {
+
+namespace {
+
+// Whether `text`, read as tokens, holds the token `tok`.
+bool has_token(const std::string& text, const std::string& tok) {
+    std::istringstream ts(text);
+    for (std::string t; ts >> t;)
+        if (t == tok) return true;
+    return false;
+}
+
+// The first call to any of `callees` in the function, and which it was.
+const Call* first_call(const PartInput& in, std::initializer_list<const char*> callees) {
+    const Call* best = nullptr;
+    for (const char* c : callees)
+        if (const Call* x = nth_call(in, c, 0); x && (!best || x->offset < best->offset)) best = x;
+    return best;
+}
+
+// Whether the start offset a call passes (its first argument, `addr + SIZE`)
+// is rounded with `round` (round_up / round_down to KASAN_GRANULE_SIZE):
+// written in the argument, or SIZE assigned `SIZE = round(...)` before the call.
+bool start_rounded(const PartInput& in, const Call& c, const std::string& round) {
+    if (c.args.empty()) return false;
+    if (has_token(c.args[0], round)) return true;
+    const std::size_t t = token_at(in, c.offset);
+    std::istringstream ts(c.args[0]);
+    for (std::string name; ts >> name;) {
+        if (!is_ident(name)) continue;
+        const std::size_t s = find_statement(in, {name, "=", round});
+        if (s != npos && t != npos && s < t) return true;
+    }
+    return false;
+}
+
+// vrealloc()'s two KASAN calls on the part that changes, as the rules of
+// VreallocHooks: the shrink's poison call and the grow's unpoison call, their
+// start offsets rounded or not, and the grow's flags.
+std::string vrealloc_hook_rules(const PartInput& in, std::initializer_list<const char*> poison,
+                                std::initializer_list<const char*> unpoison, std::string& why) {
+    const Call* p = first_call(in, poison);
+    const Call* u = first_call(in, unpoison);
+    if (!p || !u) {
+        why = in.def.name + " makes no " + (p ? "" : "kasan_poison_vmalloc() ") + (p || u ? "" : "and no ") +
+              (u ? "" : "kasan_unpoison_vmalloc() ") + "call on the part that shrinks or grows";
+        return "";
+    }
+    if (u->args.size() < 3) {
+        why = "the " + u->callee + "() at " + at(in, u->line) + " passes no flags";
+        return "";
+    }
+    const std::string& flags = u->args[2];
+    if (!has_token(flags, "KASAN_VMALLOC_PROT_NORMAL")) {
+        why = "the grow's " + u->callee + "() at " + at(in, u->line) + " does not pass KASAN_VMALLOC_PROT_NORMAL (" + flags +
+              "): the model's grow is a PAGE_KERNEL area's";
+        return "";
+    }
+    const bool shrink_up = start_rounded(in, *p, "round_up"), grow_down = start_rounded(in, *u, "round_down");
+    if (shrink_up != grow_down) {
+        why = std::string("the shrink's start is ") + (shrink_up ? "" : "not ") + "rounded up and the grow's " +
+              (grow_down ? "" : "not ") + "rounded down: the model has one choice for both (vrealloc_granule_aligned)";
+        return "";
+    }
+    const bool vm_alloc = has_token(flags, "KASAN_VMALLOC_VM_ALLOC"), keep = has_token(flags, "KASAN_VMALLOC_KEEP_TAG");
+    return "# " + in.def.name + ": the shrink's " + p->callee + "() at " + at(in, p->line) + ", from " +
+           (shrink_up ? "round_up(new)" : "p + new as it is") + "; the grow's " + u->callee + "() at " + at(in, u->line) +
+           ", from " + (grow_down ? "round_down(old)" : "p + old as it is") + ", flags " + flags +
+           "\nrule vrealloc_granule_aligned = " + (shrink_up ? "true" : "false") +
+           "\nrule vrealloc_grow_vm_alloc = " + (vm_alloc ? "true" : "false") +
+           "\nrule vrealloc_grow_keep_tag = " + (keep ? "true" : "false") + "\n";
+}
+
+// The `if` whose condition holds the token sequence `seq`, and the first
+// token of the statement it guards; npos if the function has none.
+std::size_t guarded_by(const PartInput& in, const std::vector<std::string>& seq, std::string& cond) {
+    const auto& T = in.parsed.tokens;
+    const auto [first, last] = def_tokens(in);
+    for (std::size_t j = first; j + seq.size() <= last; ++j) {
+        bool match = true;
+        for (std::size_t i = 0; i < seq.size() && match; ++i) match = T[j + i].text == seq[i];
+        if (!match) continue;
+        // out to the `if (` that holds it
+        int depth = 0;
+        for (std::size_t k = j; k-- > first;) {
+            if (T[k].text == ")") ++depth;
+            else if (T[k].text == "(" && depth-- == 0 && k > 0 && T[k - 1].text == "if") {
+                int d = 0;
+                for (std::size_t m = k; m < last; ++m) {
+                    if (T[m].text == "(") ++d;
+                    else if (T[m].text == ")" && --d == 0) {
+                        cond = text_between(in, k, m);
+                        return m + 1;
+                    }
+                }
+                return npos;
+            }
+        }
+    }
+    return npos;
+}
+
+}  // namespace
+
+// mm/vmalloc.c vrealloc (vrealloc_noprof from 6.10, vrealloc_node_align_noprof
+// from v6.17): that the tree has it (feature vrealloc), and that it is the
+// vrealloc the model has: one that keeps the size last asked
+// (vm->requested_size, a0309faf1cb0, v6.15; 6.12.y has it) and grows in place
+// up to the pages it has. Its KASAN calls on the part that changes are
+// kasan_vrealloc()'s (v6.19, 9b47d4eea3f7; 6.12.y), read from
+// mm/kasan/common.c __kasan_vrealloc, or, as v6.15 .. v6.18 wrote them, its
+// own kasan_poison_vmalloc(p + size, ...) and kasan_unpoison_vmalloc(p +
+// old_size, ..., KASAN_VMALLOC_PROT_NORMAL), read here. v6.12.0's, which
+// shrinks from the whole area, is refused.
+std::string read_vrealloc_kasan(const PartInput& in, std::string& why) {
+    const auto& T = in.parsed.tokens;
+    const auto [first, last] = def_tokens(in);
+    bool requested = false;
+    for (std::size_t j = first; j < last && !requested; ++j) requested = T[j].text == "requested_size";
+    if (!requested) {
+        why = in.def.name + " does not keep the size last asked (vm->requested_size, v6.15): it shrinks from the whole "
+              "area, which the model's vrealloc does not";
+        return "";
+    }
+    const std::string has = "# " + in.def.name + ": the tree has vrealloc(), keeping vm->requested_size\nfeature vrealloc yes\n";
+    if (const Call* k = nth_call(in, "kasan_vrealloc", 0))
+        return has + "# its KASAN calls in place are kasan_vrealloc()'s (at " + at(in, k->line) +
+               "): mm/kasan/common.c __kasan_vrealloc\n";
+    const std::string rules = vrealloc_hook_rules(in, {"kasan_poison_vmalloc"}, {"kasan_unpoison_vmalloc"}, why);
+    return rules.empty() ? "" : has + rules;
+}
+
+// mm/kasan/common.c __kasan_vrealloc (v6.19, 9b47d4eea3f7 "mm/kasan: fix KASAN
+// poisoning in vrealloc()"; 6.12.y): the shrink's __kasan_poison_vmalloc()
+// from round_up(new_size) and the grow's __kasan_unpoison_vmalloc() from
+// round_down(old_size) with PROT_NORMAL | VM_ALLOC | KEEP_TAG (007f5da43b3d).
+std::string read_kasan_vrealloc(const PartInput& in, std::string& why) {
+    return vrealloc_hook_rules(in, {"__kasan_poison_vmalloc", "kasan_poison_vmalloc"},
+                               {"__kasan_unpoison_vmalloc", "kasan_unpoison_vmalloc"}, why);
+}
+
+// mm/kasan/common.c __kasan_mempool_poison_pages (v6.8, "kasan: add mempool
+// API"): whether a page element's free is checked (check_page_allocation()
+// reports an invalid or double free) and whether a page whose tag is
+// KASAN_TAG_KERNEL, sampled out and never tagged, is left alone. The model's
+// skip holds for the tag modes only, as the kernel's `!IS_ENABLED(
+// CONFIG_KASAN_GENERIC) &&` says (Generic's page tag is always 0xff): a
+// skip without it is refused. Before v6.8 mempool.c called
+// kasan_poison_pages(), neither (the function is not in the tree then).
+std::string read_mempool_poison_pages(const PartInput& in, std::string& why) {
+    const Call* check = nth_call(in, "check_page_allocation", 0);
+    std::string cond;
+    const std::size_t then = guarded_by(in, {"page_kasan_tag", "(", "page", ")", "==", "KASAN_TAG_KERNEL"}, cond);
+    const auto& T = in.parsed.tokens;
+    const bool skip = then != npos;
+    if (skip && (then >= T.size() || T[then].text != "return")) {
+        why = "the test page_kasan_tag(page) == KASAN_TAG_KERNEL in " + in.def.name + " is not followed by a return";
+        return "";
+    }
+    if (skip && cond.find("! IS_ENABLED ( CONFIG_KASAN_GENERIC )") == std::string::npos) {
+        why = "the test of KASAN_TAG_KERNEL in " + in.def.name + " (" + cond +
+              ") holds for Generic too, whose page tags are all 0xff: the model skips in the tag modes only";
+        return "";
+    }
+    return "# " + in.def.name + ": " +
+           (check ? "check_page_allocation() at " + at(in, check->line) : std::string("no check_page_allocation()")) +
+           (skip ? "; a page tagged KASAN_TAG_KERNEL returns before it is poisoned, if (" + cond + ") at " +
+                       at(in, T[then].line)
+                 : std::string("; no test of KASAN_TAG_KERNEL")) +
+           "\nrule mempool_check_page_frees = " + (check ? "true" : "false") +
+           "\nrule mempool_skip_untagged_pages = " + (skip ? "true" : "false") + "\n";
+}
+
+// mm/mempool.c add_element: whether the element goes into the reserve only
+// when kasan_poison_element() found nothing wrong (`if
+// (kasan_poison_element(pool, element))`, v6.8) or whatever it found (its
+// value unused, before).
+std::string read_mempool_add_element(const PartInput& in, std::string& why) {
+    const Call* k = nth_call(in, "kasan_poison_element", 0);
+    const std::size_t store = find_statement(in, {"pool", "->", "elements", "["});
+    if (!k || store == npos) {
+        why = in.def.name + (k ? " does not store the element as pool->elements[...] = element"
+                               : " makes no kasan_poison_element() call");
+        return "";
+    }
+    std::vector<Guard> guards;
+    if (!enclosing_ifs(in, store, "the store of the element", guards, why)) return "";
+    bool gated = false;
+    for (const Guard& g : guards) gated = gated || has_token(g.cond, "kasan_poison_element");
+    const std::size_t kt = token_at(in, k->offset);
+    if (!gated && (kt == npos || statement_start(in, kt) != kt)) {
+        why = "the kasan_poison_element() at " + at(in, k->line) + " is neither a statement of its own nor the store's condition";
+        return "";
+    }
+    return "# " + in.def.name + ": kasan_poison_element() at " + at(in, k->line) +
+           (gated ? ", the store made only if it returns true" : ", its value unused: the element is stored whatever it found") +
+           "\nrule mempool_keep_bad_element = " + (gated ? "false" : "true") + "\n";
+}
+
+// mm/mempool.c kasan_unpoison_element: a slab or kmalloc element unpoisoned as
+// kasan_unpoison_range(element, __ksize(element)), the whole slot and no
+// redzone (before v6.8), or kasan_mempool_unpoison_object(element, size),
+// the element's size and kmalloc's redzone (v6.8 on).
+std::string read_mempool_unpoison_element(const PartInput& in, std::string& why) {
+    const Call* obj = nth_call(in, "kasan_mempool_unpoison_object", 0);
+    const Call* range = nth_call(in, "kasan_unpoison_range", 0);
+    if (obj && range) {
+        why = in.def.name + " calls both kasan_mempool_unpoison_object() and kasan_unpoison_range(): the model has one for "
+              "every slab element";
+        return "";
+    }
+    if (range && (range->args.size() < 2 || !has_token(range->args[1], "__ksize"))) {
+        why = "the kasan_unpoison_range() at " + at(in, range->line) + " is not over __ksize(element)";
+        return "";
+    }
+    if (!obj && !range) {
+        why = in.def.name + " unpoisons no slab element (no kasan_mempool_unpoison_object() or kasan_unpoison_range())";
+        return "";
+    }
+    const Call* c = obj ? obj : range;
+    return "# " + in.def.name + ": a slab element unpoisoned by " + c->callee + "() at " + at(in, c->line) +
+           "\nrule mempool_unpoison_whole_slot = " + (range ? "true" : "false") + "\n";
+}
+
+}  // namespace tagproof::tree
