@@ -71,6 +71,9 @@ const std::vector<LiftTarget>& lift_targets() {
          "how a slab element is unpoisoned (over __ksize() or by kasan_mempool_unpoison_object()): rule "
          "mempool_unpoison_whole_slot",
          read_mempool_unpoison_element},
+        {"kasan_sample_page_alloc", "mm/kasan/kasan.h",
+         "the allocations its per-CPU counter counts (the tests before this_cpu_dec_return()): rule sample_eligible",
+         read_sample_eligible},
     };
     return t;
 }

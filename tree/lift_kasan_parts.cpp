@@ -4,6 +4,7 @@
 // the calls the function makes, their arguments and the `if`s around them,
 // and refuses, saying why, a shape the struct cannot hold. Each comment names
 // the kernel change the reader tells apart.
+#include <map>
 #include <sstream>
 
 #include "lift_parts.hpp"
@@ -231,6 +232,79 @@ std::string read_mempool_unpoison_element(const PartInput& in, std::string& why)
     const Call* c = obj ? obj : range;
     return "# " + in.def.name + ": a slab element unpoisoned by " + c->callee + "() at " + at(in, c->line) +
            "\nrule mempool_unpoison_whole_slot = " + (range ? "true" : "false") + "\n";
+}
+
+// mm/kasan/kasan.h kasan_sample_page_alloc (v6.4, seed 002 as merged): which
+// allocations the per-CPU counter counts. Each `if (COND) return true;`
+// before the this_cpu_dec_return() counter tags the allocation without
+// counting it; the rule is that none of them holds. The fast path
+// `kasan_page_alloc_sample == 1` is the plan's own (rules_6_3.hpp: no
+// sampling) and is left out. The function's parameters are bound to the
+// rule's: its gfp_t one to gfp (sample v2's `gfp & __GFP_KASAN_SAMPLE`),
+// the other to order. An early `return false` (untagged whatever the
+// counter) is outside the plan and refused.
+std::string read_sample_eligible(const PartInput& in, std::string& why) {
+    const auto& T = in.parsed.tokens;
+    const auto [first, last] = def_tokens(in);
+    const Call* counter = nth_call(in, "this_cpu_dec_return", 0);
+    const std::size_t ct = counter ? token_at(in, counter->offset) : npos;
+    if (ct == npos) {
+        why = in.def.name + " has no per-CPU counter (this_cpu_dec_return()) to sample with";
+        return "";
+    }
+    // the parameters: NAME ( TYPE... P , ... )
+    std::map<std::string, std::string> bind;
+    std::size_t j = first;
+    while (j < ct && !(T[j].text == in.def.name && j + 1 < ct && T[j + 1].text == "(")) ++j;
+    if (j >= ct) {
+        why = "the parameters of " + in.def.name + " are not written NAME(...)";
+        return "";
+    }
+    std::string type, prev;
+    for (std::size_t k = j + 2; k < ct; ++k) {
+        const std::string& t = T[k].text;
+        if (t == "," || t == ")") {
+            if (is_ident(prev) && prev != "void") bind[prev] = type.find("gfp_t") != std::string::npos ? "gfp" : "order";
+            type.clear();
+            prev.clear();
+            if (t == ")") break;
+            continue;
+        }
+        type += " " + prev;
+        prev = t;
+    }
+    std::vector<std::string> conds;
+    for (std::size_t k = first; k < ct; ++k) {
+        if (T[k].text != "if" || k + 1 >= ct || T[k + 1].text != "(") continue;
+        int depth = 0;
+        std::size_t close = npos;
+        for (std::size_t m = k + 1; m < ct && close == npos; ++m) {
+            if (T[m].text == "(") ++depth;
+            else if (T[m].text == ")" && --depth == 0) close = m;
+        }
+        if (close == npos || close >= ct) break;  // the counter's own if
+        std::size_t r = close + 1;
+        const bool braced = r < last && T[r].text == "{";
+        if (braced) ++r;
+        const std::string cond = text_between(in, k + 1, close);
+        if (r + 2 >= last || T[r].text != "return" || T[r + 2].text != ";" || (braced && T[r + 3].text != "}")) {
+            why = "the if (" + cond + ") at " + at(in, T[k].line) + " before the counter does more than return";
+            return "";
+        }
+        if (T[r + 1].text != "true") {
+            why = "the if (" + cond + ") at " + at(in, T[k].line) + " returns " + T[r + 1].text +
+                  " before the counter: the model's sampling tags every allocation it does not count";
+            return "";
+        }
+        if (cond == "kasan_page_alloc_sample == 1") continue;
+        conds.push_back("!(" + arg_expr(in, cond, bind) + ")");
+        k = r + 2;
+    }
+    std::string rule;
+    for (const auto& c : conds) rule += (rule.empty() ? "" : " && ") + c;
+    return "# " + in.def.name + ": the allocations it counts, before this_cpu_dec_return() at " + at(in, counter->line) +
+           " (the kasan_page_alloc_sample == 1 fast path is the plan's)\nrule sample_eligible(order, gfp) = " +
+           (rule.empty() ? "true" : rule) + "\n";
 }
 
 }  // namespace tagproof::tree

@@ -53,7 +53,8 @@ const std::vector<Modelled>& modelled_functions() {
         {"free_thread_stack", "kernel/fork.c", "stack cache"},
         {"GFP_VMAP_STACK", "kernel/fork.c", "rule GFP_VMAP_STACK"},
         // mm/kasan/*.c, mm/kasan/kasan.h, include/linux/kasan.h
-        {"kasan_sample_page_alloc", "mm/kasan/kasan.h", "rule sample_eligible and the per-CPU counter"},
+        {"kasan_sample_page_alloc", "mm/kasan/kasan.h",
+         "rule sample_eligible, read from the tree in part; the per-CPU counter by hand (rules_6_3.hpp)"},
         {"__kasan_unpoison_pages", "mm/kasan/common.c", "primitive kasan_unpoison_pages"},
         {"__kasan_poison_pages", "mm/kasan/common.c", "primitive kasan_poison_pages"},
         {"__kasan_slab_alloc", "mm/kasan/common.c", "slab_alloc_effect, rule slab_tag_per_alloc"},

@@ -229,3 +229,48 @@ TEST(LiftKasanParts, MempoolUnpoisonElementWholeSlotOrNot) {
     EXPECT_NE(read_unpoison_element("\tkasan_unpoison_range(element, 64);\n").find("is not over __ksize(element)"),
               std::string::npos);
 }
+
+namespace {
+
+// mm/kasan/kasan.h's kasan_sample_page_alloc: TESTS before the counter
+std::string read_sample(const std::string& params, const std::string& tests) {
+    const std::string text =
+        "typedef unsigned int gfp_t;\n"
+        "enum { __GFP_ZERO = 0x100 };\n"
+        "extern unsigned long kasan_page_alloc_sample;\nextern unsigned int kasan_page_alloc_sample_order;\n"
+        "extern long kasan_page_alloc_skip;\n"
+        "long this_cpu_dec_return(long);\nvoid this_cpu_write(long, long);\n"
+        "static inline _Bool kasan_sample_page_alloc(" + params + ")\n{\n"
+        "\t/* Fast-path for when sampling is disabled. */\n"
+        "\tif (kasan_page_alloc_sample == 1)\n\t\treturn 1;\n" + tests +
+        "\tif (this_cpu_dec_return(kasan_page_alloc_skip) < 0) {\n"
+        "\t\tthis_cpu_write(kasan_page_alloc_skip, kasan_page_alloc_sample - 1);\n\t\treturn 1;\n\t}\n"
+        "\treturn 0;\n}\n";
+    // (true and false as the kernel spells them)
+    std::string t = text;
+    for (std::size_t at; (at = t.find("return 1;")) != std::string::npos;) t.replace(at, 9, "return true;");
+    for (std::size_t at; (at = t.find("return 0;")) != std::string::npos;) t.replace(at, 9, "return false;");
+    return read_part("mm/kasan/kasan.h", "#define true 1\n#define false 0\n" + t, "kasan_sample_page_alloc",
+                     tree::read_sample_eligible);
+}
+
+}  // namespace
+
+// v6.4's order test: linux-7.0's sample_eligible, proved equal; every order
+// counted (the test dropped) differs (the control); a gfp parameter binds
+// to the rule's gfp; an early `return false` is refused.
+TEST(LiftKasanParts, SampleEligibleFromTheTestsBeforeTheCounter) {
+    const std::string r = read_sample("unsigned int order", "\tif (order < kasan_page_alloc_sample_order)\n\t\treturn 1;\n");
+    EXPECT_EQ(rule_line(r, "sample_eligible"), "rule sample_eligible(order, gfp) = !(order < kasan_page_alloc_sample_order)")
+        << r;
+    EXPECT_TRUE(rows_of(r, "linux-7.0", "sample_").at("sample_eligible").equal);
+    const std::string every = read_sample("unsigned int order", "");
+    EXPECT_EQ(rule_line(every, "sample_eligible"), "rule sample_eligible(order, gfp) = true") << every;
+    const auto row = rows_of(every, "linux-7.0", "sample_").at("sample_eligible");
+    EXPECT_FALSE(row.equal);
+    EXPECT_NE(row.witness.find("order"), std::string::npos) << row.witness;
+    const std::string gfp = read_sample("unsigned int order, gfp_t flags", "\tif (flags & __GFP_ZERO)\n\t\treturn 1;\n");
+    EXPECT_EQ(rule_line(gfp, "sample_eligible"), "rule sample_eligible(order, gfp) = !(gfp & __GFP_ZERO)") << gfp;
+    EXPECT_NE(read_sample("unsigned int order", "\tif (order > 10)\n\t\treturn 0;\n").find("returns false before the counter"),
+              std::string::npos);
+}

@@ -121,7 +121,11 @@ RuleVal<D> pred_value(const std::string& n, const KasanEnv<D>& e) {
     else if (n == "CONFIG_KASAN_GENERIC") r.b = e.generic;
     else if (n == "CONFIG_KASAN_VMALLOC") r.b = e.config_kasan_vmalloc;
     else if (n == "CONFIG_KFENCE") r.b = e.kfence;
-    else r.b = D::boolean(false);  // the reader accepts only the names above
+    else if (n == "kasan_page_alloc_sample" || n == "kasan_page_alloc_sample_order") {
+        // numbers, not conditions: the boot's sampling interval and minimum order
+        r.is_bool = false;
+        r.w = n == "kasan_page_alloc_sample" ? e.sample : e.sample_order;
+    } else r.b = D::boolean(false);  // the reader accepts only the names above
     return r;
 }
 

@@ -105,10 +105,13 @@ const std::vector<const char*>& rule_predicates() {
     // include/linux/kasan.h kasan_has_integrated_init() (HW_TAGS on) and
     // mm/page_alloc.c deferred_pages_enabled() (the deferred struct page init
     // static key, on while boot memory is still being released)
+    // and mm/kasan/hw_tags.c's two sampling parameters, numbers (the boot's
+    // kasan.page_alloc.sample and .order), as kasan_sample_page_alloc() reads them
     static const std::vector<const char*> p = {"kasan_hw_tags_enabled", "kasan_enabled", "kasan_vmalloc_enabled",
                                                "system_supports_mte",   "init_on_alloc", "init_on_free",
                                                "want_init_on_free",     "kasan_has_integrated_init",
-                                               "deferred_pages_enabled"};
+                                               "deferred_pages_enabled", "kasan_page_alloc_sample",
+                                               "kasan_page_alloc_sample_order"};
     return p;
 }
 
