@@ -24,7 +24,11 @@ ReviewLift lift_for_review(const tree::TreeTry& t, const std::string& release) {
         const tree::LiftedFunction* b = l.before.find(target.name);
         const tree::LiftedFunction* a = l.after.find(target.name);
         std::string why;
-        if (!b || !b->lifted) why = "the tree's " + std::string(target.name) + " cannot be read: " + (b ? b->why_not : "");
+        if (b && !b->found && !b->lifted && a && a->lifted)
+            // a function the series adds: nothing of the tree's to set it beside
+            why = "the series adds " + std::string(target.name) + ", which the tree does not define: the model reads it "
+                  "where the tree has it, and the hand era " + release + " stands for it here";
+        else if (!b || !b->lifted) why = "the tree's " + std::string(target.name) + " cannot be read: " + (b ? b->why_not : "");
         else if (!a || !a->lifted) why = "the patched " + std::string(target.name) + " cannot be read: " + (a ? a->why_not : "");
         const bool changed = why.empty() && a->rule_text != b->rule_text;
         if (changed) l.changed.push_back(target.name);

@@ -40,8 +40,17 @@ patch::TreeBase hand_release_for(const tree::TreeChoice& c) {
     } catch (const InputError&) {
         return {};  // older than every release the model has
     }
-    if (eras.size() != 1 || major_minor(eras[0]) != major_minor(t->tree.version)) return {};
-    return {eras[0], "the tree taken is " + t->tree.era() + " (" + c.why + "); its hand-written era is " + eras[0]};
+    if (eras.size() == 1 && major_minor(eras[0]) == major_minor(t->tree.version))
+        return {eras[0], "the tree taken is " + t->tree.era() + " (" + c.why + "); its hand-written era is " + eras[0]};
+    // Between two releases (6.12.118: linux-6.4 and linux-7.0) the newer one's
+    // rules stand under the functions read from the tree, as `tagproof lift
+    // --write` does: a later tree has more of the newer release's features
+    // (the mail's own base, if it names one, is not the tree's).
+    if (eras.size() == 2)
+        return {eras[1], "the tree taken is " + t->tree.era() + " (" + c.why + "); the model has no hand-written era of " +
+                             major_minor(t->tree.version) + ": under the functions read from the tree stand the rules of " +
+                             eras[1] + ", the newer of the two releases that bracket it (" + eras[0] + ", " + eras[1] + ")"};
+    return {};
 }
 
 }  // namespace

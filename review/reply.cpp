@@ -3,6 +3,7 @@
 #include "reply.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <sstream>
@@ -184,8 +185,18 @@ int hunk_of(const patch::PatchReading& p, const Finding& f, const tree::Accounti
         const auto& a = acc->hunks[i];
         if (!a.lifted) continue;
         // (the trace names the function as the model does, without 6.10's _noprof)
-        const bool runs =
+        bool runs =
             std::find(f.functions.begin(), f.functions.end(), tree::without_noprof(a.function) + "()") != f.functions.end();
+        // ... or names what a rule the hunk changes stands for (the page-table
+        // gfp read from __pte_alloc_one_kernel is about "pgtable" allocations)
+        const std::size_t after = a.words.find("(after the series: ");
+        for (std::size_t at = a.words.find("rule ", after); !runs && after != std::string::npos && at != std::string::npos;
+             at = a.words.find("rule ", at + 5)) {
+            std::size_t e = at + 5;
+            while (e < a.words.size() && (std::isalnum((unsigned char)a.words[e]) || a.words[e] == '_')) ++e;
+            for (const auto& k : keywords(a.words.substr(at + 5, e - at - 5)))
+                runs = runs || t.find(k) != std::string::npos;
+        }
         if (!runs) continue;
         if (only >= 0) return -1;  // two hunks change what the trace runs: not tied to one
         only = int(i);
@@ -202,7 +213,9 @@ std::string reply_text(const Reply& r) {
     if (!subj.empty()) s += para("Re: " + subj) + "\n";
     s += tree_paragraphs(r);
     std::string intro = std::string(r.review ? "tagproof reviewed " : "tagproof read ") + std::to_string(p.series.patches.size()) + " patch" +
-                        (p.series.patches.size() == 1 ? "" : "es") + " on " + p.base + " (" + p.base_how + "). ";
+                        (p.series.patches.size() == 1 ? "" : "es") + " on " +
+                        (r.tree && r.tree->tree() ? r.tree->tree()->tree.era() + " over " + p.base : p.base) + " (" +
+                        p.base_how + "). ";
     // hunks in functions read from the tree count as read, whatever the site table made of them
     std::size_t lifted = 0, lifted_unmapped = 0;
     if (r.accounting)

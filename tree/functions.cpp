@@ -179,6 +179,19 @@ ParsedFile read_definitions(const std::string& root, const std::string& path, co
     pf.configured = configured(root);
     const std::string full = root + "/" + path;
     std::vector<std::string> flags = tree_flags(root);
+    // A header that is not self-contained, parsed as its includer sees it:
+    // include/asm-generic/pgalloc.h uses struct mm_struct, pte_t and the
+    // GFP names of linux/mm.h without including it (arch/arm64's
+    // asm/pgalloc.h includes it after its own). Without them its functions
+    // do not parse and are not found.
+    static const std::vector<std::pair<const char*, const char*>> includer_sees = {
+        {"include/asm-generic/pgalloc.h", "include/linux/mm.h"}};
+    if (pf.configured)
+        for (const auto& [h, pre] : includer_sees)
+            if (path == h) {
+                flags.push_back("-include");
+                flags.push_back(root + "/" + pre);
+            }
     std::vector<const char*> argv;
     for (const auto& s : flags) argv.push_back(s.c_str());
     CXUnsavedFile unsaved{full.c_str(), text.data(), (unsigned long)text.size()};

@@ -52,6 +52,12 @@ const std::vector<LiftTarget>& lift_targets() {
         {"get_huge_zero_folio", "mm/huge_memory.c",
          "whether it allocates the huge zero folio with __GFP_ZEROTAGS: feature huge_zero_folio_zerotags",
          read_huge_zero_folio_zerotags, "get_huge_zero_page"},
+        {"__pte_alloc_one_kernel", "include/asm-generic/pgalloc.h",
+         "the gfp of its page allocation, GFP_PGTABLE_KERNEL expanded as the file defines it: rule GFP_PGTABLE_KERNEL",
+         read_pte_alloc_one_kernel},
+        {"pte_alloc_one", "include/asm-generic/pgalloc.h",
+         "the gfp it passes to __pte_alloc_one(), GFP_PGTABLE_USER expanded as the file defines it: rule GFP_PGTABLE_USER",
+         read_pte_alloc_one},
         {"vrealloc_node_align", "mm/vmalloc.c",
          "that the tree has vrealloc(), keeping the size last asked, and its KASAN calls in place if it makes them "
          "itself: feature vrealloc, rules vrealloc_granule_aligned, vrealloc_grow_vm_alloc, vrealloc_grow_keep_tag",
@@ -164,12 +170,18 @@ TreeLift lift_tree(const std::string& root, const std::string& era, const std::s
                 if (own) tree_files[root + "/" + t.file] = {lines[t.file], parsed[t.file]};
             }
         }
-        // (6.10's allocation tagging renamed the allocators NAME_noprof)
-        const Definition* d = parsed[t.file].find(t.name);
-        if (!d) d = parsed[t.file].find(std::string(t.name) + "_noprof");
-        if (!d && t.old_name) d = parsed[t.file].find(t.old_name);
-        if (!d && t.old_name) d = parsed[t.file].find(std::string(t.old_name) + "_noprof");
-        if ((!d || d->kind != Definition::Kind::function) && t.absent) {
+        // (6.10's allocation tagging renamed the allocators NAME_noprof, and
+        // made NAME a macro around it: the function is the one read)
+        auto function = [&](const std::string& n) -> const Definition* {
+            for (const Definition& x : parsed[t.file].defs)
+                if (x.name == n && x.kind == Definition::Kind::function) return &x;
+            return nullptr;
+        };
+        const Definition* d = function(t.name);
+        if (!d) d = function(std::string(t.name) + "_noprof");
+        if (!d && t.old_name) d = function(t.old_name);
+        if (!d && t.old_name) d = function(std::string(t.old_name) + "_noprof");
+        if (!d && t.absent) {
             f.lifted = true;
             f.rule_text = "# " + std::string(t.file) + " does not define " + t.name + (t.old_name ? " or " : "") +
                           (t.old_name ? t.old_name : "") + "\n" + t.absent;
@@ -177,7 +189,7 @@ TreeLift lift_tree(const std::string& root, const std::string& era, const std::s
             out.functions.push_back(f);
             continue;
         }
-        if (!d || d->kind != Definition::Kind::function) {
+        if (!d) {
             f.why_not = std::string("not defined in ") + t.file;
             out.functions.push_back(f);
             continue;

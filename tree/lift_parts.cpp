@@ -481,3 +481,29 @@ std::string read_huge_zero_folio_zerotags(const PartInput& in, std::string& why)
 }
 
 }  // namespace tagproof::tree
+
+namespace tagproof::tree {
+
+// include/asm-generic/pgalloc.h __pte_alloc_one_kernel (arm64 takes the
+// generic one): the gfp of its page allocation, the file's own
+// GFP_PGTABLE_KERNEL expanded, so that a change to the macro or to the call
+// reads alike: `__get_free_page(GFP_PGTABLE_KERNEL)` to v6.5,
+// `pagetable_alloc(GFP_PGTABLE_KERNEL & ~__GFP_HIGHMEM, 0)` after
+// (__GFP_HIGHMEM is nothing on arm64's kernel pages; the rule keeps it as
+// written).
+std::string read_pte_alloc_one_kernel(const PartInput& in, std::string& why) {
+    for (const char* callee : {"pagetable_alloc", "__get_free_page", "alloc_page", "alloc_pages"})
+        if (nth_call(in, callee, 0))
+            return arg_rule(in, {"GFP_PGTABLE_KERNEL", "", callee, 0, 0, {}, "the file's macros expanded"}, why);
+    why = in.def.name + " makes no pagetable_alloc(), __get_free_page() or alloc_page() call";
+    return "";
+}
+
+// include/asm-generic/pgalloc.h pte_alloc_one: the gfp it passes to
+// __pte_alloc_one(), GFP_PGTABLE_USER as the file defines it (its
+// GFP_PGTABLE_KERNEL part is the rule above, as the base composes them).
+std::string read_pte_alloc_one(const PartInput& in, std::string& why) {
+    return arg_rule(in, {"GFP_PGTABLE_USER", "", "__pte_alloc_one", 0, 1, {}, "the file's macros expanded"}, why);
+}
+
+}  // namespace tagproof::tree

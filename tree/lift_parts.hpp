@@ -46,6 +46,8 @@ std::string read_thread_stack(const PartInput& in, std::string& why);
 std::string read_vmalloc_kasan(const PartInput& in, std::string& why);
 std::string read_user_page_gfp(const PartInput& in, std::string& why);
 std::string read_huge_zero_folio_zerotags(const PartInput& in, std::string& why);
+std::string read_pte_alloc_one_kernel(const PartInput& in, std::string& why);
+std::string read_pte_alloc_one(const PartInput& in, std::string& why);
 // lift_kasan_parts.cpp: vrealloc()'s KASAN calls and the mempool's hooks
 std::string read_vrealloc_kasan(const PartInput& in, std::string& why);
 std::string read_kasan_vrealloc(const PartInput& in, std::string& why);

@@ -84,9 +84,10 @@ const std::vector<Modelled>& modelled_functions() {
         {"kasan_has_integrated_init", "include/linux/kasan.h", "slab_memset_init, the init plan"},
         {"kasan_hw_tags_enabled", "include/linux/kasan-enabled.h", "runtime predicate"},
         // page tables, user pages, skb
-        {"__pte_alloc_one", "include/asm-generic/pgalloc.h", "rule GFP_PGTABLE_USER"},
+        {"__pte_alloc_one", "include/asm-generic/pgalloc.h", "rule GFP_PGTABLE_USER (the gfp it is given, by hand)"},
+        {"pte_alloc_one", "include/asm-generic/pgalloc.h", "rule GFP_PGTABLE_USER, read from the tree in part"},
         {"pte_alloc_one_kernel", "include/asm-generic/pgalloc.h", "rule GFP_PGTABLE_KERNEL"},
-        {"__pte_alloc_one_kernel", "include/asm-generic/pgalloc.h", "rule GFP_PGTABLE_KERNEL"},
+        {"__pte_alloc_one_kernel", "include/asm-generic/pgalloc.h", "rule GFP_PGTABLE_KERNEL, read from the tree in part"},
         {"vma_alloc_zeroed_movable_folio", "arch/arm64/mm/fault.c", "rule user_page_gfp, read from the tree in part"},
         {"alloc_zeroed_user_highpage_movable", "arch/arm64/mm/fault.c",
          "rule user_page_gfp, read from the tree in part (vma_alloc_zeroed_movable_folio before v6.3)"},

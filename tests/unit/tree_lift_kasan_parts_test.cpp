@@ -274,3 +274,48 @@ TEST(LiftKasanParts, SampleEligibleFromTheTestsBeforeTheCounter) {
     EXPECT_NE(read_sample("unsigned int order", "\tif (order > 10)\n\t\treturn 0;\n").find("returns false before the counter"),
               std::string::npos);
 }
+
+namespace {
+
+// include/asm-generic/pgalloc.h's two page-table allocators, KERNEL_DEF the
+// GFP_PGTABLE_KERNEL line, ALLOC the kernel table's allocation
+std::string pgalloc(const std::string& kernel_def, const std::string& alloc) {
+    return "typedef unsigned int gfp_t;\n"
+           "enum { GFP_KERNEL = 0xcc0, __GFP_ZERO = 0x100, __GFP_ACCOUNT = 0x400000, __GFP_HIGHMEM = 0x2 };\n"
+           "struct mm_struct;\nstruct page;\n"
+           "unsigned long __get_free_page(gfp_t);\nstruct page *pagetable_alloc(gfp_t, unsigned int);\n" + kernel_def +
+           "#define GFP_PGTABLE_USER\t(GFP_PGTABLE_KERNEL | __GFP_ACCOUNT)\n"
+           "static inline void *__pte_alloc_one_kernel(struct mm_struct *mm)\n{\n" + alloc + "}\n"
+           "static inline struct page *__pte_alloc_one(struct mm_struct *mm, gfp_t gfp)\n{\n"
+           "\treturn pagetable_alloc(gfp, 0);\n}\n"
+           "static inline struct page *pte_alloc_one(struct mm_struct *mm)\n{\n"
+           "\treturn __pte_alloc_one(mm, GFP_PGTABLE_USER);\n}\n";
+}
+
+}  // namespace
+
+// The gfp of the page tables read from the allocators with the file's
+// macros expanded: v6.1's and v6.12's shapes are linux-7.0's, proved equal;
+// a macro without __GFP_ZERO differs (the control), seen through both rules.
+TEST(LiftKasanParts, PageTableGfpFromTheAllocatorsAndTheFilesMacros) {
+    const std::string kdef = "#define GFP_PGTABLE_KERNEL\t(GFP_KERNEL | __GFP_ZERO)\n";
+    const std::string v61 = pgalloc(kdef, "\treturn (void *)__get_free_page(GFP_PGTABLE_KERNEL);\n");
+    const std::string v612 = pgalloc(kdef, "\treturn pagetable_alloc(GFP_PGTABLE_KERNEL &\n\t\t\t~__GFP_HIGHMEM, 0);\n");
+    const std::string k61 = read_part("include/asm-generic/pgalloc.h", v61, "__pte_alloc_one_kernel", tree::read_pte_alloc_one_kernel);
+    EXPECT_EQ(rule_line(k61, "GFP_PGTABLE_KERNEL"), "rule GFP_PGTABLE_KERNEL = (( GFP_KERNEL | __GFP_ZERO ))") << k61;
+    const std::string k612 = read_part("include/asm-generic/pgalloc.h", v612, "__pte_alloc_one_kernel", tree::read_pte_alloc_one_kernel);
+    EXPECT_EQ(rule_line(k612, "GFP_PGTABLE_KERNEL"), "rule GFP_PGTABLE_KERNEL = (( GFP_KERNEL | __GFP_ZERO )) & ~ __GFP_HIGHMEM")
+        << k612;
+    const std::string u = read_part("include/asm-generic/pgalloc.h", v612, "pte_alloc_one", tree::read_pte_alloc_one);
+    EXPECT_EQ(rule_line(u, "GFP_PGTABLE_USER"), "rule GFP_PGTABLE_USER = (( GFP_PGTABLE_KERNEL | __GFP_ACCOUNT ))") << u;
+    for (const auto& r : {k61, k612 + u})
+        for (const auto& [n, row] : rows_of(r, "linux-7.0", "GFP_PGTABLE")) EXPECT_TRUE(row.equal) << n << ": " << row.witness;
+    const std::string broken = pgalloc("#define GFP_PGTABLE_KERNEL\tGFP_KERNEL\n",
+                                       "\treturn pagetable_alloc(GFP_PGTABLE_KERNEL & ~__GFP_HIGHMEM, 0);\n");
+    const auto rows = rows_of(read_part("include/asm-generic/pgalloc.h", broken, "__pte_alloc_one_kernel",
+                                        tree::read_pte_alloc_one_kernel) +
+                                  read_part("include/asm-generic/pgalloc.h", broken, "pte_alloc_one", tree::read_pte_alloc_one),
+                              "linux-7.0", "GFP_PGTABLE");
+    ASSERT_EQ(rows.size(), 2u);
+    for (const auto& [n, row] : rows) EXPECT_FALSE(row.equal) << n;
+}
