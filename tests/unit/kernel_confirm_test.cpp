@@ -150,6 +150,36 @@ TEST(Confirm, APatchedKernelThatZeroesContradictsTheModel) {
     EXPECT_NE(c[0].summary.find("a model defect"), std::string::npos);
 }
 
+// The stand-in booting again (ROUND 2, 3): each round's patched kernel
+// shows PATCHED[round - 1]; the unpatched one zeroes every time.
+ConfirmJob rounds_job(const fs::path& dir, const std::vector<std::string>& patched) {
+    ConfirmJob job = job_with(dir, "data zero", patched.at(0));
+    for (std::size_t r = 1; r < patched.size(); ++r) {
+        const std::string n = std::to_string(r + 1);
+        write(dir / "tree" / ("console-base-1.r" + n + ".log"), console("data zero"));
+        write(dir / "tree" / ("console-patched-1.r" + n + ".log"), console(patched[r]));
+    }
+    write(dir / "kernel-confirm.sh",
+          "set -e\nif [ \"${4:-1}\" -eq 1 ]; then cp \"$1\"/console-base-1.log \"$1\"/console-patched-1.log \"$3\"/; "
+          "else cp \"$1\"/console-base-1.r$4.log \"$1\"/console-patched-1.r$4.log \"$3\"/; fi\n");
+    return job;
+}
+
+// A violation that one boot did not show (its random tags can match) is
+// booted again: shown in the second boot, it is confirmed, and says so; the
+// control, a kernel that never shows it in three boots, is a model defect.
+TEST(Confirm, APredictedViolationMissedInOneBootIsBootedAgain) {
+    const auto c = confirm_findings({zeroing()}, rounds_job(scratch("rounds"), {"data zero", "data not zero at offset 0"}));
+    EXPECT_EQ(c[0].status, Confirmation::confirmed) << c[0].summary;
+    EXPECT_NE(c[0].summary.find("(in boot 2 of up to 3: the earlier boot's random tags hid it)"), std::string::npos)
+        << c[0].summary;
+    const fs::path d = scratch("rounds-never");
+    const auto never = confirm_findings({zeroing()}, rounds_job(d, {"data zero", "data zero", "data zero"}));
+    EXPECT_EQ(never[0].status, Confirmation::contradicted) << never[0].summary;
+    EXPECT_NE(never[0].summary.find("a model defect"), std::string::npos);
+    EXPECT_TRUE(fs::exists(d / "job" / "console-patched-1.r3.log"));  // all three boots ran
+}
+
 TEST(Confirm, AnUnpatchedKernelThatDoesNotZeroContradictsTheModel) {
     const fs::path d = scratch("base-stale");
     const auto c = confirm_findings({zeroing()}, job_with(d, "data not zero at offset 8", "data not zero at offset 0"));
