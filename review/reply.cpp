@@ -138,6 +138,13 @@ std::string verdict_line(const Reply& r, std::size_t introduced_n) {
     const std::size_t all = p.hunks.size();
     if (!r.review && p.rules > 0)
         return "Verdict: not reviewed (--map-only): the mapping above is what a review would check.";
+    // every hunk shown to change nothing (tokens or the preprocessor's values): nothing to run
+    bool all_same = r.accounting && all > 0 && r.accounting->hunks.size() == all;
+    for (std::size_t i = 0; all_same && i < all; ++i)
+        all_same = r.accounting->hunks[i].what == tree::HunkAccount::What::no_change;
+    if (!r.review && all_same)
+        return "Verdict: no semantic change: " + std::string(all == 1 ? "the one hunk reads" : "every hunk reads") +
+               " the same before and after on the tree (above), so there is nothing for the engines to check.";
     if (!r.review)
         return "Verdict: not reviewed. None of the series' " + std::to_string(all) +
                " hunks changes code the model has a rule for, so nothing was checked; this is no verdict that it holds.";
@@ -274,8 +281,9 @@ std::string reply_text(const Reply& r) {
         for (const auto& m : hm.rules) add(s, wrap("Read as: " + m.what + " (" + m.line + ").", W, "", "  "));
         for (const auto& x : hm.notes) add(s, wrap("Read as: " + x + ".", W, "", "  "));
         const bool read_from_tree =
-            r.accounting && hi < r.accounting->hunks.size() && r.accounting->hunks[hi].lifted;
-        if (!read_from_tree)  // else the tree's code stands for these lines
+            r.accounting && hi < r.accounting->hunks.size() &&
+            (r.accounting->hunks[hi].lifted || r.accounting->hunks[hi].what == tree::HunkAccount::What::no_change);
+        if (!read_from_tree)  // else the tree's code (or its preprocessor: no change) stands for these lines
             for (const auto& u : hm.unmapped)
                 add(s, wrap("Not modelled, not checked (line " + std::to_string(u.at) + "): " + u.why, W, "", "  "));
         if (auto it = under.find(int(hi)); it != under.end())

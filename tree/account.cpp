@@ -2,10 +2,12 @@
 #include "account.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <set>
 
 #include "functions.hpp"
+#include "gfp_lift.hpp"
 #include "modelled.hpp"
 
 namespace tagproof::tree {
@@ -120,6 +122,52 @@ bool all_lifted(const std::vector<std::string>& names, const std::map<std::strin
     return true;
 }
 
+// The values of the #defines a hunk changes, before and after it, from the
+// tree's preprocessor (the GFP headers' unit, gfp_lift.hpp). A macro the unit
+// cannot evaluate (function-like, not an integer, in a file it does not
+// include) is left out: `all_equal` only when every one of them evaluates,
+// on both sides, to the same value.
+struct MacroValues {
+    bool all_equal = false;
+    std::string said;     // "GFP_KERNEL = 0xcc0"
+    std::string changed;  // "GFP_USER 0x100cc0 -> 0x100dc0"
+};
+
+MacroValues macro_values(const std::string& root, const std::string& path, const std::set<std::string>& macros,
+                         const std::string& before, const std::string& after) {
+    MacroValues v;
+    const std::vector<std::string> names(macros.begin(), macros.end());
+    GfpLift b, a;
+    try {
+        b = lift_gfp_constants(root, names, {{path, before}});
+        a = lift_gfp_constants(root, names, {{path, after}});
+    } catch (const std::exception&) {
+        return v;  // an unconfigured tree: no values
+    }
+    auto hex = [](unsigned long long x) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%#llx", x);
+        return std::string(buf);
+    };
+    v.all_equal = true;
+    for (const auto& n : names) {
+        const LiftedConstant* x = b.find(n);
+        const LiftedConstant* y = a.find(n);
+        const bool both = x && y && x->evaluated && y->evaluated;
+        if (!both) {
+            v.all_equal = false;
+            continue;
+        }
+        if (x->value == y->value) {
+            v.said += (v.said.empty() ? "" : ", ") + n + " = " + hex(x->value);
+        } else {
+            v.all_equal = false;
+            v.changed += (v.changed.empty() ? "" : ", ") + n + " " + hex(x->value) + " -> " + hex(y->value);
+        }
+    }
+    return v;
+}
+
 }  // namespace
 
 Accounting account(const patch::Series& s, const std::vector<patch::HunkMap>& maps, const SeriesApply* applied,
@@ -184,10 +232,11 @@ Accounting account(const patch::Series& s, const std::vector<patch::HunkMap>& ma
                 plus.push_back(nb + ni++);
             }
         }
-        std::set<std::string> names;
+        std::set<std::string> names, macros;
         std::vector<std::string> where;
         auto add_def = [&](const Definition* d, const ParsedFile& pf, int line) {
             if (!d) return;
+            if (d->kind == Definition::Kind::macro) macros.insert(d->name);
             if (names.insert(d->name).second) where.push_back(d->name + " (" + fd.path + ":" + std::to_string(line) + ")");
         };
         for (int l : minus) add_def(before.at(l, l), before, l);
@@ -204,9 +253,17 @@ Accounting account(const patch::Series& s, const std::vector<patch::HunkMap>& ma
             a.file = fd.path + ":" + std::to_string(place->old_line);
         else
             a.file = fd.path + ":" + std::to_string(place->old_line) + " (" + place->describe() + ")";
+        // The #defines the hunk changes, as the tree's preprocessor evaluates
+        // them before and after (the GFP headers' constants: gfp_lift.hpp).
+        const MacroValues mv = same_tokens || macros.empty() ? MacroValues{} : macro_values(root, fd.path, macros,
+                                                                                            applied->before(fd.path, hm.patch),
+                                                                                            applied->after(fd.path, hm.patch));
         if (same_tokens) {
             a.what = HunkAccount::What::no_change;
             a.words = "no semantic change: its tokens are equal before and after (comments or blanks only)";
+        } else if (mv.all_equal && macros.size() == names.size()) {
+            a.what = HunkAccount::What::no_change;
+            a.words = "no semantic change: the tree's preprocessor gives " + mv.said + " before and after";
         } else if (!modelled.empty() && lifted && all_lifted(modelled, *lifted)) {
             // the code read from the tree first: a site-table reading of the hunk gives way to it
             a.what = HunkAccount::What::rule;
@@ -251,6 +308,8 @@ Accounting account(const patch::Series& s, const std::vector<patch::HunkMap>& ma
             a.what = HunkAccount::What::outside;
             a.words = "outside the model: " + (where.empty() ? "no definition, in " + fd.path : "changes " + join(where));
         }
+        if (!mv.changed.empty() && a.what != HunkAccount::What::no_change)
+            a.words += "; the tree's preprocessor: " + mv.changed;
         acc.hunks.push_back(a);
     }
     return acc;

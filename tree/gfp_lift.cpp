@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <stdexcept>
+#include <vector>
 
 #include "error.hpp"
 #include "functions.hpp"
@@ -58,7 +59,8 @@ const LiftedConstant* GfpLift::find(const std::string& name) const {
     return nullptr;
 }
 
-GfpLift lift_gfp_constants(const std::string& root, const std::vector<std::string>& names) {
+GfpLift lift_gfp_constants(const std::string& root, const std::vector<std::string>& names,
+                           const std::map<std::string, std::string>& files) {
     std::error_code ec;
     if (!std::filesystem::exists(root + "/include/generated/autoconf.h", ec))
         throw InputError(root, "the tree is not configured (no include/generated/autoconf.h): its GFP values depend on "
@@ -74,11 +76,15 @@ GfpLift lift_gfp_constants(const std::string& root, const std::vector<std::strin
     std::vector<std::string> flags = tree_flags(root);
     std::vector<const char*> argv;
     for (const auto& s : flags) argv.push_back(s.c_str());
-    CXUnsavedFile unsaved{path.c_str(), text.data(), (unsigned long)text.size()};
+    std::vector<std::string> paths;  // (kept alive for the unsaved files' names)
+    for (const auto& [f, t] : files) paths.push_back(root + "/" + f);
+    std::vector<CXUnsavedFile> unsaved{{path.c_str(), text.data(), (unsigned long)text.size()}};
+    std::size_t i = 0;
+    for (const auto& [f, t] : files) unsaved.push_back({paths[i++].c_str(), t.data(), (unsigned long)t.size()});
     CXIndex idx = clang_createIndex(0, 0);
     CXTranslationUnit tu = nullptr;
-    const CXErrorCode err = clang_parseTranslationUnit2(idx, path.c_str(), argv.data(), (int)argv.size(), &unsaved, 1,
-                                                        CXTranslationUnit_KeepGoing, &tu);
+    const CXErrorCode err = clang_parseTranslationUnit2(idx, path.c_str(), argv.data(), (int)argv.size(), unsaved.data(),
+                                                        (unsigned)unsaved.size(), CXTranslationUnit_KeepGoing, &tu);
     if (err != CXError_Success || !tu) {
         clang_disposeIndex(idx);
         throw std::runtime_error(root + ": libclang could not parse the GFP headers (error " + std::to_string((int)err) + ")");

@@ -6,6 +6,7 @@
 // (arm64, kernel/kasan-hw-tags.config: CONFIG_KASAN_HW_TAGS=y, no LOCKDEP).
 // `tagproof lift` sets them beside the hand era's (the drift table).
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,10 @@ struct GfpLift {
 
 // Throws InputError when the tree is not configured (include/generated/autoconf.h
 // missing): unconfigured, the headers' values are not the kernel's.
-GfpLift lift_gfp_constants(const std::string& root, const std::vector<std::string>& names);
+// `files` replaces a file's text (path relative to the tree): a patched
+// scratch copy, so that a review evaluates a changed #define after the
+// series as the tree's preprocessor reads it.
+GfpLift lift_gfp_constants(const std::string& root, const std::vector<std::string>& names,
+                           const std::map<std::string, std::string>& files = {});
 
 }  // namespace tagproof::tree
