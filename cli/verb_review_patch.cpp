@@ -140,10 +140,7 @@ int review_patch(const std::vector<std::string>& paths, const std::string& base,
         std::fputs(text.c_str(), stdout);
         progress("variant file " + vabs + "; reply " + f);
         // every hunk shown to change nothing on the tree holds; else nothing was checked
-        bool all_same = acc && !p.hunks.empty() && acc->hunks.size() == p.hunks.size();
-        for (std::size_t i = 0; all_same && i < acc->hunks.size(); ++i)
-            all_same = acc->hunks[i].what == tree::HunkAccount::What::no_change;
-        if (p.rules == 0) return all_same ? EXIT_HOLDS : EXIT_NOT_MODELLED;
+        if (p.rules == 0) return acc && acc->all_no_change(p.hunks.size()) ? EXIT_HOLDS : EXIT_NOT_MODELLED;
         return acc->checked() < p.hunks.size() ? EXIT_PARTLY_MODELLED : EXIT_HOLDS;
     }
 

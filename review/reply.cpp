@@ -138,11 +138,7 @@ std::string verdict_line(const Reply& r, std::size_t introduced_n) {
     const std::size_t all = p.hunks.size();
     if (!r.review && p.rules > 0)
         return "Verdict: not reviewed (--map-only): the mapping above is what a review would check.";
-    // every hunk shown to change nothing (tokens or the preprocessor's values): nothing to run
-    bool all_same = r.accounting && all > 0 && r.accounting->hunks.size() == all;
-    for (std::size_t i = 0; all_same && i < all; ++i)
-        all_same = r.accounting->hunks[i].what == tree::HunkAccount::What::no_change;
-    if (!r.review && all_same)
+    if (!r.review && r.accounting && r.accounting->all_no_change(all))
         return "Verdict: no semantic change: " + std::string(all == 1 ? "the one hunk reads" : "every hunk reads") +
                " the same before and after on the tree (above), so there is nothing for the engines to check.";
     if (!r.review)

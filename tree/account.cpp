@@ -28,6 +28,11 @@ std::size_t Accounting::checked() const {
     return std::count_if(hunks.begin(), hunks.end(), [](const HunkAccount& h) { return h.checked(); });
 }
 
+bool Accounting::all_no_change(std::size_t n) const {
+    return n > 0 && hunks.size() == n &&
+           std::all_of(hunks.begin(), hunks.end(), [](const HunkAccount& h) { return h.what == HunkAccount::What::no_change; });
+}
+
 std::string Accounting::headline() const {
     return std::to_string(checked()) + " of " + std::to_string(hunks.size()) + " hunk" + (hunks.size() == 1 ? "" : "s") +
            " checked";

@@ -34,6 +34,9 @@ struct Accounting {
     // a lifted function that is neither lifted nor a primitive)
     std::vector<std::string> assumptions;
     std::size_t checked() const;
+    // every one of the series' `n` hunks shown to change nothing (tokens, or
+    // the preprocessor's values): a series with nothing for the engines
+    bool all_no_change(std::size_t n) const;
     std::string headline() const;    // "3 of 5 hunks checked"
 };
 

@@ -97,15 +97,10 @@ std::size_t guarded_by(const PartInput& in, const std::vector<std::string>& seq,
         for (std::size_t k = j; k-- > first;) {
             if (T[k].text == ")") ++depth;
             else if (T[k].text == "(" && depth-- == 0 && k > 0 && T[k - 1].text == "if") {
-                int d = 0;
-                for (std::size_t m = k; m < last; ++m) {
-                    if (T[m].text == "(") ++d;
-                    else if (T[m].text == ")" && --d == 0) {
-                        cond = text_between(in, k, m);
-                        return m + 1;
-                    }
-                }
-                return npos;
+                const std::size_t m = close_of(in, k, last);
+                if (m == npos) return npos;
+                cond = text_between(in, k, m);
+                return m + 1;
             }
         }
     }
@@ -276,13 +271,8 @@ std::string read_sample_eligible(const PartInput& in, std::string& why) {
     std::vector<std::string> conds;
     for (std::size_t k = first; k < ct; ++k) {
         if (T[k].text != "if" || k + 1 >= ct || T[k + 1].text != "(") continue;
-        int depth = 0;
-        std::size_t close = npos;
-        for (std::size_t m = k + 1; m < ct && close == npos; ++m) {
-            if (T[m].text == "(") ++depth;
-            else if (T[m].text == ")" && --depth == 0) close = m;
-        }
-        if (close == npos || close >= ct) break;  // the counter's own if
+        const std::size_t close = close_of(in, k + 1, ct);
+        if (close == npos) break;  // the counter's own if
         std::size_t r = close + 1;
         const bool braced = r < last && T[r].text == "{";
         if (braced) ++r;

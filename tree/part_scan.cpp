@@ -89,6 +89,16 @@ std::size_t open_of(const PartInput& in, std::size_t k) {
     return npos;
 }
 
+std::size_t close_of(const PartInput& in, std::size_t k, std::size_t end) {
+    const auto& T = in.parsed.tokens;
+    int depth = 0;
+    for (std::size_t j = k; j < end && j < T.size(); ++j) {
+        if (T[j].text == "(") ++depth;
+        else if (T[j].text == ")" && --depth == 0) return j;
+    }
+    return npos;
+}
+
 // The tokens strictly between a and b, joined by one blank.
 std::string text_between(const PartInput& in, std::size_t a, std::size_t b) {
     std::string x;

@@ -36,6 +36,8 @@ std::pair<std::size_t, std::size_t> def_tokens(const PartInput& in);
 std::size_t token_at(const PartInput& in, unsigned offset);
 // The index of the "(" matching the ")" at k, or npos.
 std::size_t open_of(const PartInput& in, std::size_t k);
+// The index of the ")" matching the "(" at k, before `end`, or npos.
+std::size_t close_of(const PartInput& in, std::size_t k, std::size_t end);
 // The tokens strictly between a and b, joined by one blank.
 std::string text_between(const PartInput& in, std::size_t a, std::size_t b);
 // The first token of the statement the token at k is in.
