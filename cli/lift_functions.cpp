@@ -67,7 +67,7 @@ std::size_t lift_function_drift(const tree::SourceTree& t, const std::vector<con
                 for (const auto& c : f.unread_calls) calls += (calls.empty() ? "" : ", ") + c;
                 if (f.lifted && !f.found)
                     std::printf(md ? "- `%s` (%s): not defined, which is read: %s\n" : "  %-28s %s not defined, which is read: %s\n",
-                                f.name.c_str(), f.file.c_str(), f.rule_text.substr(f.rule_text.find('\n') + 1, f.rule_text.size() - f.rule_text.find('\n') - 2).c_str());
+                                f.name.c_str(), f.file.c_str(), f.absent_as.c_str());
                 else if (f.lifted && !f.part.empty())
                     std::printf(md ? "- `%s` (%s:%d): read in part: %s\n" : "  %-28s %s:%d read in part: %s\n",
                                 f.name.c_str(), f.file.c_str(), f.line, f.part.c_str());

@@ -54,8 +54,7 @@ void describe_lift(const ReviewLift& l, tree::Accounting& acc) {
     std::vector<std::string> seen;
     for (const auto& f : l.before.functions) {
         if (f.lifted && !f.found)
-            read += (read.empty() ? "" : ", ") + f.name + " (not in " + f.file + ", which is read as " +
-                    f.rule_text.substr(f.rule_text.find('\n') + 1, f.rule_text.size() - f.rule_text.find('\n') - 2) + ")";
+            read += (read.empty() ? "" : ", ") + f.name + " (not in " + f.file + ", which is read as " + f.absent_as + ")";
         else if (f.lifted)
             read += (read.empty() ? "" : ", ") + f.name + " (" + f.file + ":" + std::to_string(f.line) +
                     (f.part.empty() ? "" : "; in part: " + f.part) + ")";

@@ -183,6 +183,8 @@ TreeLift lift_tree(const std::string& root, const std::string& era, const std::s
         if (!d && t.old_name) d = function(std::string(t.old_name) + "_noprof");
         if (!d && t.absent) {
             f.lifted = true;
+            f.absent_as = t.absent;
+            while (!f.absent_as.empty() && f.absent_as.back() == '\n') f.absent_as.pop_back();
             f.rule_text = "# " + std::string(t.file) + " does not define " + t.name + (t.old_name ? " or " : "") +
                           (t.old_name ? t.old_name : "") + "\n" + t.absent;
             out.variant_text += "\n# " + std::string(t.file) + " (not defined)\n" + f.rule_text;

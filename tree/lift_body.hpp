@@ -46,6 +46,7 @@ struct LiftedFunction {
     std::vector<std::string> unread_calls;  // assumed to leave tags and data alone
     std::string rule_text;    // lifted: its `rule NAME(...) { ... }` as written into the variant file
     std::string part;         // read in part only: what of it (LiftTarget::part)
+    std::string absent_as;    // not defined, and that read (LiftTarget::absent): "feature vrealloc no"
 };
 
 struct TreeLift {
