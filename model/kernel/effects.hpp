@@ -18,6 +18,7 @@
 // from the per-CPU cache does to it (cached_stack_effect) and what mapping a
 // user page into a VM_MTE vma does to it (mte_sync_tags_effect), below.
 #pragma once
+#include "address_map.hpp"
 #include "env.hpp"
 #include "plans.hpp"
 #include "tag.hpp"
@@ -299,8 +300,13 @@ typename D::Word vmalloc_granule_after(const KasanEnv<D>& e, const VmallocUnpois
 //   grow:   kasan_unpoison_vmalloc(p + old, new - old, PROT_NORMAL [| VM_ALLOC |
 //           KEEP_TAG]); since the fix from round_down(old, G). HW_TAGS retags
 //           only a VM_ALLOC area it tags (kasan.vmalloc=on, tagged PTEs) and then
-//           poisons the rest of the pages and sets their page tags; the shadow
-//           modes write the area's tag (a new random one without KEEP_TAG).
+//           poisons the in-page redzone, from round_up(new, G) to the end of
+//           that page (mm/kasan/hw_tags.c __kasan_unpoison_vmalloc: redzone_size
+//           = round_up(redzone_start, PAGE_SIZE) - redzone_start; the pages
+//           past it keep their tags, as 6.12.118 under QEMU MTE shows:
+//           eras/vrealloc_grow_after_shrink_next_page), and sets every page's
+//           tag (unpoison_vmalloc_pages); the shadow modes write the area's tag
+//           (a new random one without KEEP_TAG).
 // kasan_poison() / kasan_unpoison() WARN and do nothing at an address that is
 // not granule-aligned. `area_tag` is the pointer's tag, `random_tag` the tag a
 // grow without KEEP_TAG draws, `tagged_mapping` the area's PTEs.
@@ -312,7 +318,8 @@ struct VreallocEffect {
     typename D::Bool written{};      // [from, to) written with `tag`: called and aligned
     typename D::Word from{}, to{};   // offsets into the area
     typename D::Word tag{};          // grow: the tag written (Generic: accessible); shrink: the poison
-    typename D::Bool poison_rest{};  // HW grow: [to, the pages' end) := KASAN_TAG_INVALID, page tags := tag
+    typename D::Bool poison_rest{};  // HW grow: [to, rest_to) := KASAN_TAG_INVALID, page tags := tag
+    typename D::Word rest_to{};      // ... the end of the page holding the new size: round_up(to, PAGE_SIZE)
 };
 
 template <class D>
@@ -333,6 +340,7 @@ VreallocEffect<D> vrealloc_in_place_effect(const KasanEnv<D>& e, const VreallocH
     x.written = x.called && x.aligned;
     x.tag = D::ite(x.grow, grow_tag, poison);
     x.poison_rest = x.grow && hw_retags;
+    x.rest_to = D::add(x.to, D::lit(PAGE_SIZE - 1)) & D::lit(~(PAGE_SIZE - 1));
     return x;
 }
 
@@ -342,7 +350,7 @@ template <class D>
 typename D::Word vrealloc_granule_after(const KasanEnv<D>& e, const VreallocEffect<D>& x, typename D::Word new_size,
                                         typename D::Word granule, typename D::Word before) {
     const auto in_written = x.written && !D::ult(granule, x.from) && D::ult(granule, x.to);
-    const auto in_rest = x.poison_rest && !D::ult(granule, x.to);
+    const auto in_rest = x.poison_rest && !D::ult(granule, x.to) && D::ult(granule, x.rest_to);
     const auto partial = D::ult(granule, new_size) && D::ult(new_size, D::add(granule, D::lit(8)));
     const auto grown = D::ite(e.generic, D::ite(partial, D::sub(new_size, granule), D::lit(0)), x.tag);
     return D::ite(in_written, D::ite(x.grow, grown, x.tag), D::ite(in_rest, D::lit(KASAN_TAG_INVALID), before));

@@ -275,7 +275,7 @@ void Model::vrealloc_kasan(int ai, Tag ptr_tag, std::uint64_t old, std::uint64_t
     const std::uint64_t end = a.pfns.size() * PAGE_SIZE;
     // the granules checked afterwards, and what they held before
     std::vector<std::pair<std::uint64_t, Tag>> probe;
-    for (std::uint64_t off : {fx.from, fx.to - 1, fx.to})
+    for (std::uint64_t off : {fx.from, fx.to - 1, fx.to, fx.rest_to - 1, fx.rest_to})
         if (off < end && fx.from < fx.to) {
             const std::uint64_t g = off / G_ * G_;
             probe.push_back({g, mem_tag(Ptr{a.start + g, KASAN_TAG_KERNEL, a.obj}).value_or(KASAN_TAG_KERNEL)});
@@ -286,7 +286,8 @@ void Model::vrealloc_kasan(int ai, Tag ptr_tag, std::uint64_t old, std::uint64_t
     if (fx.written && fx.grow) kasan_unpoison(Ptr{a.start + fx.from, Tag(fx.tag), a.obj}, size - fx.from, false, a.obj);
     if (fx.written && !fx.grow) set_tags(a.start + fx.from, fx.to - fx.from, Tag(fx.tag), TAG_BY_POISON);
     if (fx.poison_rest) {
-        if (end > fx.to) kasan_poison(a.start + fx.to, end - fx.to, KASAN_TAG_INVALID, false);
+        const std::uint64_t rest_to = std::min<std::uint64_t>(fx.rest_to, end);
+        if (rest_to > fx.to) kasan_poison(a.start + fx.to, rest_to - fx.to, KASAN_TAG_INVALID, false);
         for (std::uint64_t pfn : a.pfns) page_kasan_tag_set(pfn, 1, Tag(fx.tag));
     }
     for (const auto& [g, before] : probe)
