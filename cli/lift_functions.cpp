@@ -37,6 +37,12 @@ std::size_t lift_function_drift(const tree::SourceTree& t, const std::vector<con
         std::vector<std::pair<std::string, std::string>> differs;  // era, where
     };
     std::vector<Row> rows;
+    auto row_of = [&rows](const std::string& n) {
+        for (auto& x : rows)
+            if (x.name == n) return &x;
+        rows.push_back({n, {}, {}});
+        return &rows.back();
+    };
     std::vector<std::string> compared, skipped;
     bool listed = false;
     // The file written sits on the release of the tree's own major.minor when
@@ -94,13 +100,7 @@ std::size_t lift_function_drift(const tree::SourceTree& t, const std::vector<con
             std::string kw, name, value;
             if (!(w >> kw >> name >> value) || kw != "feature") continue;
             const std::string n = "feature " + name;
-            Row* row = nullptr;
-            for (auto& x : rows)
-                if (x.name == n) row = &x;
-            if (!row) {
-                rows.push_back({n, {}, {}});
-                row = &rows.back();
-            }
+            Row* row = row_of(n);
             const bool hand = kernel::get_feature(era->features(), name);
             if ((value == "yes") == hand) row->equal_to.push_back(base);
             else row->differs.push_back({base, "lifted " + value + ", hand " + (hand ? "yes" : "no")});
@@ -108,13 +108,7 @@ std::size_t lift_function_drift(const tree::SourceTree& t, const std::vector<con
         const kernel::VariantFile vf = kernel::parse_variant_file(lift.variant_text, t.era() + " (lifted)");
         for (const auto& r : solver::rule_drift(vf.overrides, base)) {
             const std::string n = r.field.empty() ? r.rule : r.rule + "." + r.field;
-            Row* row = nullptr;
-            for (auto& x : rows)
-                if (x.name == n) row = &x;
-            if (!row) {
-                rows.push_back({n, {}, {}});
-                row = &rows.back();
-            }
+            Row* row = row_of(n);
             if (r.equal) row->equal_to.push_back(base);
             else row->differs.push_back({base, r.witness + ": lifted " + r.lifted_value + ", hand " + r.hand_value});
         }

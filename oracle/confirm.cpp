@@ -25,6 +25,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Boots of both kernels at most, for a case a random tag may have hidden or
+// shown in one boot: a tag collision does not repeat, a model defect does.
+constexpr int kRounds = 3;
+
 const char* kSuite = "tagproof_confirm";
 
 // What the kernel shows of a property at one statement; false where the
@@ -252,7 +256,6 @@ Confirmation confirm_clean(const std::vector<std::string>& files, const std::map
     }
     // Round by round (boots only after the first): a case differs when it
     // differed in every round so far; a tag collision does not repeat.
-    constexpr int kRounds = 3;
     std::map<std::string, std::string> differ;  // case -> how, in the last round
     std::size_t ran = 0;
     std::string mode, crash;
@@ -505,7 +508,6 @@ std::vector<Confirmation> confirm_findings(const std::vector<ConfirmFinding>& fi
     // Round by round, as a clean confirmation does: a case whose predicted
     // violation did not show is booted again, up to kRounds boots in all; a
     // tag collision does not repeat, a model defect does.
-    constexpr int kRounds = 3;
     std::vector<const Case*> again;
     for (const auto& k : cases) {
         bool missed = false;
