@@ -53,6 +53,8 @@ std::vector<std::string> gfp_vocabulary(const kernel::Variant& v, const BuildCon
         out.push_back("GFP_KERNEL|__GFP_ZERO|__GFP_SKIP_KASAN");
     }
     if (L.defines("__GFP_KASAN_SAMPLE")) out.push_back("GFP_KERNEL|__GFP_KASAN_SAMPLE");
+    // the last bit of the layout (gfp-encoding: inside __GFP_BITS_SHIFT's mask)
+    if (b.lockdep && L.defines("__GFP_NOLOCKDEP")) out.push_back("GFP_KERNEL|__GFP_NOLOCKDEP");
     if (baseline) {
         GfpLayout B = baseline->gfp_layout(b);
         std::vector<std::string> both;

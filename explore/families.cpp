@@ -120,6 +120,27 @@ std::vector<Family> families(const kernel::Variant& v) {
         m.review_depth = 3;
         out.push_back(m);
     }
+    if (f.vrealloc) {
+        // Two pages resized in place: shrunk into the first page, grown back
+        // within it, then read in the second page. HW_TAGS poisons nothing at
+        // a shrink (__kasan_poison_vmalloc is empty there) and a grow only to
+        // the new size's page end (__kasan_unpoison_vmalloc's in-page
+        // redzone), so the second page keeps the area's tag. A family of its
+        // own for the same reason as krealloc's: the three resizes come
+        // before the read that matters.
+        Family r{"vrealloc", "vmalloc of two pages / vrealloc in place, shrunk into its first page, grown, "
+                             "its second page read",
+                 40};
+        AllocKind k{"v", "vmalloc(8192)", "vfree(%)", 8192, 1};
+        k.shrink = "vrealloc(%, 100)";
+        k.shrink_size = 100;
+        k.realloc = "vrealloc(%, 200)";
+        k.realloc_size = 200;
+        k.touch = "read(% + 5000, 1)";
+        r.kinds.push_back(k);
+        r.review_depth = 4;
+        out.push_back(r);
+    }
     {
         Family t{"stacks", "alloc_thread_stack_node / free on either CPU: the per-CPU cache (hit and miss) and "
                            "the RCU-delayed free",
@@ -190,7 +211,13 @@ std::string BootConfig::name() const {
     return boot.empty() ? "default boot" : boot;
 }
 
-std::vector<BootConfig> boot_product(const kernel::Variant& v, bool check_modes) {
+std::vector<BootConfig> boot_product(const kernel::Variant& v, bool check_modes, Mode mode) {
+    if (mode != Mode::hw_tags) {
+        std::vector<BootConfig> out;
+        for (bool mte : {true, false})
+            for (const char* b : {"", "init_on_alloc=1", "init_on_free=1"}) out.push_back({b, mte});
+        return out;
+    }
     const BootParamSyntax syn = v.boot_syntax();
     std::vector<std::string> boots = {"", "init_on_alloc=1", "init_on_free=1", "kasan.vmalloc=off", "kasan=off"};
     if (syn.page_alloc_sample) boots.push_back("kasan.page_alloc.sample=2");

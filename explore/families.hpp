@@ -73,6 +73,12 @@ struct BootConfig {
 // kasan.vmalloc=off, kasan=off, sampling (N=2, and order 1), write_only,
 // and no MTE; with `check_modes` also kasan.mode=async and asymm (the page
 // instance is the trace BMC's and is sync only).
-std::vector<BootConfig> boot_product(const kernel::Variant& v, bool check_modes);
+//
+// Generic and SW_TAGS parse none of the kasan.* parameters above (they are
+// mm/kasan/hw_tags.c's early_params: kasan=, kasan.mode=, kasan.vmalloc=,
+// kasan.page_alloc.sample*, kasan.write_only=); what their decisions branch
+// on is init_on_alloc / init_on_free (mm/mm_init.c) and whether the CPU has
+// MTE (user pages' tags, arch/arm64/kernel/mte.c). Their product is those.
+std::vector<BootConfig> boot_product(const kernel::Variant& v, bool check_modes, Mode mode = Mode::hw_tags);
 
 }  // namespace tagproof::explore

@@ -18,6 +18,9 @@ struct FamilyOptions {
     std::string variant = "linux-7.0";
     Family family;
     BootConfig config;
+    // The KASAN build. The explorer runs HW_TAGS; RapidCheck's walks
+    // (properties/family_walk_property.cpp) any mode, with its boot product.
+    Mode mode = Mode::hw_tags;
     unsigned depth = 4;                // events after the setup
     std::size_t max_states = 200000;   // stop (truncated) beyond this many states
     std::size_t max_bytes = std::size_t(1) << 30;  // ... or when the states waiting to be expanded hold this much

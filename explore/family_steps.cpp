@@ -73,7 +73,7 @@ std::vector<Step> enabled(const Family& f, const State& s, bool async) {
 }
 
 std::string header(const FamilyOptions& o) {
-    std::string s = "variant " + o.variant + "\nmodes hw_tags\nconfig pages=" + std::to_string(o.family.pages) +
+    std::string s = "variant " + o.variant + "\nmodes " + mode_name(o.mode) + "\nconfig pages=" + std::to_string(o.family.pages) +
                     " cpus=2 mte=" + (o.config.mte ? "y" : "n");
     for (const auto& c : o.family.config) s += " " + c;
     std::string boot = o.config.boot;
@@ -93,7 +93,7 @@ Start start_of(const FamilyOptions& o) {
     const scenario::Scenario sc =
         scenario::parse_scenario(header(o) + "observe reports == 0\n", "explore " + o.family.name);
     Start st;
-    st.config = scenario::model_config(sc, Mode::hw_tags, v);
+    st.config = scenario::model_config(sc, o.mode, v);
     st.async = st.config.boot.mode != TagCheckMode::sync;
     for (const auto& k : o.family.kinds) st.slots += k.slots;
     return st;

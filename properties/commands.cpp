@@ -13,6 +13,18 @@ LastFailure& last_failure() {
     return f;
 }
 
+std::map<std::string, LastFailure>& shared_with_baseline() {
+    static thread_local std::map<std::string, LastFailure> m;
+    return m;
+}
+
+void note_shared(const std::string& invariant, Mode mode, const std::string& message, const std::string& scenario,
+                 std::size_t events) {
+    LastFailure& f = shared_with_baseline()[invariant + "@" + mode_name(mode)];
+    if (!f.invariant.empty() && f.events <= events) return;
+    f = {invariant, message, scenario, events};
+}
+
 void assert_holds(Sut& sut, const std::string& violated) {
     if (violated.empty()) return;
     // Keep the shortest failing run seen: every failing run is a real

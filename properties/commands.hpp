@@ -10,6 +10,7 @@
 #include <rapidcheck.h>
 #include <rapidcheck/state.h>
 
+#include <map>
 #include <ostream>
 #include <string>
 
@@ -26,6 +27,13 @@ struct LastFailure {
     std::size_t events = 0;
 };
 LastFailure& last_failure();
+// What a check let pass because the variant's baseline shows it at the same
+// event (PropertyOptions::baseline_filter): a violation all the same, the
+// baseline's too. The shortest run of each "invariant@mode", reset with
+// last_failure(); a review fills those cells with it instead of "holds".
+std::map<std::string, LastFailure>& shared_with_baseline();
+void note_shared(const std::string& invariant, Mode mode, const std::string& message, const std::string& scenario,
+                 std::size_t events);
 // Asserts the event left no unexpected violation; records the failure.
 void assert_holds(Sut& sut, const std::string& violated);
 

@@ -1,6 +1,7 @@
 // family_walk_property.hpp — RapidCheck over the model's whole vocabulary:
 // random walks through the explorer's families (explore/family_walk.hpp), any
-// family, any configuration of the boot product (async and asymm included),
+// family, any KASAN mode (HW_TAGS most), any configuration of that mode's boot
+// product (async and asymm included),
 // any length up to max_events, random tags from a generated seed. Where the
 // 15 commands of commands.hpp drive the page allocator, slab and the rest by
 // hand, a walk drives every entry point a family has (vmalloc, vrealloc,
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "property.hpp"
 
@@ -21,6 +23,7 @@ struct WalkOptions {
     std::size_t max_events = 16;  // events per walk after the family's setup
     std::uint64_t seed = 0;       // 0: RapidCheck's configuration; else this seed
     std::string family;           // only this family ("" every family)
+    std::vector<Mode> modes;      // only these KASAN modes (empty: all three)
     std::set<std::string> ignore; // invariants not asserted
     bool assert_recorded = false; // assert the variant's recorded defects too
     // Let pass what the same walk (same events, same tag seed) breaks under

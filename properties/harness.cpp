@@ -1,12 +1,14 @@
 // harness.cpp — see harness.hpp.
 #include "harness.hpp"
 
+#include "commands.hpp"
+
 #include <cstdio>
 
 namespace tagproof::properties {
 
 std::string Config::describe() const {
-    return std::string(mode_name(mode)) + (mte ? "" : ", no MTE") + (kfence ? ", CONFIG_KFENCE" : "") +
+    return std::string(mode_name(mode)) + (mte ? "" : ", no MTE") + (kfence ? ", CONFIG_KFENCE" : "") + (lockdep ? ", CONFIG_LOCKDEP" : "") +
            (nodes > 1 ? ", " + std::to_string(nodes) + " NUMA nodes" : "") +
            (cmdline.empty() ? "" : ", boot: " + cmdline);
 }
@@ -32,6 +34,7 @@ Sut::Sut(const kernel::Variant& v, const Config& c, std::vector<std::uint8_t> pi
     mc.build.mode = c.mode;
     mc.machine.mte = c.mte;
     mc.build.kfence = c.kfence;
+    mc.build.lockdep = c.lockdep;
     mc.machine.nodes = c.nodes;
     mc.boot = parse_boot_params_strict(c.cmdline, "generated command line", v.boot_syntax());
     mc.pages = 96;
@@ -77,10 +80,17 @@ std::string Sut::step(const std::string& line, const std::function<void(Sut&)>& 
     }
     for (std::size_t i = before_v; i < model->violations().size(); ++i) {
         const auto& v = model->violations()[i];
-        if (!is_allowed(v.invariant) && !twin_new.count(v.invariant)) {
+        if (is_allowed(v.invariant)) continue;
+        if (twin_new.count(v.invariant)) {
+            // not the patch's doing, yet a violation: the cell is not "holds"
+            const std::string was = first_violation;
             first_violation = v.invariant + ": " + v.message;
-            return v.invariant;
+            note_shared(v.invariant, config.mode, first_violation, scenario(v.invariant), lines.size());
+            first_violation = was;
+            continue;
         }
+        first_violation = v.invariant + ": " + v.message;
+        return v.invariant;
     }
     return "";
 }
@@ -96,7 +106,7 @@ std::string Sut::scenario(const std::string& invariant, const std::string& basel
     s += "variant " + variant.name() + "\n";
     if (!baseline.empty()) s += "baseline " + baseline + "\n";
     s += std::string("modes ") + mode_name(config.mode) + "\n";
-    s += std::string("config pages=96 mte=") + (config.mte ? "y" : "n") + (config.kfence ? " kfence=y" : "") +
+    s += std::string("config pages=96 mte=") + (config.mte ? "y" : "n") + (config.kfence ? " kfence=y" : "") + (config.lockdep ? " lockdep=y" : "") +
          (config.nodes > 1 ? " nodes=" + std::to_string(config.nodes) : "") + "\n";
     if (!config.cmdline.empty()) s += "boot " + config.cmdline + "\n";
     for (const auto& l : lines) s += l + "\n";

@@ -19,6 +19,7 @@ struct Config {
     bool mte = true;
     bool kfence = false;  // CONFIG_KFENCE: kmallocs may be KFENCE's
     int nodes = 1;        // NUMA nodes (CPU c on node c % nodes)
+    bool lockdep = false; // CONFIG_LOCKDEP: __GFP_NOLOCKDEP gets a bit (the GFP layout's last)
     std::string cmdline;
     std::string describe() const;
 };

@@ -32,6 +32,7 @@ rc::Gen<Config> gen_config(const kernel::Variant& v, bool hw_active_allowed, con
         c.mte = *rc::gen::weightedElement<bool>({{9, true}, {1, false}});
         c.kfence = *rc::gen::weightedElement<bool>({{1, true}, {3, false}});
         c.nodes = *rc::gen::weightedElement<int>({{1, 2}, {2, 1}});
+        c.lockdep = *rc::gen::weightedElement<bool>({{1, true}, {3, false}});
         std::string cmd;
         auto add = [&](const std::string& x) { cmd += (cmd.empty() ? "" : " ") + x; };
         bool off = *rc::gen::weightedElement<bool>({{1, true}, {6, false}});
@@ -62,6 +63,7 @@ AbstractState initial_state(const kernel::Variant& v, const Config& c, const ker
     AbstractState s;
     BuildConfig b;
     b.mode = c.mode;
+    b.lockdep = c.lockdep;
     s.hw = c.mode == Mode::hw_tags;
     s.kfence = c.kfence;
     s.nodes = c.nodes;
@@ -145,6 +147,11 @@ PropertyResult run_check(const std::string& name, const std::function<void()>& p
     // runner; we print the seed, and the scenario that replays the failure
     meta.description = name;
     auto result = rc::detail::checkTestable(property, meta, params);
+    for (const auto& [key, f] : shared_with_baseline()) {
+        LastFailure m = f;
+        m.scenario = minimise_scenario(f.scenario, f.invariant, m.events);
+        r.shared[key] = m;
+    }
     rc::detail::SuccessResult ok;
     rc::detail::FailureResult fail;
     if (result.match(ok)) {
@@ -169,6 +176,7 @@ PropertyResult run_check(const std::string& name, const std::function<void()>& p
 PropertyResult check_invariants(const kernel::Variant& v, const PropertyOptions& opt) {
     PropertyResult r;
     last_failure() = LastFailure{};
+    shared_with_baseline().clear();
     const kernel::Variant* base = opt.isolation ? &kernel::find_variant(v.baseline()) : nullptr;
     auto property = [&v, base, opt] {
         Config c = *gen_config(v, !opt.isolation, base);
@@ -201,7 +209,7 @@ PropertyResult check_invariants(const kernel::Variant& v, const PropertyOptions&
     const std::string name = v.name() + (opt.isolation ? ": mode-isolation against " + v.baseline() : ": invariants");
     r = run_check(name, property, opt.tests, 0, opt.seed);
     if (!r.passed) {
-        if (!r.failure.scenario.empty()) {
+        if (!r.failure.scenario.empty() && opt.write_failure) {
             // written where `tagproof run` can replay it
             const char* dir = std::getenv("TAGPROOF_RC_SCENARIOS");
             std::string d = !opt.failure_dir.empty() ? opt.failure_dir : dir && *dir ? dir : "rapidcheck-failures";

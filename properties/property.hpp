@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <set>
 #include <string>
 
@@ -28,12 +29,17 @@ struct PropertyOptions {
     // Where a shrunk counterexample's scenario file goes: "" for
     // $TAGPROOF_RC_SCENARIOS, else ./rapidcheck-failures (a review passes its --out).
     std::string failure_dir;
+    // Write it at all: a review without --out writes nothing where it runs.
+    bool write_failure = true;
 };
 
 struct PropertyResult {
     bool passed = true;
     int cases = 0;        // cases run, the failing one included
     LastFailure failure;  // the shrunk counterexample when !passed
+    // "invariant@mode" -> the shortest run the baseline filter let pass
+    // (shared_with_baseline()), line-minimised: violations the baseline has too
+    std::map<std::string, LastFailure> shared;
 };
 
 // A configuration a variant can boot (mode, MTE, a command line its era parses).

@@ -639,7 +639,10 @@ void add_rapidcheck(VariantReview& r, const ReviewOptions& opt) {
     properties::PropertyOptions po;
     po.tests = opt.rapidcheck_cases;
     po.assert_recorded = true;
-    if (!opt.out_dir.empty()) po.failure_dir = opt.out_dir + "/rapidcheck-failures";
+    // the shrunk counterexamples as files: under --out, else nowhere (the
+    // review's own report carries each finding's scenario)
+    po.write_failure = !opt.out_dir.empty();
+    if (po.write_failure) po.failure_dir = opt.out_dir + "/rapidcheck-failures";
     // what the baseline shows at the same event is not news: the search goes on past it
     po.baseline_filter = !r.baseline.empty();
     // The same patch gets the same reply: the checks draw from a seed of the
@@ -647,23 +650,26 @@ void add_rapidcheck(VariantReview& r, const ReviewOptions& opt) {
     // counterexamples, or a wrapped line, must not change from run to run).
     const std::uint64_t base = properties::seed_configured() ? 0 : properties::seed_of(r.variant);
     // rounds of one property: each asserts what the earlier ones have not found
+    // what the baseline filter let pass, every round's: "invariant@mode" -> its shortest run
+    std::map<std::string, properties::LastFailure> shared;
     auto burst = [&](auto o, auto check, auto key, std::vector<properties::PropertyResult>& found, int& rounds) {
         properties::PropertyResult last;
         const int max_rounds = int(properties().size() * opt.modes.size()) + 1;
         for (rounds = 0; rounds < max_rounds; ++rounds) {
             if (rounds || base) o.seed = properties::round_seed(rounds, base);
             last = quietly([&] { return check(v, o); });
+            for (const auto& [k, f] : last.shared)
+                if (!shared.count(k) || f.events < shared.at(k).events) shared[k] = f;
             if (last.passed || last.failure.invariant.empty()) break;
             if (!o.ignore.insert(key(last)).second) break;
             found.push_back(last);
         }
         return last;
     };
-    // a command burst ignores (property, mode) pairs; a walk is HW_TAGS only
+    // a burst ignores (property, mode) pairs found: the other modes are searched on
     auto at_mode = [](const properties::PropertyResult& x) {
         return x.failure.invariant + "@" + mode_name(scenario_mode(x.failure.scenario));
     };
-    auto invariant = [](const properties::PropertyResult& x) { return x.failure.invariant; };
     std::vector<properties::PropertyResult> found;
     int rounds = 0;
     const properties::PropertyResult last = burst(po, properties::check_invariants, at_mode, found, rounds);
@@ -680,6 +686,7 @@ void add_rapidcheck(VariantReview& r, const ReviewOptions& opt) {
         io.tests = opt.rapidcheck_cases;
         io.isolation = true;
         io.failure_dir = po.failure_dir;
+        io.write_failure = po.write_failure;
         io.max_events = 20;
         ir = burst(io, properties::check_invariants, at_mode, ifound, irounds);
         for (const auto& f : ifound) found_at.insert({f.failure.invariant, scenario_mode(f.failure.scenario)});
@@ -701,16 +708,31 @@ void add_rapidcheck(VariantReview& r, const ReviewOptions& opt) {
     // the whole vocabulary: random walks through the explorer's families, in
     // every configuration of the boot product, rounds as above
     properties::WalkOptions wo;
-    wo.tests = opt.rapidcheck_cases * 10;  // a walk costs a tenth of a command sequence
+    // a walk costs a tenth of a command sequence or less; the product it
+    // draws from (families x modes x boots) is wide: 30 walks a sequence
+    wo.tests = opt.rapidcheck_cases * 30;
     wo.assert_recorded = true;
     wo.baseline_filter = !r.baseline.empty();
+    wo.modes = opt.modes;
     std::vector<properties::PropertyResult> wfound;
     int wrounds = 0;
-    const properties::PropertyResult wlast = burst(wo, properties::check_family_walks, invariant, wfound, wrounds);
+    const properties::PropertyResult wlast = burst(wo, properties::check_family_walks, at_mode, wfound, wrounds);
     for (const auto& f : found) add_burst_failure(r, g, f, "RapidCheck, shrunk and line-minimised");
     for (const auto& f : wfound)
         add_burst_failure(r, g, f, "RapidCheck walk through an explorer family, shrunk and line-minimised");
     for (const auto& f : ifound) add_burst_failure(r, g, f, "RapidCheck against the baseline, shrunk and line-minimised");
+    // A violation the baseline shows at the same event was let pass so the
+    // search goes on to what the patch adds; it is a violation all the same,
+    // and the cell says so (finalize classifies it against the baseline).
+    for (const auto& [k, f] : shared) {
+        properties::PropertyResult pr;
+        pr.passed = false;
+        pr.failure = f;
+        const Mode m = scenario_mode(f.scenario);
+        if (!g.at(f.invariant, m) || g.source(f.invariant, m, "rapidcheck").status == SourceVerdict::counterexample)
+            continue;
+        add_burst_failure(r, g, pr, "RapidCheck, a run the baseline breaks too (let pass to search on), line-minimised");
+    }
     r.notes.push_back("rapidcheck: seed " + std::to_string(properties::round_seed(0, base)) +
                       (base ? " (the variant's; RC_PARAMS=seed=N draws others)" : " (RC_PARAMS)") + ", " +
                       std::to_string(rounds + 1) + " round(s) of up to " + std::to_string(po.tests) +

@@ -34,8 +34,10 @@ TEST(ReviewMasking, ACounterexampleDoesNotEndTheOtherSearches) {
     }
     EXPECT_TRUE(tag_range);
     EXPECT_TRUE(detection) << "the second property's counterexample was masked by the first";
-    // a property that holds got the whole budget, and says so
-    const SourceVerdict* z = cell(r, "zeroing", Mode::hw_tags);
+    // a property that holds got the whole budget, and says so (zeroing does
+    // not: linux-7.0's huge zero folio, under the mutant too, is its cell's
+    // counterexample since the walks keep what the baseline breaks as well)
+    const SourceVerdict* z = cell(r, "gfp-encoding", Mode::hw_tags);
     ASSERT_NE(z, nullptr);
     EXPECT_EQ(z->status, SourceVerdict::holds);
     EXPECT_NE(z->detail.find("100 random sequences"), std::string::npos) << z->detail;
@@ -43,11 +45,13 @@ TEST(ReviewMasking, ACounterexampleDoesNotEndTheOtherSearches) {
 
 // The planted properties ignored (mutant-no-tcma checks match-all pointers,
 // so a thread stack's own accesses fault too): the search of the others runs
-// to its end.
+// to its end. What the release under the mutant breaks too (linux-7.0's
+// sampled mempool re-issue) is let pass by the baseline filter, as a review does.
 TEST(ReviewMasking, IgnoredPropertyLetsTheRestComplete) {
     properties::PropertyOptions po;
     po.tests = 100;
     po.seed = 4242;
+    po.baseline_filter = true;
     po.ignore = {"match-all-never-faults", "no-false-positive"};
     auto r = properties::check_invariants(kernel::find_variant("mutant-no-tcma"), po);
     EXPECT_TRUE(r.passed) << r.failure.invariant << ": " << r.failure.message;
