@@ -1,11 +1,15 @@
 // functions.cpp — see functions.hpp.
 #include "functions.hpp"
 
+#include "parse_cache.hpp"
+
 #include <clang-c/Index.h>
 
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 namespace tagproof::tree {
@@ -179,6 +183,20 @@ ParsedFile read_definitions(const std::string& root, const std::string& path, co
     pf.configured = configured(root);
     const std::string full = root + "/" + path;
     std::vector<std::string> flags = tree_flags(root);
+    // the tree's own file (not a patched text): the parse cache may hold it
+    const bool own = [&] {
+        std::ifstream f(full, std::ios::binary);
+        if (!f) return false;
+        std::stringstream ss;
+        ss << f.rdbuf();
+        return ss.str() == text;
+    }();
+    if (own)
+        if (auto cached = load_parsed(root, path, flags)) {
+            cached->from_cache = true;
+            cached->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            return *cached;
+        }
     // A header that is not self-contained, parsed as its includer sees it:
     // include/asm-generic/pgalloc.h uses struct mm_struct, pte_t and the
     // GFP names of linux/mm.h without including it (arch/arm64's
@@ -234,9 +252,18 @@ ParsedFile read_definitions(const std::string& root, const std::string& path, co
     }
     clang_visitChildren(clang_getTranslationUnitCursor(tu), visit, &v);
     calls_from_tokens(pf);
+    std::vector<std::string> inputs;  // every file the parse read: what the cached entry depends on
+    if (own)
+        clang_getInclusions(
+            tu,
+            [](CXFile f, CXSourceLocation*, unsigned, CXClientData d) {
+                static_cast<std::vector<std::string>*>(d)->push_back(str(clang_getFileName(f)));
+            },
+            &inputs);
     clang_disposeTranslationUnit(tu);
     clang_disposeIndex(idx);
     pf.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (own) save_parsed(root, path, flags, pf, inputs);
     return pf;
 }
 

@@ -47,6 +47,7 @@ struct ParsedFile {
     int errors = 0;                // clang's error diagnostics
     std::string first_error;       // "mm/page_alloc.c:12:3: ..." for the reader
     double seconds = 0;
+    bool from_cache = false;       // read back from the parse cache (parse_cache.hpp), not parsed
     // The innermost definition spanning [first, last], or nullptr.
     const Definition* at(int first, int last) const;
     const Definition* find(const std::string& name) const;
@@ -54,6 +55,8 @@ struct ParsedFile {
 
 // Parses `text` as `path` of the tree at `root` (an unsaved file: the tree is
 // only read). Throws std::runtime_error if libclang cannot parse at all.
+// Where `text` is the file as it is on disk, the parse is kept in the parse
+// cache (parse_cache.hpp) and read back while nothing it read has changed.
 ParsedFile read_definitions(const std::string& root, const std::string& path, const std::string& text);
 
 // The flags read_definitions passes for `root` (for the reply's "what ran").
