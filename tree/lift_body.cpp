@@ -80,6 +80,10 @@ const std::vector<LiftTarget>& lift_targets() {
         {"kasan_sample_page_alloc", "mm/kasan/kasan.h",
          "the allocations its per-CPU counter counts (the tests before this_cpu_dec_return()): rule sample_eligible",
          read_sample_eligible},
+        {"poison_kmalloc_redzone", "mm/kasan/common.c",
+         "where a kmalloc object's redzone starts (redzone_start's rounding of the object plus size): rule "
+         "kmalloc_redzone_start",
+         read_kmalloc_redzone, "____kasan_kmalloc"},
     };
     return t;
 }

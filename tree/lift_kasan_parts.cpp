@@ -298,3 +298,73 @@ std::string read_sample_eligible(const PartInput& in, std::string& why) {
 }
 
 }  // namespace tagproof::tree
+
+namespace tagproof::tree {
+
+// mm/kasan/common.c poison_kmalloc_redzone (v6.2 on; __kasan_kmalloc itself
+// before): where a kmalloc object's redzone starts, `redzone_start =
+// round_up((unsigned long)(object + size), KASAN_GRANULE_SIZE)`, read as the
+// offset from the object: rule kmalloc_redzone_start(size). The rounding
+// (round_up, round_down, or ALIGN / ALIGN_DOWN, their kernel.h spellings) is
+// read as written; anything but the object plus `size`, rounded to
+// KASAN_GRANULE_SIZE, is refused with what it is.
+std::string read_kmalloc_redzone(const PartInput& in, std::string& why) {
+    const std::size_t st = find_statement(in, {"redzone_start", "="});
+    if (st == npos) {
+        why = in.def.name + " assigns no redzone_start";
+        return "";
+    }
+    const int line = in.parsed.tokens[st].line;
+    std::size_t semi = npos;
+    const std::string stmt = to_semicolon(in, st, semi);
+    // the rounding macro and its two arguments, from the statement's tokens
+    // (a macro: the AST has only what it expands to)
+    const auto& T = in.parsed.tokens;
+    std::string callee;
+    std::vector<std::string> args;
+    for (std::size_t k = st; semi != npos && k + 1 < semi && callee.empty(); ++k) {
+        const std::string& x = T[k].text;
+        if ((x != "round_up" && x != "round_down" && x != "ALIGN" && x != "ALIGN_DOWN") || T[k + 1].text != "(") continue;
+        const std::size_t close = close_of(in, k + 1, semi);
+        if (close == npos) break;
+        callee = x;
+        std::string cur;
+        int depth = 0;
+        for (std::size_t j = k + 2; j < close; ++j) {
+            const std::string& y = T[j].text;
+            if (y == "," && depth == 0) {
+                args.push_back(cur);
+                cur.clear();
+                continue;
+            }
+            depth += y == "(" ? 1 : y == ")" ? -1 : 0;
+            cur += (cur.empty() ? "" : " ") + y;
+        }
+        args.push_back(cur);
+    }
+    if (callee.empty() || args.size() != 2) {
+        why = "redzone_start at " + at(in, line) + " is not rounded by round_up() or round_down(): " + stmt;
+        return "";
+    }
+    if (args[1] != "KASAN_GRANULE_SIZE") {
+        why = "redzone_start at " + at(in, line) + " is rounded to " + args[1] + ", not KASAN_GRANULE_SIZE";
+        return "";
+    }
+    // the first argument: the object's address plus size, a cast to unsigned long and brackets aside
+    std::istringstream ts(args[0]);
+    std::vector<std::string> t;
+    for (std::string x; ts >> x;) t.push_back(x);
+    const std::vector<std::string> cast = {"(", "unsigned", "long", ")"};
+    if (t.size() >= cast.size() && std::equal(cast.begin(), cast.end(), t.begin())) t.erase(t.begin(), t.begin() + 4);
+    while (t.size() >= 2 && t.front() == "(" && t.back() == ")") t = std::vector<std::string>(t.begin() + 1, t.end() - 1);
+    const bool plus_size = t.size() == 3 && t[1] == "+" && ((is_ident(t[0]) && t[2] == "size") || (t[0] == "size" && is_ident(t[2])));
+    if (!plus_size) {
+        why = "redzone_start at " + at(in, line) + " rounds " + args[0] + ", not the object's address plus size";
+        return "";
+    }
+    const bool up = callee == "round_up" || callee == "ALIGN";
+    return "# " + in.def.name + ": " + stmt + " at " + at(in, line) + "\nrule kmalloc_redzone_start(size) = " +
+           (up ? "round_up" : "round_down") + "(size, KASAN_GRANULE_SIZE)\n";
+}
+
+}  // namespace tagproof::tree

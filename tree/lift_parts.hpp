@@ -55,5 +55,6 @@ std::string read_mempool_poison_pages(const PartInput& in, std::string& why);
 std::string read_mempool_add_element(const PartInput& in, std::string& why);
 std::string read_mempool_unpoison_element(const PartInput& in, std::string& why);
 std::string read_sample_eligible(const PartInput& in, std::string& why);
+std::string read_kmalloc_redzone(const PartInput& in, std::string& why);
 
 }  // namespace tagproof::tree

@@ -319,3 +319,47 @@ TEST(LiftKasanParts, PageTableGfpFromTheAllocatorsAndTheFilesMacros) {
     ASSERT_EQ(rows.size(), 2u);
     for (const auto& [n, row] : rows) EXPECT_FALSE(row.equal) << n;
 }
+
+namespace {
+
+// mm/kasan/common.c's poison_kmalloc_redzone: STMT computes redzone_start
+std::string read_redzone(const std::string& stmt) {
+    const std::string text = std::string(kVmallocHead) +
+                             "struct kmem_cache { unsigned long object_size; };\n"
+                             "void kasan_poison(const void *, unsigned long, int, _Bool);\n"
+                             "static inline void poison_kmalloc_redzone(struct kmem_cache *cache, const void *object,\n"
+                             "\t\t\t\tsize_t size, unsigned int flags)\n{\n"
+                             "\tunsigned long redzone_start;\n\tunsigned long redzone_end;\n\n" + stmt +
+                             "\tredzone_end = round_up((unsigned long)(object + cache->object_size), KASAN_GRANULE_SIZE);\n"
+                             "\tkasan_poison((void *)redzone_start, redzone_end - redzone_start, 0xfc, 0);\n}\n";
+    return read_part("mm/kasan/common.c", text, "poison_kmalloc_redzone", tree::read_kmalloc_redzone);
+}
+
+}  // namespace
+
+// round_up of the object plus size to KASAN_GRANULE_SIZE: the hand eras'
+// kmalloc_redzone_start (granule_up), proved equal in every build; the same
+// written on one line, the cast on the pointer alone, reads the same;
+// round_down differs (the control: the redzone covers the object's last
+// bytes); another granule, or not the object plus size, is refused.
+TEST(LiftKasanParts, KmallocRedzoneFromItsRounding) {
+    const std::string up =
+        read_redzone("\tredzone_start = round_up((unsigned long)(object + size),\n\t\t\t\tKASAN_GRANULE_SIZE);\n");
+    EXPECT_EQ(rule_line(up, "kmalloc_redzone_start"),
+              "rule kmalloc_redzone_start(size) = round_up(size, KASAN_GRANULE_SIZE)") << up;
+    EXPECT_TRUE(rows_of(up, "linux-7.0", "kmalloc_redzone").at("kmalloc_redzone_start").equal);
+    EXPECT_TRUE(rows_of(up, "linux-6.1", "kmalloc_redzone").at("kmalloc_redzone_start").equal);
+    const std::string one_line = read_redzone("\tredzone_start = round_up((unsigned long)object + size, KASAN_GRANULE_SIZE);\n");
+    EXPECT_EQ(rule_line(one_line, "kmalloc_redzone_start"), rule_line(up, "kmalloc_redzone_start")) << one_line;
+    const std::string down =
+        read_redzone("\tredzone_start = round_down((unsigned long)(object + size), KASAN_GRANULE_SIZE);\n");
+    EXPECT_EQ(rule_line(down, "kmalloc_redzone_start"),
+              "rule kmalloc_redzone_start(size) = round_down(size, KASAN_GRANULE_SIZE)") << down;
+    EXPECT_FALSE(rows_of(down, "linux-7.0", "kmalloc_redzone").at("kmalloc_redzone_start").equal);
+    EXPECT_NE(read_redzone("\tredzone_start = round_up((unsigned long)(object + size), 64);\n").find("not KASAN_GRANULE_SIZE"),
+              std::string::npos);
+    EXPECT_NE(read_redzone("\tredzone_start = round_up((unsigned long)(object + 8), KASAN_GRANULE_SIZE);\n")
+                  .find("not the object's address plus size"),
+              std::string::npos);
+    EXPECT_NE(read_redzone("\tredzone_start = (unsigned long)(object + size);\n").find("is not rounded"), std::string::npos);
+}

@@ -66,6 +66,41 @@ TEST(VariantFile, ExpressionsEvaluateOverTheDomain) {
     EXPECT_EQ(word("THREADINFO_GFP", hw), hw.gfp.GFP_KERNEL | hw.gfp.ZERO);
 }
 
+// include/linux/math.h's round_up / round_down and mm/kasan/kasan.h's
+// KASAN_GRANULE_SIZE (8 under Generic, 16 under the tag modes), as the
+// redzone lifted from poison_kmalloc_redzone is written; printed back as
+// written. The control: round_down differs from round_up on every size that
+// is not a granule multiple, and agrees on those that are.
+TEST(VariantFile, RoundingToTheGranule) {
+    VariantFile f = parse_variant_file("name a\nbase linux-7.0\n"
+                                       "rule kmalloc_redzone_start(size) = round_up(size, KASAN_GRANULE_SIZE)\n",
+                                       "t.variant");
+    VariantFile g = parse_variant_file("name b\nbase linux-7.0\n"
+                                       "rule kmalloc_redzone_start(size) = round_down(size, KASAN_GRANULE_SIZE)\n",
+                                       "t.variant");
+    const Variant& base = find_variant("linux-7.0");
+    CEnv hw = env_for(base, Mode::hw_tags), gen = env_for(base, Mode::generic);
+    auto at = [](const VariantFile& v, const CEnv& e, std::uint64_t size) {
+        RuleVal<Concrete> s;
+        s.w = size;
+        return as_word<Concrete>(eval_rule_expr<Concrete>(*v.overrides.find("kmalloc_redzone_start"), e, {{"size", s}}));
+    };
+    EXPECT_EQ(at(f, hw, 50), 64u);
+    EXPECT_EQ(at(f, gen, 50), 56u);
+    EXPECT_EQ(at(f, hw, 64), 64u);
+    EXPECT_EQ(at(g, hw, 50), 48u);
+    EXPECT_EQ(at(g, gen, 50), 48u);
+    EXPECT_EQ(at(g, hw, 64), 64u);
+    for (std::uint64_t size : {1u, 7u, 8u, 9u, 15u, 16u, 17u, 107u, 4096u})
+        EXPECT_EQ(at(f, hw, size), hw.granule_up(size)) << size;
+    EXPECT_EQ(print_rule_expr(*f.overrides.find("kmalloc_redzone_start")), "round_up(size, KASAN_GRANULE_SIZE)");
+    EXPECT_NE(error_of("name a\nbase linux-7.0\nrule kmalloc_redzone_start(size) = round_up(size)\n")
+                  .find("round_up(x, y) takes two arguments"),
+              std::string::npos);
+    EXPECT_NE(error_of("name a\nbase linux-7.0\nrule __GFP_BITS_SHIFT = KASAN_GRANULE_SIZE\n").find("t.variant:3:"),
+              std::string::npos);
+}
+
 // The file form of control-pgtable-no-zero: the same verdict on every
 // obligation, in every scope (GFP_PGTABLE_USER follows the override through
 // the base's own definition).

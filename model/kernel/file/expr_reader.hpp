@@ -294,6 +294,27 @@ struct ExprParser {
         }
         if (id == "static_branch_maybe" || id == "static_branch_unlikely" || id == "static_branch_likely")
             return static_key(id, at);
+        // include/linux/math.h round_up / round_down (to a power of two), as
+        // mm/kasan/common.c rounds to KASAN_GRANULE_SIZE
+        if (id == "round_up" || id == "round_down") {
+            if (!eat("(")) fail(i, "expected '(' after " + id);
+            RuleExpr x = node(RuleExpr::binary, at);
+            x.name = id;
+            x.kids.push_back(cond());
+            if (!eat(",")) fail(i, id + "(x, y) takes two arguments");
+            x.kids.push_back(cond());
+            if (!eat(")")) fail(i, "expected ')' after " + id + "'s two arguments");
+            return x;
+        }
+        // mm/kasan/kasan.h: the bytes a shadow byte or tag covers, 8 under
+        // Generic (KASAN_SHADOW_SCALE_SIZE) and 16 under the tag modes
+        // (MTE_GRANULE_SIZE, 1 << KASAN_SHADOW_SCALE_SHIFT): the build decides
+        if (id == "KASAN_GRANULE_SIZE") {
+            if (build_time) fail(at, "KASAN_GRANULE_SIZE is the KASAN mode's: numbers and IS_ENABLED(CONFIG_...) only");
+            RuleExpr x = node(RuleExpr::pred, at);
+            x.name = id;
+            return x;
+        }
         for (const char* p : params)
             if (id == p) {
                 RuleExpr x = node(RuleExpr::param, at);
@@ -349,6 +370,7 @@ struct ExprParser {
             for (const auto& l : body->locals) allowed.push_back(l);
         for (const char* p : rule_predicates()) allowed.push_back(std::string(p) + "()");
         allowed.push_back("IS_ENABLED(CONFIG_...)");
+        allowed.push_back("round_up(x, y), round_down(x, y), KASAN_GRANULE_SIZE");
         allowed.push_back("the overridable rules (tagproof review --explain rules)");
         const bool gfp_like = id.rfind("__GFP_", 0) == 0 || id.rfind("GFP_", 0) == 0;
         fail(at, "unknown name '" + id + "'" +

@@ -121,7 +121,10 @@ RuleVal<D> pred_value(const std::string& n, const KasanEnv<D>& e) {
     else if (n == "CONFIG_KASAN_GENERIC") r.b = e.generic;
     else if (n == "CONFIG_KASAN_VMALLOC") r.b = e.config_kasan_vmalloc;
     else if (n == "CONFIG_KFENCE") r.b = e.kfence;
-    else if (n == "kasan_page_alloc_sample" || n == "kasan_page_alloc_sample_order") {
+    else if (n == "KASAN_GRANULE_SIZE") {
+        r.is_bool = false;
+        r.w = e.granule();  // 8 under Generic, 16 under the tag modes (env.hpp)
+    } else if (n == "kasan_page_alloc_sample" || n == "kasan_page_alloc_sample_order") {
         // numbers, not conditions: the boot's sampling interval and minimum order
         r.is_bool = false;
         r.w = n == "kasan_page_alloc_sample" ? e.sample : e.sample_order;
@@ -157,6 +160,9 @@ RuleVal<D> apply_binary(const std::string& op, const RuleVal<D>& a, const RuleVa
     else if (op == "+") r.w = D::add(u, v);
     else if (op == "*") r.w = D::mul(u, v);
     else if (op == "<<") r.w = D::shl(u, v);
+    // include/linux/math.h: y a power of two (__round_mask(x, y) is y - 1)
+    else if (op == "round_up") r.w = D::add(u, D::sub(v, D::lit(1))) & ~D::sub(v, D::lit(1));
+    else if (op == "round_down") r.w = u & ~D::sub(v, D::lit(1));
     else if (op == ">>") r.w = D::shr(u, v);
     else r.w = D::sub(u, v);  // "-"
     return r;

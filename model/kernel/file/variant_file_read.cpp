@@ -485,6 +485,7 @@ int precedence(const RuleExpr& x) {
     switch (x.kind) {
         case RuleExpr::cond: return -1;
         case RuleExpr::binary:
+            if (x.name == "round_up" || x.name == "round_down") return kUnaryPrec + 1;  // written as a call
             for (int l = 0; l < int(ops.size()); ++l)
                 for (const auto& o : ops[l])
                     if (o == x.name) return l;
@@ -503,10 +504,17 @@ std::string print_at(const RuleExpr& x, int min_prec) {
         case RuleExpr::number: s = std::to_string(x.value); break;
         case RuleExpr::gfp:
         case RuleExpr::param: s = x.name; break;
-        case RuleExpr::pred: s = x.name.rfind("CONFIG_", 0) == 0 ? "IS_ENABLED(" + x.name + ")" : x.name + "()"; break;
+        case RuleExpr::pred:
+            s = x.name.rfind("CONFIG_", 0) == 0 ? "IS_ENABLED(" + x.name + ")"
+                : x.name == "KASAN_GRANULE_SIZE" ? x.name
+                                                 : x.name + "()";
+            break;
         case RuleExpr::unary: s = x.name + print_at(x.kids[0], kUnaryPrec); break;
         case RuleExpr::binary:  // left-associative: the right operand of the same level needs brackets
-            s = print_at(x.kids[0], p) + " " + x.name + " " + print_at(x.kids[1], p + 1);
+            if (x.name == "round_up" || x.name == "round_down")
+                s = x.name + "(" + print_at(x.kids[0], -1) + ", " + print_at(x.kids[1], -1) + ")";
+            else
+                s = print_at(x.kids[0], p) + " " + x.name + " " + print_at(x.kids[1], p + 1);
             break;
         case RuleExpr::cond:
             s = print_at(x.kids[0], 0) + " ? " + print_at(x.kids[1], -1) + " : " + print_at(x.kids[2], -1);
