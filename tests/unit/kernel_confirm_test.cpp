@@ -285,3 +285,78 @@ TEST(ConfirmWriter, AKmallocMempoolsElementIsItsObject) {
     EXPECT_NE(c.find("mempool_free(e, mp);"), std::string::npos);
     EXPECT_EQ(c.find("tp_page_probe(5,"), std::string::npos);
 }
+
+namespace {
+
+// The redzone started at round_down(object + size): an object's last bytes poisoned.
+const char* kRedzoneVariant =
+    "name confirm-test-redzone-down\nbase linux-7.0\nsummary the kmalloc redzone from round_down\n"
+    "claims any\nrule kmalloc_redzone_start(size) = round_down(size, KASAN_GRANULE_SIZE)\n";
+
+// The patched kernel's boot: a KASAN report in the kernel's own code, then an oops; no KTAP.
+std::string boot_report_console() {
+    return "Linux version 6.12.118 (x@y) #1 SMP\n"
+           "kasan: KernelAddressSanitizer initialized (hw-tags, mode=sync, vmalloc=on, stacktrace=on)\n"
+           "==================================================================\n"
+           "BUG: KASAN: slab-out-of-bounds in shrinker_alloc+0x90/0xbc\n"
+           "Write at addr f8f0000000c0c070 by task swapper/0\n"
+           "Pointer tag: [f8], memory tag: [fe]\n"
+           "==================================================================\n"
+           "kernel BUG at kernel/params.c:806!\n"
+           "Internal error: Oops - BUG: 00000000f2000800 [#1] SMP\n";
+}
+
+// A clean boot that runs the case: its read at L5 reports nothing.
+std::string clean_console() {
+    return "Linux version 6.12.118 (x@y) #1 SMP\n"
+           "kasan: KernelAddressSanitizer initialized (hw-tags, mode=sync, vmalloc=on, stacktrace=on)\n"
+           "KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: tagproof_confirm\n    1..1\n"
+           "# tagproof: L4 p = kmalloc(50, GFP_KERNEL): no report\n"
+           "# tagproof: L5 read(p + 49, 1): no report\n"
+           "    ok 1 tp_confirm_1\nok 1 tagproof_confirm\nreboot: Power down\n";
+}
+
+ConfirmJob redzone_job(const fs::path& d, const std::string& base_console) {
+    ConfirmJob job = job_with(d, "data zero", "data zero");
+    write(d / "tree" / "console-base-1.log", base_console);
+    write(d / "tree" / "console-patched-1.log", boot_report_console());
+    static const std::string name = [] {
+        const fs::path f = scratch("redzone-variant") / "redzone.variant";
+        write(f, kRedzoneVariant);
+        return kernel::load_variant_file(f.string()).name();
+    }();
+    job.patched_variant = name;
+    job.base_variant = "linux-7.0";
+    return job;
+}
+
+ConfirmFinding redzone_finding(const std::string& variant) {
+    return {"no-false-positive [hw_tags]", "no-false-positive", Mode::hw_tags,
+            "name f\nvariant " + variant + "\nmodes hw_tags\np = kmalloc(50, GFP_KERNEL)\nread(p + 49, 1)\n"
+            "expect violation no-false-positive\n"};
+}
+
+}  // namespace
+
+// A no-false-positive the patched kernel shows during boot, before its case
+// runs (the round_down redzone faults in shrinker_alloc, 6.12.118 + patch),
+// while the unpatched kernel boots clean and runs the case: confirmed, with
+// the report. The control: an unpatched kernel that reports at boot too
+// tells nothing, and the case not run is said so.
+TEST(Confirm, AFalsePositiveThePatchedKernelShowsAtBootIsConfirmed) {
+    const fs::path d = scratch("boot-report");
+    ConfirmJob job = redzone_job(d, clean_console());
+    const auto c = confirm_findings({redzone_finding(job.patched_variant)}, job);
+    ASSERT_EQ(c.size(), 1u);
+    EXPECT_EQ(c[0].status, Confirmation::confirmed) << c[0].summary;
+    EXPECT_NE(c[0].summary.find("at boot, before case tp_confirm_1 runs: BUG: KASAN: slab-out-of-bounds in "
+                                "shrinker_alloc+0x90/0xbc (Write, pointer tag f8, memory tag fe)"),
+              std::string::npos)
+        << c[0].summary;
+    EXPECT_FALSE(c[0].excerpt.empty());
+    const fs::path e = scratch("boot-report-both");
+    ConfirmJob both = redzone_job(e, boot_report_console());
+    const auto n = confirm_findings({redzone_finding(both.patched_variant)}, both);
+    EXPECT_EQ(n[0].status, Confirmation::not_run) << n[0].summary;
+    EXPECT_NE(n[0].summary.find("did not run case"), std::string::npos) << n[0].summary;
+}
