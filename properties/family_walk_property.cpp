@@ -37,10 +37,6 @@ PropertyResult check_family_walks(const kernel::Variant& v, const WalkOptions& o
     std::set<std::string> allowed = opt.ignore;
     if (!opt.assert_recorded)
         for (const auto& d : kernel::expected_defects(v)) allowed.insert(d);
-    // "inv" is let pass in every mode, "inv@mode" in that one (as Sut::is_allowed)
-    auto let_pass = [&allowed](const std::string& inv, Mode m) {
-        return allowed.count(inv) || allowed.count(inv + "@" + mode_name(m));
-    };
     const std::string base = opt.baseline_filter ? v.baseline() : "";
     // Each mode's whole boot product. Filtered by a baseline, the baseline
     // walks the same events booted as its kernel would boot the same command
@@ -85,7 +81,7 @@ PropertyResult check_family_walks(const kernel::Variant& v, const WalkOptions& o
             }
         }
         for (const auto& b : w->broken()) {
-            if (let_pass(b.invariant, fo.mode)) continue;
+            if (lets_pass(allowed, b.invariant, fo.mode)) continue;
             if (theirs.count(b.invariant)) {
                 note_shared(b.invariant, fo.mode, b.message, w->scenario(b.invariant), b.events);
                 continue;

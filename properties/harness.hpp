@@ -56,6 +56,9 @@ struct AbstractState {
 // Random tags come from a generated list of picks (spec::PickChooser).
 using spec::PickChooser;
 
+// Is `invariant` let pass in `mode` by `allowed` ("inv" in every mode, "inv@mode" in that one)?
+bool lets_pass(const std::set<std::string>& allowed, const std::string& invariant, Mode mode);
+
 struct Sut {
     Sut(const kernel::Variant& v, const Config& c, std::vector<std::uint8_t> picks);
     const kernel::Variant& variant;

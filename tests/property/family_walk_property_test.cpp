@@ -21,6 +21,15 @@ using namespace tagproof::properties;
 
 namespace {
 
+// Does the scenario, run as a reviewer would (`tagproof run`), show `invariant`?
+bool replays(const std::string& text, const std::string& invariant) {
+    scenario::Scenario sc = scenario::parse_scenario(text, "walk");
+    bool shown = false;
+    for (const auto& res : scenario::run_scenario(sc, {}))
+        for (const auto& v : res.violations) shown |= v.rfind(invariant, 0) == 0;
+    return shown;
+}
+
 class Walks : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Walks, KeepEveryInvariantButTheRecordedDefects) {
@@ -57,11 +66,7 @@ TEST_P(WalkControl, IsCaughtAndReplays) {
     EXPECT_EQ(r.failure.invariant, c.invariant) << r.failure.message;
     EXPECT_LE(r.failure.events, 8u) << r.failure.scenario;
     // the minimised scenario, run as a reviewer would
-    scenario::Scenario sc = scenario::parse_scenario(r.failure.scenario, "walk");
-    bool shown = false;
-    for (const auto& res : scenario::run_scenario(sc, {}))
-        for (const auto& v : res.violations) shown |= v.rfind(c.invariant, 0) == 0;
-    EXPECT_TRUE(shown) << r.failure.scenario;
+    EXPECT_TRUE(replays(r.failure.scenario, c.invariant)) << r.failure.scenario;
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -93,13 +98,6 @@ TEST(WalkControl, TheCommandsAloneMissTheRcuControl) {
 // Generic or SW_TAGS path only a family reaches was "holds" for RapidCheck).
 // The huge zero folio under Generic with MTE and init_on_free (the corpus's
 // linux70_huge_zero_folio_generic_mte) is a walk of the user family away.
-bool replays(const std::string& text, const std::string& invariant) {
-    scenario::Scenario sc = scenario::parse_scenario(text, "walk");
-    bool shown = false;
-    for (const auto& res : scenario::run_scenario(sc, {}))
-        for (const auto& v : res.violations) shown |= v.rfind(invariant, 0) == 0;
-    return shown;
-}
 
 TEST(WalkModes, AGenericWalkReachesTheHugeZeroFolio) {
     WalkOptions o;
