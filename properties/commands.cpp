@@ -18,11 +18,15 @@ std::map<std::string, LastFailure>& shared_with_baseline() {
     return m;
 }
 
+void keep_shortest(std::map<std::string, LastFailure>& m, const std::string& key, const LastFailure& f) {
+    auto it = m.find(key);
+    if (it == m.end()) m.emplace(key, f);
+    else if (f.events < it->second.events) it->second = f;
+}
+
 void note_shared(const std::string& invariant, Mode mode, const std::string& message, const std::string& scenario,
                  std::size_t events) {
-    LastFailure& f = shared_with_baseline()[invariant + "@" + mode_name(mode)];
-    if (!f.invariant.empty() && f.events <= events) return;
-    f = {invariant, message, scenario, events};
+    keep_shortest(shared_with_baseline(), invariant + "@" + mode_name(mode), {invariant, message, scenario, events});
 }
 
 void assert_holds(Sut& sut, const std::string& violated) {

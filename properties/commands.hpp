@@ -32,6 +32,8 @@ LastFailure& last_failure();
 // baseline's too. The shortest run of each "invariant@mode", reset with
 // last_failure(); a review fills those cells with it instead of "holds".
 std::map<std::string, LastFailure>& shared_with_baseline();
+// Keeps `f` under `key` unless a run as short or shorter is kept already.
+void keep_shortest(std::map<std::string, LastFailure>& m, const std::string& key, const LastFailure& f);
 void note_shared(const std::string& invariant, Mode mode, const std::string& message, const std::string& scenario,
                  std::size_t events);
 // Asserts the event left no unexpected violation; records the failure.

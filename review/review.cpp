@@ -658,8 +658,7 @@ void add_rapidcheck(VariantReview& r, const ReviewOptions& opt) {
         for (rounds = 0; rounds < max_rounds; ++rounds) {
             if (rounds || base) o.seed = properties::round_seed(rounds, base);
             last = quietly([&] { return check(v, o); });
-            for (const auto& [k, f] : last.shared)
-                if (!shared.count(k) || f.events < shared.at(k).events) shared[k] = f;
+            for (const auto& [k, f] : last.shared) properties::keep_shortest(shared, k, f);
             if (last.passed || last.failure.invariant.empty()) break;
             if (!o.ignore.insert(key(last)).second) break;
             found.push_back(last);
