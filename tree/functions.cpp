@@ -183,20 +183,6 @@ ParsedFile read_definitions(const std::string& root, const std::string& path, co
     pf.configured = configured(root);
     const std::string full = root + "/" + path;
     std::vector<std::string> flags = tree_flags(root);
-    // the tree's own file (not a patched text): the parse cache may hold it
-    const bool own = [&] {
-        std::ifstream f(full, std::ios::binary);
-        if (!f) return false;
-        std::stringstream ss;
-        ss << f.rdbuf();
-        return ss.str() == text;
-    }();
-    if (own)
-        if (auto cached = load_parsed(root, path, flags)) {
-            cached->from_cache = true;
-            cached->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            return *cached;
-        }
     // A header that is not self-contained, parsed as its includer sees it:
     // include/asm-generic/pgalloc.h uses struct mm_struct, pte_t and the
     // GFP names of linux/mm.h without including it (arch/arm64's
@@ -210,6 +196,19 @@ ParsedFile read_definitions(const std::string& root, const std::string& path, co
                 flags.push_back("-include");
                 flags.push_back(root + "/" + pre);
             }
+    // The tree's own file, or a patched text of it (a review parses the
+    // series' copy): the parse cache holds either, the patched one by its text.
+    const std::string text_id = [&] {
+        std::ifstream f(full, std::ios::binary);
+        std::stringstream ss;
+        if (f) ss << f.rdbuf();
+        return f && ss.str() == text ? std::string() : text_digest(text);
+    }();
+    if (auto cached = load_parsed(root, path, flags, text_id)) {
+        cached->from_cache = true;
+        cached->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return *cached;
+    }
     std::vector<const char*> argv;
     for (const auto& s : flags) argv.push_back(s.c_str());
     CXUnsavedFile unsaved{full.c_str(), text.data(), (unsigned long)text.size()};
@@ -253,8 +252,7 @@ ParsedFile read_definitions(const std::string& root, const std::string& path, co
     clang_visitChildren(clang_getTranslationUnitCursor(tu), visit, &v);
     calls_from_tokens(pf);
     std::vector<std::string> inputs;  // every file the parse read: what the cached entry depends on
-    if (own)
-        clang_getInclusions(
+    clang_getInclusions(
             tu,
             [](CXFile f, CXSourceLocation*, unsigned, CXClientData d) {
                 static_cast<std::vector<std::string>*>(d)->push_back(str(clang_getFileName(f)));
@@ -263,7 +261,7 @@ ParsedFile read_definitions(const std::string& root, const std::string& path, co
     clang_disposeTranslationUnit(tu);
     clang_disposeIndex(idx);
     pf.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (own) save_parsed(root, path, flags, pf, inputs);
+    save_parsed(root, path, flags, text_id, pf, inputs);
     return pf;
 }
 

@@ -50,8 +50,9 @@ std::string reader_identity() {
     return id;
 }
 
-std::string key_of(const std::string& root, const std::string& path, const std::vector<std::string>& flags) {
-    std::string k = reader_identity() + '\0' + root + '\0' + path;
+std::string key_of(const std::string& root, const std::string& path, const std::vector<std::string>& flags,
+                   const std::string& text_id) {
+    std::string k = reader_identity() + '\0' + root + '\0' + path + '\0' + text_id;
     for (const auto& f : flags) k += '\0' + f;
     return k;
 }
@@ -129,11 +130,23 @@ std::string parse_cache_dir() {
     return fs::path(tree_cache()).parent_path().string() + "/parsed";
 }
 
+std::string text_digest(const std::string& text) {
+    std::uint64_t a = 0xcbf29ce484222325ull, b = 0x84222325cbf29ce4ull;
+    for (unsigned char c : text) {
+        a = (a ^ c) * 0x100000001b3ull;             // FNV-1a
+        b = (b + c + 1) * 0x9e3779b97f4a7c15ull;   // and a multiplicative one: two 64-bit hashes
+        b ^= b >> 29;
+    }
+    char s[64];
+    std::snprintf(s, sizeof s, "%016llx%016llx:%zu", (unsigned long long)a, (unsigned long long)b, text.size());
+    return s;
+}
+
 std::optional<ParsedFile> load_parsed(const std::string& root, const std::string& path,
-                                      const std::vector<std::string>& flags) {
+                                      const std::vector<std::string>& flags, const std::string& text_id) {
     const std::string dir = parse_cache_dir();
     if (dir.empty()) return std::nullopt;
-    const std::string key = key_of(root, path, flags);
+    const std::string key = key_of(root, path, flags, text_id);
     std::ifstream f(file_of(dir, key), std::ios::binary);
     if (!f) return std::nullopt;
     std::stringstream ss;
@@ -184,10 +197,10 @@ std::optional<ParsedFile> load_parsed(const std::string& root, const std::string
 }
 
 void save_parsed(const std::string& root, const std::string& path, const std::vector<std::string>& flags,
-                 const ParsedFile& pf, const std::vector<std::string>& inputs) {
+                 const std::string& text_id, const ParsedFile& pf, const std::vector<std::string>& inputs) {
     const std::string dir = parse_cache_dir();
     if (dir.empty()) return;
-    const std::string key = key_of(root, path, flags);
+    const std::string key = key_of(root, path, flags, text_id);
     Out o;
     o.b = kMagic;
     o.str(key);

@@ -90,7 +90,11 @@ struct BodyParser {
             ++i();
         } while (depth > 0);
     }
-    RuleExpr expr() { return p->cond(); }
+    RuleExpr expr() {
+        RuleExpr x = p->cond();
+        resolve_codes(x);
+        return x;
+    }
 
     void add_local(const std::string& n, std::size_t at) {
         if (std::find(names.locals.begin(), names.locals.end(), n) != names.locals.end() ||

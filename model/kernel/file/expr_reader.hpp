@@ -118,6 +118,7 @@ struct ExprParser {
         RuleExpr x = cond();
         skip_ws();
         if (i != s.size()) fail(i, "unexpected '" + s.substr(i, 8) + "' after the expression");
+        resolve_codes(x);
         return x;
     }
     RuleExpr cond() {

@@ -44,6 +44,7 @@ RuleVal<D> bool_val(typename D::Bool b) {
 }
 
 inline bool has_prim(const RuleExpr& x) {
+    if (x.resolved) return x.prim_inside;
     if (x.kind == RuleExpr::prim) return true;
     for (const auto& k : x.kids)
         if (has_prim(k)) return true;
@@ -103,9 +104,9 @@ RuleVal<D> eval_body_expr(const RuleExpr& x, const KasanEnv<D>& e, typename D::B
         case RuleExpr::call: {
             std::vector<RuleVal<D>> a;
             for (const auto& k : x.kids) a.push_back(eval_body_expr<D, R>(k, e, g, s));
-            return R::template call_rule<D>(e, x.name, x.base_ref, a);
+            return R::template call_rule<D>(e, x, a);
         }
-        case RuleExpr::unary: return apply_unary<D>(x.name, eval_body_expr<D, R>(x.kids[0], e, g, s));
+        case RuleExpr::unary: return apply_unary<D>(op_of(x), eval_body_expr<D, R>(x.kids[0], e, g, s));
         case RuleExpr::cond: {
             RuleVal<D> c = eval_body_expr<D, R>(x.kids[0], e, g, s);
             typename D::Bool cb = as_bool<D>(c);
@@ -115,9 +116,10 @@ RuleVal<D> eval_body_expr(const RuleExpr& x, const KasanEnv<D>& e, typename D::B
         case RuleExpr::binary: {
             RuleVal<D> a = eval_body_expr<D, R>(x.kids[0], e, g, s);
             typename D::Bool rg = g;
-            if (x.name == "&&") rg = g && as_bool<D>(a);
-            if (x.name == "||") rg = g && !as_bool<D>(a);
-            return apply_binary<D>(x.name, a, eval_body_expr<D, R>(x.kids[1], e, rg, s));
+            const Op op = op_of(x);
+            if (op == Op::land) rg = g && as_bool<D>(a);
+            if (op == Op::lor) rg = g && !as_bool<D>(a);
+            return apply_binary<D>(op, a, eval_body_expr<D, R>(x.kids[1], e, rg, s));
         }
         default: return eval_rule_expr<D, R>(x, e, s.vars);
     }
@@ -144,8 +146,8 @@ void exec_body(const std::vector<BodyStmt>& stmts, const KasanEnv<D>& e, typenam
             case BodyStmt::assign: {
                 RuleVal<D> v = eval_body_expr<D, R>(st.expr, e, g, s);
                 const RuleVal<D> old = s.vars.at(st.name);
-                if (st.op == "|=") v = apply_binary<D>("|", old, v);
-                else if (st.op == "&=") v = apply_binary<D>("&", old, v);
+                if (st.op == "|=") v = apply_binary<D>(Op::bor, old, v);
+                else if (st.op == "&=") v = apply_binary<D>(Op::band, old, v);
                 if (old.is_bool && !v.is_bool) v = bool_val<D>(as_bool<D>(v));  // C's bool keeps 0 / 1
                 s.vars[st.name] = keep_where<D>(g, v, old);
                 break;

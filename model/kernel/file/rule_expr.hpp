@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "../env.hpp"
+#include "rule_codes.hpp"
 
 namespace tagproof::kernel {
 
@@ -27,7 +28,33 @@ struct RuleExpr {
     bool base_ref = false;            // call: the rule being defined names itself, i.e. the base's
     std::vector<RuleExpr> kids;
     int line = 0, col = 0;
+    // Fixed by resolve_codes when the expression is read (rule_codes.hpp):
+    // the Op of a unary or binary, the Pred of a pred, the FileRule of a call;
+    // -1 until then (the evaluators then go by name).
+    std::int16_t code = -1;
+    bool resolved = false;
+    bool prim_inside = false;  // a primitive is called in it (rule_body.hpp runs its effects)
 };
+
+// Numbers the names of x and its kids, once, where the reader finishes an expression.
+inline void resolve_codes(RuleExpr& x) {
+    x.resolved = true;
+    x.prim_inside = x.kind == RuleExpr::prim;
+    for (auto& k : x.kids) {
+        resolve_codes(k);
+        x.prim_inside = x.prim_inside || k.prim_inside;
+    }
+    switch (x.kind) {
+        case RuleExpr::unary:
+        case RuleExpr::binary: x.code = std::int16_t(op_code(x.name)); break;
+        case RuleExpr::pred: x.code = std::int16_t(pred_code(x.name)); break;
+        case RuleExpr::call: x.code = std::int16_t(file_rule_code(x.name)); break;
+        default: break;
+    }
+}
+inline Op op_of(const RuleExpr& x) { return x.code >= 0 ? Op(x.code) : op_code(x.name); }
+inline Pred pred_of(const RuleExpr& x) { return x.code >= 0 ? Pred(x.code) : pred_code(x.name); }
+inline FileRule rule_of(const RuleExpr& x) { return x.code >= 0 ? FileRule(x.code) : file_rule_code(x.name); }
 
 // A statement of a rule body (rule_body.hpp): the C subset a lifted function
 // is read into — locals, assignments, if/else, return, calls, and the loop
@@ -57,8 +84,9 @@ struct RuleBody {
 
 // The overrides of one variant file, by rule name: an expression, or a body.
 struct RuleOverrides {
-    std::map<std::string, RuleExpr> rules;
-    std::map<std::string, RuleBody> bodies;
+    // std::less<>: found by the const char* the rules name themselves with, no string made
+    std::map<std::string, RuleExpr, std::less<>> rules;
+    std::map<std::string, RuleBody, std::less<>> bodies;
     const RuleExpr* find(const char* rule) const {
         auto it = rules.find(rule);
         return it == rules.end() ? nullptr : &it->second;
@@ -104,67 +132,83 @@ typename D::Bool as_bool(const RuleVal<D>& v) {
 inline constexpr std::uint64_t kFpiSkipKasanPoison = std::uint64_t(1) << 2;
 
 template <class D>
-RuleVal<D> pred_value(const std::string& n, const KasanEnv<D>& e) {
+RuleVal<D> pred_value(Pred n, const KasanEnv<D>& e) {
     RuleVal<D> r;
     r.is_bool = true;
-    if (n == "kasan_hw_tags_enabled") r.b = e.kasan_hw_tags_enabled();
-    else if (n == "kasan_enabled") r.b = e.kasan_enabled;
-    else if (n == "kasan_vmalloc_enabled") r.b = e.vmalloc_on;
-    else if (n == "system_supports_mte") r.b = e.mte;
-    else if (n == "init_on_alloc") r.b = e.init_on_alloc;
-    else if (n == "init_on_free") r.b = e.init_on_free;
-    else if (n == "want_init_on_free") r.b = e.init_on_free;  // include/linux/mm.h: the static key
-    else if (n == "kasan_has_integrated_init") r.b = e.kasan_has_integrated_init();
-    else if (n == "deferred_pages_enabled") r.b = e.deferred_pages;
-    else if (n == "CONFIG_KASAN_HW_TAGS") r.b = e.hw_tags;
-    else if (n == "CONFIG_KASAN_SW_TAGS") r.b = e.sw_tags;
-    else if (n == "CONFIG_KASAN_GENERIC") r.b = e.generic;
-    else if (n == "CONFIG_KASAN_VMALLOC") r.b = e.config_kasan_vmalloc;
-    else if (n == "CONFIG_KFENCE") r.b = e.kfence;
-    else if (n == "KASAN_GRANULE_SIZE") {
-        r.is_bool = false;
-        r.w = e.granule();  // 8 under Generic, 16 under the tag modes (env.hpp)
-    } else if (n == "kasan_page_alloc_sample" || n == "kasan_page_alloc_sample_order") {
+    switch (n) {
+        case Pred::kasan_hw_tags_enabled: r.b = e.kasan_hw_tags_enabled(); break;
+        case Pred::kasan_enabled: r.b = e.kasan_enabled; break;
+        case Pred::kasan_vmalloc_enabled: r.b = e.vmalloc_on; break;
+        case Pred::system_supports_mte: r.b = e.mte; break;
+        case Pred::init_on_alloc: r.b = e.init_on_alloc; break;
+        case Pred::init_on_free: r.b = e.init_on_free; break;
+        case Pred::want_init_on_free: r.b = e.init_on_free; break;  // include/linux/mm.h: the static key
+        case Pred::kasan_has_integrated_init: r.b = e.kasan_has_integrated_init(); break;
+        case Pred::deferred_pages_enabled: r.b = e.deferred_pages; break;
+        case Pred::CONFIG_KASAN_HW_TAGS: r.b = e.hw_tags; break;
+        case Pred::CONFIG_KASAN_SW_TAGS: r.b = e.sw_tags; break;
+        case Pred::CONFIG_KASAN_GENERIC: r.b = e.generic; break;
+        case Pred::CONFIG_KASAN_VMALLOC: r.b = e.config_kasan_vmalloc; break;
+        case Pred::CONFIG_KFENCE: r.b = e.kfence; break;
+        case Pred::KASAN_GRANULE_SIZE:
+            r.is_bool = false;
+            r.w = e.granule();  // 8 under Generic, 16 under the tag modes (env.hpp)
+            break;
         // numbers, not conditions: the boot's sampling interval and minimum order
-        r.is_bool = false;
-        r.w = n == "kasan_page_alloc_sample" ? e.sample : e.sample_order;
-    } else r.b = D::boolean(false);  // the reader accepts only the names above
+        case Pred::kasan_page_alloc_sample:
+            r.is_bool = false;
+            r.w = e.sample;
+            break;
+        case Pred::kasan_page_alloc_sample_order:
+            r.is_bool = false;
+            r.w = e.sample_order;
+            break;
+        // CONFIG_LOCKDEP is read in __GFP_BITS_SHIFT only (eval_gfp_bits_shift);
+        // the reader accepts no other name
+        case Pred::CONFIG_LOCKDEP:
+        case Pred::none: r.b = D::boolean(false); break;
+    }
     return r;
 }
 
 // A binary operator of C over two values (the reader admits only these).
 template <class D>
-RuleVal<D> apply_binary(const std::string& op, const RuleVal<D>& a, const RuleVal<D>& b) {
+RuleVal<D> bool_of(typename D::Bool b) {
+    RuleVal<D> r;
+    r.is_bool = true;
+    r.b = b;
+    return r;
+}
+
+template <class D>
+RuleVal<D> apply_binary(Op op, const RuleVal<D>& a, const RuleVal<D>& b) {
     using Word = typename D::Word;
     RuleVal<D> r;
-    if (op == "&&" || op == "||") {
+    if (op == Op::land || op == Op::lor) {
         r.is_bool = true;
-        r.b = op == "&&" ? (as_bool<D>(a) && as_bool<D>(b)) : (as_bool<D>(a) || as_bool<D>(b));
-        return r;
-    }
-    if (op == "==" || op == "!=" || op == "<" || op == ">" || op == "<=" || op == ">=") {
-        Word u = as_word<D>(a), v = as_word<D>(b);
-        r.is_bool = true;
-        if (op == "==") r.b = u == v;
-        else if (op == "!=") r.b = !(u == v);
-        else if (op == "<") r.b = D::ult(u, v);
-        else if (op == ">") r.b = D::ult(v, u);
-        else if (op == "<=") r.b = !D::ult(v, u);
-        else r.b = !D::ult(u, v);
+        r.b = op == Op::land ? (as_bool<D>(a) && as_bool<D>(b)) : (as_bool<D>(a) || as_bool<D>(b));
         return r;
     }
     Word u = as_word<D>(a), v = as_word<D>(b);
-    if (op == "|") r.w = u | v;
-    else if (op == "&") r.w = u & v;
-    else if (op == "^") r.w = (u | v) & ~(u & v);
-    else if (op == "+") r.w = D::add(u, v);
-    else if (op == "*") r.w = D::mul(u, v);
-    else if (op == "<<") r.w = D::shl(u, v);
-    // include/linux/math.h: y a power of two (__round_mask(x, y) is y - 1)
-    else if (op == "round_up") r.w = D::add(u, D::sub(v, D::lit(1))) & ~D::sub(v, D::lit(1));
-    else if (op == "round_down") r.w = u & ~D::sub(v, D::lit(1));
-    else if (op == ">>") r.w = D::shr(u, v);
-    else r.w = D::sub(u, v);  // "-"
+    switch (op) {
+        case Op::eq: return bool_of<D>(u == v);
+        case Op::ne: return bool_of<D>(!(u == v));
+        case Op::lt: return bool_of<D>(D::ult(u, v));
+        case Op::gt: return bool_of<D>(D::ult(v, u));
+        case Op::le: return bool_of<D>(!D::ult(v, u));
+        case Op::ge: return bool_of<D>(!D::ult(u, v));
+        case Op::bor: r.w = u | v; break;
+        case Op::band: r.w = u & v; break;
+        case Op::bxor: r.w = (u | v) & ~(u & v); break;
+        case Op::add: r.w = D::add(u, v); break;
+        case Op::mul: r.w = D::mul(u, v); break;
+        case Op::shl: r.w = D::shl(u, v); break;
+        case Op::shr: r.w = D::shr(u, v); break;
+        // include/linux/math.h: y a power of two (__round_mask(x, y) is y - 1)
+        case Op::round_up: r.w = D::add(u, D::sub(v, D::lit(1))) & ~D::sub(v, D::lit(1)); break;
+        case Op::round_down: r.w = u & ~D::sub(v, D::lit(1)); break;
+        default: r.w = D::sub(u, v); break;  // "-"
+    }
     return r;
 }
 template <class D>
@@ -179,9 +223,9 @@ RuleVal<D> apply_cond(const RuleVal<D>& c, const RuleVal<D>& a, const RuleVal<D>
     return r;
 }
 template <class D>
-RuleVal<D> apply_unary(const std::string& op, const RuleVal<D>& a) {
+RuleVal<D> apply_unary(Op op, const RuleVal<D>& a) {
     RuleVal<D> r;
-    if (op == "!") {
+    if (op == Op::lnot) {
         r.is_bool = true;
         r.b = !as_bool<D>(a);
     } else {
@@ -193,8 +237,8 @@ RuleVal<D> apply_unary(const std::string& op, const RuleVal<D>& a) {
 // An expression that calls no rule (the unit tests evaluate such).
 struct NoRuleCalls {
     template <class D>
-    static RuleVal<D> call_rule(const KasanEnv<D>&, const std::string& rule, bool, const std::vector<RuleVal<D>>&) {
-        throw std::logic_error("rule call " + rule + " without rules");
+    static RuleVal<D> call_rule(const KasanEnv<D>&, const RuleExpr& call, const std::vector<RuleVal<D>>&) {
+        throw std::logic_error("rule call " + call.name + " without rules");
     }
 };
 
@@ -208,13 +252,13 @@ RuleVal<D> eval_rule_expr(const RuleExpr& x, const KasanEnv<D>& e, const std::ma
         case RuleExpr::call: {
             std::vector<RuleVal<D>> a;
             for (const auto& k : x.kids) a.push_back(eval_rule_expr<D, R>(k, e, args));
-            return R::template call_rule<D>(e, x.name, x.base_ref, a);
+            return R::template call_rule<D>(e, x, a);
         }
         case RuleExpr::number: r.w = D::lit(x.value); return r;
         case RuleExpr::gfp: r.w = x.hw == x.other ? D::lit(x.hw) : D::ite(e.hw_tags, D::lit(x.hw), D::lit(x.other)); return r;
         case RuleExpr::param: return args.at(x.name);
-        case RuleExpr::pred: return pred_value<D>(x.name, e);
-        case RuleExpr::unary: return apply_unary<D>(x.name, eval_rule_expr<D, R>(x.kids[0], e, args));
+        case RuleExpr::pred: return pred_value<D>(pred_of(x), e);
+        case RuleExpr::unary: return apply_unary<D>(op_of(x), eval_rule_expr<D, R>(x.kids[0], e, args));
         case RuleExpr::prim: throw std::logic_error("primitive " + x.name + " outside a rule body");
         case RuleExpr::cond:
             return apply_cond<D>(eval_rule_expr<D, R>(x.kids[0], e, args), eval_rule_expr<D, R>(x.kids[1], e, args),
@@ -222,7 +266,7 @@ RuleVal<D> eval_rule_expr(const RuleExpr& x, const KasanEnv<D>& e, const std::ma
         case RuleExpr::binary: break;
     }
     // no operand has an effect here, so && and || need no short circuit (rule_body.hpp's do)
-    return apply_binary<D>(x.name, eval_rule_expr<D, R>(x.kids[0], e, args), eval_rule_expr<D, R>(x.kids[1], e, args));
+    return apply_binary<D>(op_of(x), eval_rule_expr<D, R>(x.kids[0], e, args), eval_rule_expr<D, R>(x.kids[1], e, args));
 }
 
 }  // namespace tagproof::kernel
