@@ -145,6 +145,7 @@ public:
     // when KASAN is off or not tag-based, where include/linux/mm.h returns
     // 0xff without reading page->flags.
     Tag page_kasan_tag(std::uint64_t pfn) const;
+    Tag page_kasan_tag_of_field(std::uint8_t field) const;  // what page_kasan_tag() reads from a page with it
     bool data_zero(const Ptr& p, std::uint64_t len) const;
     const Object& object(int id) const { return objects_.at(id); }
     const std::vector<Object>& objects() const { return objects_; }

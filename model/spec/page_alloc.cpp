@@ -265,9 +265,11 @@ Ptr Model::page_address(int id) const {
     return p;
 }
 
-Tag Model::page_kasan_tag(std::uint64_t pfn) const {
+Tag Model::page_kasan_tag(std::uint64_t pfn) const { return page_kasan_tag_of_field(pages_[pfn].kasan_tag_field); }
+
+Tag Model::page_kasan_tag_of_field(std::uint8_t field) const {
     bool tags = rt_.kasan_enabled && (cfg_.build.mode == Mode::hw_tags || cfg_.build.mode == Mode::sw_tags);
-    return tags ? v_.page_kasan_tag(env_, pages_[pfn].kasan_tag_field) : KASAN_TAG_KERNEL;
+    return tags ? v_.page_kasan_tag(env_, field) : KASAN_TAG_KERNEL;
 }
 
 void Model::check_block_effect(std::uint64_t pfn, const kernel::BlockEffect<kernel::Concrete>& fx) const {
