@@ -4,6 +4,8 @@
 #include <stdexcept>
 
 #include "family_steps.hpp"
+#include "observe.hpp"
+#include "runtime.hpp"
 
 namespace tagproof::explore {
 
@@ -33,15 +35,39 @@ FamilyWalk::~FamilyWalk() = default;
 
 std::size_t FamilyWalk::enabled() const { return impl_->steps.size(); }
 
-bool FamilyWalk::step(std::size_t choice) {
-    const Step& step = impl_->steps[choice % impl_->steps.size()];
+bool FamilyWalk::step(std::size_t choice) { return take(choice % impl_->steps.size()); }
+
+bool FamilyWalk::step_lines(const std::string& line, const std::string& then) {
+    for (std::size_t i = 0; i < impl_->steps.size(); ++i)
+        if (impl_->steps[i].line == line && impl_->steps[i].then == then) return take(i);
+    return false;
+}
+
+bool FamilyWalk::hw_tags_active() const {
+    const auto& c = impl_->start.config;
+    return derive_runtime(c.build, c.machine, c.boot).hw_tags_enabled;
+}
+
+bool FamilyWalk::take(std::size_t index) {
+    const Step step = impl_->steps[index];
     // a refused event leaves the state as it was: run it on a copy
     auto t = std::make_unique<State>(*impl_->state);
+    const std::size_t reports_before = t->model.reports().size();
+    const std::uint64_t warnings_before = t->model.warnings();
     FamilyEdge fe;
     if (!run_step(*t, step, impl_->statements, fe)) return false;
     impl_->state = std::move(t);
     path_.push_back(step.line);
     if (!step.then.empty()) path_.push_back(step.then);
+    taken_.emplace_back(step.line, step.then);
+    // the event's reports and result, and its second line's result (a page's page_address())
+    const spec::Model& m = impl_->state->model;
+    std::string obs = scenario::observe_event(m, impl_->statements(step.line), impl_->state->vars, reports_before,
+                                              warnings_before);
+    if (!step.then.empty())
+        obs += "; " + scenario::observe_event(m, impl_->statements(step.then), impl_->state->vars, m.reports().size(),
+                                              m.warnings());
+    observed_.push_back(obs);
     for (const auto& inv : fe.violated) {
         bool seen = false;
         for (const auto& b : broken_) seen |= b.invariant == inv;
@@ -51,7 +77,8 @@ bool FamilyWalk::step(std::size_t choice) {
     return true;
 }
 
-std::string FamilyWalk::scenario(const std::string& invariant) const {
+std::string FamilyWalk::scenario(const std::string& invariant, const std::string& baseline,
+                                 std::size_t upto_events) const {
     std::string s = "# written by a random walk through the " + opt_.family.name + " family, " +
                     opt_.config.name() + "\n";
     s += "name walk_" + opt_.family.name + (invariant.empty() ? "" : "_" + invariant) + "\n";
@@ -61,7 +88,12 @@ std::string FamilyWalk::scenario(const std::string& invariant) const {
             s += "doc " + b.message.substr(0, 200) + "\n";
             upto = b.events;
         }
+    if (upto_events) {  // the lines of the first upto_events events
+        upto = 0;
+        for (std::size_t i = 0; i < upto_events && i < taken_.size(); ++i) upto += taken_[i].second.empty() ? 1 : 2;
+    }
     s += header(opt_);
+    if (!baseline.empty()) s += "baseline " + baseline + "\n";
     for (const auto& l : opt_.family.setup) s += l + "\n";
     for (std::size_t i = 0; i < upto; ++i) s += path_[i] + "\n";
     return s + (invariant.empty() ? "observe reports >= 0\n" : "expect violation " + invariant + "\n");

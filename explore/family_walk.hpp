@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "family_explorer.hpp"
@@ -27,6 +28,18 @@ public:
     // Runs enabled event number `choice % enabled()`. False when the model
     // refused it there (then nothing changed, and nothing is recorded).
     bool step(std::size_t choice);
+    // Runs the event of `line` (and its `then` line) if it is enabled here:
+    // a baseline replaying another walk's events. False when it is not, or
+    // the model refused it.
+    bool step_lines(const std::string& line, const std::string& then);
+
+    // The events taken, (line, then) each: what step_lines replays.
+    const std::vector<std::pair<std::string, std::string>>& taken() const { return taken_; }
+    // What each event taken showed (scenario/observe.hpp), one entry per event.
+    const std::vector<std::string>& observed() const { return observed_; }
+    // Whether HW_TAGS is active in this walk's boot (mode-isolation holds
+    // a variant to its baseline's outcomes only where it is not).
+    bool hw_tags_active() const;
 
     // The events run so far (after the setup), as scenario lines.
     const std::vector<std::string>& path() const { return path_; }
@@ -38,8 +51,10 @@ public:
     };
     const std::vector<Broken>& broken() const { return broken_; }
     // A scenario that replays the walk (`tagproof run`), expecting `invariant`
-    // broken ("" expects nothing).
-    std::string scenario(const std::string& invariant) const;
+    // broken ("" expects nothing); with `baseline`, run against it (a
+    // mode-isolation difference at event `upto_events`, counted from 1).
+    std::string scenario(const std::string& invariant, const std::string& baseline = "",
+                         std::size_t upto_events = 0) const;
 
 private:
     struct Impl;
@@ -47,6 +62,9 @@ private:
     FamilyOptions opt_;
     std::vector<std::string> path_;
     std::vector<Broken> broken_;
+    std::vector<std::pair<std::string, std::string>> taken_;
+    std::vector<std::string> observed_;
+    bool take(std::size_t index);  // runs impl_'s enabled step number `index`
 };
 
 }  // namespace tagproof::explore

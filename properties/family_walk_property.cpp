@@ -25,6 +25,33 @@ std::unique_ptr<explore::FamilyWalk> walk(const explore::FamilyOptions& fo, std:
     return w;
 }
 
+// The first event at which `base` (replaying w's events) shows something
+// else, as "mode-isolation: ..." with its count of events; "" when they
+// agree, or when the baseline cannot take one of the events (no verdict).
+std::pair<std::string, std::size_t> first_difference(const explore::FamilyWalk& w, explore::FamilyWalk& base,
+                                                     const std::string& variant, const std::string& baseline, Mode mode) {
+    const std::string at = std::string("mode-isolation: ") + mode_name(mode) + ": ";
+    for (std::size_t i = 0; i < w.taken().size(); ++i) {
+        if (!base.step_lines(w.taken()[i].first, w.taken()[i].second)) return {"", 0};
+        if (base.observed()[i] != w.observed()[i])
+            return {at + variant + ": " + w.observed()[i] + "; " + baseline + ": " + base.observed()[i], i + 1};
+    }
+    // an invariant one side breaks and the other keeps is an outcome too (scenario/runner.cpp)
+    auto broken = [](const explore::FamilyWalk& x) {
+        std::set<std::string> s;
+        for (const auto& b : x.broken()) s.insert(b.invariant);
+        return s;
+    };
+    const auto a = broken(w), b = broken(base);
+    if (a == b) return {"", 0};
+    auto words = [](const std::set<std::string>& s) {
+        std::string t;
+        for (const auto& x : s) t += (t.empty() ? "" : ", ") + x;
+        return t.empty() ? std::string("no invariant") : t;
+    };
+    return {at + variant + " breaks " + words(a) + "; " + baseline + " breaks " + words(b), w.taken().size()};
+}
+
 }  // namespace
 
 PropertyResult check_family_walks(const kernel::Variant& v, const WalkOptions& opt) {
@@ -92,6 +119,37 @@ PropertyResult check_family_walks(const kernel::Variant& v, const WalkOptions& o
             lf.scenario = w->scenario(b.invariant);
             lf.events = b.events;
             RC_FAIL(fo.family.name + " family, " + fo.config.name() + ": " + b.message);
+        }
+        // after the invariants: a walk that breaks what the baseline breaks too
+        // is noted as shared (above) before its outcomes are compared
+        if (opt.isolation && !v.baseline().empty() && !w->hw_tags_active() &&
+            !lets_pass(allowed, "mode-isolation", fo.mode)) {
+            explore::FamilyOptions bo = fo;
+            bo.variant = v.baseline();
+            // held to the baseline only on a boot line it reads as the variant does
+            bool boots = true;
+            try {
+                (void)parse_boot_params_strict(fo.config.boot, "walk boot", kernel::find_variant(bo.variant).boot_syntax());
+            } catch (const std::exception&) {
+                boots = false;
+            }
+            std::unique_ptr<explore::FamilyWalk> bw;
+            if (boots) try {
+                    bw = std::make_unique<explore::FamilyWalk>(bo, seed);
+                } catch (const std::exception&) {
+                    // the baseline has no such family or configuration: nothing to compare with
+                }
+            if (bw) {
+                const auto [diff, events] = first_difference(*w, *bw, v.name(), bo.variant, fo.mode);
+                if (!diff.empty()) {
+                    LastFailure& lf = last_failure();
+                    lf.invariant = "mode-isolation";
+                    lf.message = diff;
+                    lf.scenario = w->scenario("mode-isolation", bo.variant, events);
+                    lf.events = events;
+                    RC_FAIL(fo.family.name + " family, " + fo.config.name() + ": " + diff);
+                }
+            }
         }
     };
     return run_check(v.name() + ": family walks", property, opt.tests, int(opt.max_events), opt.seed);

@@ -29,6 +29,11 @@ struct WalkOptions {
     // Let pass what the same walk (same events, same tag seed) breaks under
     // the variant's baseline: not the patch's doing.
     bool baseline_filter = false;  // (and boot only what the baseline boots)
+    // mode-isolation: where HW_TAGS is not active (Generic, SW_TAGS, no MTE,
+    // kasan=off), the baseline replays the walk's events in lockstep (same
+    // tag seed) and must show what the variant shows at each (scenario/observe.hpp)
+    // and break the same invariants; the first difference is a counterexample.
+    bool isolation = false;
 };
 
 // "No walk breaks an invariant, except the variant's recorded defects." The

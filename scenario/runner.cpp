@@ -13,6 +13,7 @@
 #include "error.hpp"
 #include "interpreter.hpp"
 #include "model.hpp"
+#include "observe.hpp"
 #include "variant.hpp"
 
 namespace tagproof::scenario {
@@ -193,43 +194,8 @@ private:
         if (o.kind == Outcome::none && sc_.kunit_harness) o.kind = Outcome::ok;
         std::string got = kasan ? std::to_string(kasan) + " report(s), first " + first_type
                                 : faults ? "an MMU fault" : "no report";
-        {
-            std::string obs = "line " + std::to_string(st.line) + " " + st.call + ": " + got;
-            for (std::size_t i = before; i < m_.reports().size(); ++i) {
-                const auto& r = m_.reports()[i];
-                char b[48];
-                std::snprintf(b, sizeof b, " [%s ptr %02x mem %02x]", r.bug_type.c_str(), r.ptr_tag, r.mem_tag);
-                obs += b;
-            }
-            if (!st.result.empty() && vars_.count(st.result)) {
-                const Value& v = vars_.at(st.result);
-                char b[64];
-                auto mt = [&](const Ptr& p) { return v.p.null ? -1 : int(m_.mem_tag(p).value_or(0)); };
-                if (v.kind == Value::ptr)
-                    std::snprintf(b, sizeof b, ", returns tag %02x, memory tag %02x", v.p.tag, v.p.null ? 0 : mt(v.p));
-                else if (v.kind == Value::page)
-                    std::snprintf(b, sizeof b, ", page tag %02x, memory tag %02x", m_.page_address(v.id).tag,
-                                  mt(m_.page_address(v.id)));
-                else b[0] = 0;
-                obs += b;
-                // whether the caller got zeroed memory is visible too (the solver's
-                // mode-isolation compares "data zeroed")
-                int obj = v.kind == Value::ptr ? (v.p.null ? -1 : v.p.obj) : v.kind == Value::page ? v.id : -1;
-                if (obj >= 0) {
-                    const auto& o = m_.object(obj);
-                    obs += m_.data_zero(Ptr{o.base, KASAN_TAG_KERNEL, obj}, o.size) ? ", data zero" : ", data not zero";
-                    // a PROT_MTE user page's tags are what user space sees (LDG),
-                    // in every KASAN mode (the solver compares them once mapped)
-                    if (o.vm_mte) {
-                        std::snprintf(b, sizeof b, ", MTE tag %02x", m_.mte_tag_at(o.pfn, 0));
-                        obs += b;
-                    }
-                }
-            }
-            // a WARN the kernel prints is visible too (vmalloc_fix_flags)
-            if (m_.warnings() > warnings_before) obs += ", WARNING";
-            rec_.observed.push_back(obs);
-        }
+        rec_.observed.push_back("line " + std::to_string(st.line) + " " +
+                                observe_event(m_, st, vars_, before, warnings_before));
         bool okk = true;
         switch (o.kind) {
             case Outcome::none:
