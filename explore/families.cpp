@@ -171,6 +171,21 @@ std::vector<Family> families(const kernel::Variant& v) {
         out.push_back(u);
     }
     {
+        // A page the kernel frees and user space faults in next: what it
+        // inherits (page tag, memory tags, data) is the kernel allocation's
+        // (the corpus's linux63_zerotags_page_tag_reset, sample_v3_zerotags_
+        // stale_page_tag). The user family has kernel page tables for it, at
+        // one more event than its depth; two kinds here reach it at depth 4.
+        Family r{"page_reuse", "a kernel page freed, then faulted in by user space with and without VM_MTE", 8};
+        r.kinds.push_back(page_kind("k", "alloc_pages(0, GFP_KERNEL)", "free_pages(%)", 4096, false));
+        AllocKind m = page_kind("u", "user_fault(mte)", "munmap(%)", 4096, false);
+        m.touch = "user_set_tag(%, 0, 3)";
+        r.kinds.push_back(m);
+        r.kinds.push_back(page_kind("n", "user_fault()", "munmap(%)", 4096, false));
+        r.review_depth = 4;
+        out.push_back(r);
+    }
+    {
         // 40-byte elements: a kmalloc-64 slot and a cache slot wider than the
         // element, so an overflow inside the slot is an access the hooks must catch
         Family p{"mempool", "mempools of kmalloc, kmem_cache and page elements: the reserve and the allocator behind it",
