@@ -141,6 +141,24 @@ std::vector<Family> families(const kernel::Variant& v) {
         r.review_depth = 4;
         out.push_back(r);
     }
+    if (f.vrealloc) {
+        // A huge area (2 MiB blocks on arm64) grown in place by vrealloc():
+        // past the pages that held the requested bytes, the last block is what
+        // its previous owner left unless something zeroes it (the corpus's
+        // vmalloc_huge_vrealloc_grow_stale and _in_page, both run in 6.12.118
+        // under QEMU MTE). 1600 pages: two 2 MiB-aligned blocks (pfn 0 is never
+        // handed out, so they are pfns 512..1535) and a few for the rest.
+        Family h{"vmalloc_huge", "vmalloc_huge of just over 2 MiB with __GFP_ZERO, grown in place by vrealloc",
+                 1600};
+        AllocKind k{"h", "vmalloc_huge(2167152, GFP_KERNEL|__GFP_ZERO)", "vfree(%)", 2167152, 1};
+        k.realloc = "vrealloc(%, 2197152, GFP_KERNEL|__GFP_ZERO)";
+        k.realloc_size = 2197152;
+        h.kinds.push_back(k);
+        h.review_depth = 2;
+        h.review_other_boots = false;  // init_on_free zeroes the block at free; the rest add nothing here
+        h.walked = false;
+        out.push_back(h);
+    }
     {
         Family t{"stacks", "alloc_thread_stack_node / free on either CPU: the per-CPU cache (hit and miss) and "
                            "the RCU-delayed free",

@@ -57,6 +57,14 @@ struct Family {
     // The depth `tagproof review` explores it to, at the default boot, within
     // review's budget (`tagproof explore` takes --family-depth, 4 by default).
     unsigned review_depth = 4;
+    // a review explores it under the other boots of the product too (at depth
+    // 2); false: the default boot's alone, for a family whose states are
+    // large (vmalloc_huge's 1600 pages) and whose path is the default boot's
+    bool review_other_boots = true;
+    // RapidCheck's walks draw it (properties/family_walk_property.cpp); false
+    // for a family whose every walk builds a large model (vmalloc_huge: its
+    // walks were four fifths of a review's RapidCheck time)
+    bool walked = true;
 };
 
 // The families for a variant's era (a kind whose call or flag the era lacks is left out).

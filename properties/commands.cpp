@@ -393,6 +393,25 @@ void RcuBarrier::run(const AbstractState&, Sut& sut) const {
 }
 void RcuBarrier::show(std::ostream& os) const { os << "rcu_barrier()"; }
 
+// ---- what the build's GFP constants are ------------------------------------------------------
+ObserveGfp::ObserveGfp(const AbstractState& s) {
+    if (!s.isolation) RC_DISCARD("a GFP constant is compared against a baseline only");
+    std::vector<std::string> whats = {"__GFP_BITS_SHIFT"};
+    for (const auto& g : s.gfp_choices) whats.push_back("gfp(" + g + ")");
+    what = *rc::gen::elementOf(whats);
+}
+void ObserveGfp::run(const AbstractState&, Sut& sut) const {
+    assert_holds(sut, sut.step("observe " + what + " >= 0", [&](Sut& x) {
+        const GfpLayout& g = x.model->gfp();
+        const std::uint64_t v = what == "__GFP_BITS_SHIFT" ? std::uint64_t(g.bits_shift())
+                                                           : g.parse(what.substr(4, what.size() - 5), "observe");
+        char b[32];
+        std::snprintf(b, sizeof b, "%#llx", (unsigned long long)v);
+        x.seen = what + " = " + b;
+    }));
+}
+void ObserveGfp::show(std::ostream& os) const { os << "observe " << what << " >= 0"; }
+
 // ---- page tables --------------------------------------------------------------------------
 PgtableAlloc::PgtableAlloc(const AbstractState& s)
     : name(std::string("t") + std::to_string(s.next)),

@@ -228,11 +228,24 @@ struct Access : Cmd {
     void show(std::ostream& os) const override;
 };
 
+// observe gfp(FLAGS) >= 0 / observe __GFP_BITS_SHIFT >= 0: a build's GFP
+// constants are compiled into every caller and module, so what they are is an
+// outcome too; drawn only against a baseline (mode-isolation), where the
+// baseline's value is compared (a bit the patch adds moves __GFP_NOLOCKDEP
+// under CONFIG_LOCKDEP, in every KASAN mode: the corpus's
+// linux61_gfp_bits_shift, gfp_term_layout).
+struct ObserveGfp : Cmd {
+    std::string what;  // "gfp(GFP_KERNEL|__GFP_NOLOCKDEP)" or "__GFP_BITS_SHIFT"
+    explicit ObserveGfp(const AbstractState& s);
+    void run(const AbstractState& s, Sut& sut) const override;
+    void show(std::ostream& os) const override;
+};
+
 // The generator RapidCheck draws commands from.
 inline auto command_generator() {
     return rc::state::gen::execOneOfWithArgs<AllocPages, AllocPages, FreePages, Kmalloc, Kmalloc, Krealloc, Krealloc, Release, Release,
                                              Vmalloc, Vmap, StackAlloc, RcuBarrier, MempoolCreate, MempoolAlloc, PgtableAlloc, UserFault, UserSetTag, ResetTag,
-                                             Access, Access, Access>();
+                                             Access, Access, Access, ObserveGfp>();
 }
 
 }  // namespace tagproof::properties

@@ -57,6 +57,8 @@ std::string Sut::step(const std::string& line, const std::function<void(Sut&)>& 
         std::snprintf(b, sizeof b, " tag %02x mem %02x", p.tag, p.null ? 0 : model->mem_tag(p).value_or(0));
         obs += b;
     }
+    if (!seen.empty()) obs += " " + seen;
+    seen.clear();
     observed.push_back(obs);
     std::set<std::string> twin_new;  // what the baseline violated at this event
     if (twin && twin_filters) {

@@ -44,6 +44,7 @@ struct AbstractState {
     std::vector<Handle> handles;
     int next = 0;
     std::vector<std::string> gfp_choices;  // GFP strings this variant's era and build define
+    bool isolation = false;                // run against a baseline in lockstep (ObserveGfp is drawn)
     bool hw = false;                       // HW_TAGS build (user tag writes exist)
     bool kfence = false;                   // CONFIG_KFENCE: kfence_kmalloc exists
     int nodes = 1;                         // NUMA nodes: stack_alloc may ask for one
@@ -70,6 +71,7 @@ struct Sut {
     std::map<std::string, int> pools;  // pool-handle -> the model's mempool
     std::vector<std::string> lines;    // scenario events, in order
     std::vector<std::string> observed; // per event: what a reviewer could see (mode-isolation)
+    std::string seen;                  // what a line that is no event saw (ObserveGfp), for `observed`
     // Invariants not asserted: the variant's recorded defects, "inv" (every
     // mode) or "inv@mode" (one KASAN mode: a review that has a counterexample
     // there goes on searching the others).

@@ -68,6 +68,7 @@ AbstractState initial_state(const kernel::Variant& v, const Config& c, const ker
     s.kfence = c.kfence;
     s.nodes = c.nodes;
     s.gfp_choices = differential::gfp_vocabulary(v, b, baseline);
+    s.isolation = baseline != nullptr;
     return s;
 }
 

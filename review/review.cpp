@@ -525,15 +525,17 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
         // (sampling, init_on_free, kasan.vmalloc=off, no MTE, ...: paths
         // that exist only there, such as a mempool page re-issued sampled out)
         std::size_t fstates = 0, ftransitions = 0, explorations = 0;
-        std::string depths;
+        std::string depths, default_only;
         explore::CrossChecker checker(proved_obligations);
         const kernel::Variant& rv = kernel::find_variant(r.variant);
         const std::vector<explore::BootConfig> boots = explore::boot_product(rv, false);
         constexpr unsigned other_boot_depth = 2;
         for (const auto& fam : opt.families ? explore::families(rv) : std::vector<explore::Family>{}) {
             depths += (depths.empty() ? "" : ", ") + fam.name + " " + std::to_string(fam.review_depth);
+            if (!fam.review_other_boots) default_only += (default_only.empty() ? ", but " : ", ") + fam.name;
             for (const auto& boot : boots) {
                 const bool default_boot = boot.boot.empty() && boot.mte;
+                if (!default_boot && !fam.review_other_boots) continue;
                 explore::FamilyOptions fo;
                 fo.variant = r.variant;
                 fo.family = fam;
@@ -576,7 +578,8 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
                               std::to_string(fstates) + " states, " + std::to_string(ftransitions) +
                               " transitions; default boot to depth " + depths + "; depth " +
                               std::to_string(other_boot_depth) + " under each other boot of the product (" +
-                              std::to_string(boots.size() - 1) + ")");
+                              std::to_string(boots.size() - 1) + ")" +
+                              (default_only.empty() ? "" : default_only + " (the default boot only)"));
         if (opt.families && !proved_obligations.empty()) cross_check_proofs(r, g, proved_obligations.size(), checker);
     }
     finalize(r);
@@ -684,6 +687,7 @@ void add_rapidcheck(VariantReview& r, const ReviewOptions& opt) {
         properties::PropertyOptions io;
         io.tests = opt.rapidcheck_cases;
         io.isolation = true;
+        io.assert_recorded = true;  // as the invariants: a recorded difference is found, then classified
         io.failure_dir = po.failure_dir;
         io.write_failure = po.write_failure;
         io.max_events = 20;
@@ -743,9 +747,15 @@ void add_rapidcheck(VariantReview& r, const ReviewOptions& opt) {
                                        " round(s) of up to 20 events, " + std::to_string(ifound.size()) +
                                        " counterexample(s)"
                                  : ""));
+    std::size_t walked = 0;
+    std::string unwalked;
+    for (const auto& f : explore::families(v)) {
+        walked += f.walked;
+        if (!f.walked) unwalked += (unwalked.empty() ? " (not " : ", ") + f.name;
+    }
+    if (!unwalked.empty()) unwalked += ": the explorer's alone)";
     r.notes.push_back("rapidcheck walks: " + std::to_string(wo.tests) + " per round through the " +
-                      std::to_string(explore::families(v).size()) +
-                      " explorer families over the boot product, up to 16 events" +
+                      std::to_string(walked) + " explorer families" + unwalked + " over the boot product, up to 16 events" +
                       (isolation ? " (against " + r.baseline + " in lockstep where HW_TAGS is not active)" : "") + ", " +
                       std::to_string(wfound.size()) +
                       " counterexample(s)" + (wlast.passed ? "" : ", the last round incomplete"));

@@ -10,6 +10,8 @@
 #include "property.hpp"
 #include "runner.hpp"
 #include "scenario.hpp"
+#include "variant.hpp"
+#include "file/variant_file.hpp"
 
 using namespace tagproof;
 using namespace tagproof::properties;
@@ -115,3 +117,41 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 }  // namespace
+
+// A build's GFP constants are an outcome (issue 34: the sequences printed
+// none, so a patch that moves a bit under Generic was "holds" for
+// RapidCheck while the corpus's linux61_gfp_bits_shift showed it).
+// tests/variants/gfp_shift_v518.variant narrows __GFP_BITS_SHIFT outside
+// HW_TAGS and claims no change: the sequences against linux-6.1 observe it,
+// and the shrunk scenario shows mode-isolation when replayed.
+TEST(IsolationGfp, AMovedGfpConstantIsAnOutcomeTheBaselineDoesNotShare) {
+    const kernel::Variant& v =
+        kernel::load_variant_file(std::string(TAGPROOF_SOURCE_DIR) + "/tests/variants/gfp_shift_v518.variant");
+    PropertyOptions o;
+    o.isolation = true;
+    o.max_events = 20;
+    o.seed = 20261205;
+    o.write_failure = false;
+    o.ignore = {"gfp-encoding"};  // the file's own break under LOCKDEP: what is left is the comparison
+    PropertyResult r = check_invariants(v, o);
+    ASSERT_FALSE(r.passed) << "no sequence observed the narrowed __GFP_BITS_SHIFT";
+    EXPECT_EQ(r.failure.invariant, "mode-isolation") << r.failure.message;
+    EXPECT_NE(r.failure.scenario.find("observe "), std::string::npos) << r.failure.scenario;
+    EXPECT_FALSE(scenario::violations_shown(r.failure.scenario, "mode-isolation").empty()) << r.failure.scenario;
+}
+
+// The control: without a baseline the observation is never drawn (it is
+// compared, not asserted), so the invariants' sequences stay what they were.
+TEST(IsolationGfp, WithoutABaselineNoConstantIsObserved) {
+    const kernel::Variant& v =
+        kernel::load_variant_file(std::string(TAGPROOF_SOURCE_DIR) + "/tests/variants/gfp_shift_v518.variant");
+    AbstractState s = initial_state(v, Config{}, nullptr);
+    EXPECT_FALSE(s.isolation);
+    AbstractState t = initial_state(v, Config{}, &kernel::find_variant("linux-6.1"));
+    EXPECT_TRUE(t.isolation);
+    PropertyOptions o;
+    o.seed = 20261205;
+    o.write_failure = false;
+    PropertyResult r = check_invariants(v, o);
+    EXPECT_EQ(r.failure.scenario.find("observe "), std::string::npos) << r.failure.scenario;
+}
