@@ -10,6 +10,7 @@
 #include "boot_params.hpp"
 #include "error.hpp"
 #include "family_walk.hpp"
+#include "observe.hpp"
 #include "variant.hpp"
 
 namespace tagproof::properties {
@@ -36,20 +37,15 @@ std::pair<std::string, std::size_t> first_difference(const explore::FamilyWalk& 
         if (base.observed()[i] != w.observed()[i])
             return {at + variant + ": " + w.observed()[i] + "; " + baseline + ": " + base.observed()[i], i + 1};
     }
-    // an invariant one side breaks and the other keeps is an outcome too (scenario/runner.cpp)
+    // an invariant one side breaks and the other keeps is an outcome too
     auto broken = [](const explore::FamilyWalk& x) {
         std::set<std::string> s;
         for (const auto& b : x.broken()) s.insert(b.invariant);
         return s;
     };
-    const auto a = broken(w), b = broken(base);
-    if (a == b) return {"", 0};
-    auto words = [](const std::set<std::string>& s) {
-        std::string t;
-        for (const auto& x : s) t += (t.empty() ? "" : ", ") + x;
-        return t.empty() ? std::string("no invariant") : t;
-    };
-    return {at + variant + " breaks " + words(a) + "; " + baseline + " breaks " + words(b), w.taken().size()};
+    const std::string diff = scenario::broken_difference(variant, broken(w), baseline, broken(base));
+    if (diff.empty()) return {"", 0};
+    return {at + diff, w.taken().size()};
 }
 
 }  // namespace

@@ -60,4 +60,20 @@ std::string observe_event(const spec::Model& m, const Statement& st, const Vars&
     return obs;
 }
 
+std::string broken_difference(const std::string& a, const std::set<std::string>& a_broken, const std::string& b,
+                              const std::set<std::string>& b_broken) {
+    auto without = [](std::set<std::string> s) {
+        s.erase("mode-isolation");
+        return s;
+    };
+    const std::set<std::string> x = without(a_broken), y = without(b_broken);
+    if (x == y) return "";
+    auto words = [](const std::set<std::string>& s) {
+        std::string w;
+        for (const auto& i : s) w += (w.empty() ? "" : ", ") + i;
+        return w.empty() ? std::string("no invariant") : w;
+    };
+    return a + " breaks " + words(x) + "; " + b + " breaks " + words(y);
+}
+
 }  // namespace tagproof::scenario

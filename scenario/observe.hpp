@@ -7,6 +7,7 @@
 // `tagproof run` of its scenario reproduces.
 #pragma once
 #include <cstdint>
+#include <set>
 #include <string>
 
 #include "interpreter.hpp"
@@ -20,5 +21,13 @@ namespace tagproof::scenario {
 // "CALL: no report" / ": 1 report(s), first BUG [BUG ptr P mem M]", and so on.
 std::string observe_event(const spec::Model& m, const Statement& st, const Vars& vars, std::size_t reports_before,
                           std::uint64_t warnings_before);
+
+// The invariants two runs of the same events break (mode-isolation aside),
+// set side by side: "" when they break the same, else "A breaks X, Y; B
+// breaks no invariant". An invariant one side breaks and the other keeps is
+// an outcome a reviewer sees too (the huge zero folio's stale tags under one
+// variant, cleared under the other).
+std::string broken_difference(const std::string& a, const std::set<std::string>& a_broken, const std::string& b,
+                              const std::set<std::string>& b_broken);
 
 }  // namespace tagproof::scenario

@@ -395,20 +395,7 @@ std::vector<ModeResult> run_scenario(const Scenario& sc, const RunOptions& opt) 
             // variant, cleared under the other): the corpus compares outcomes,
             // so the replay of its mode-isolation finding must as well.
             if (diff.empty()) {
-                auto broken = [](const RunRecord& x) {
-                    std::set<std::string> s = x.violated;
-                    s.erase("mode-isolation");
-                    return s;
-                };
-                const std::set<std::string> va = broken(r), vb = broken(b);
-                if (va != vb) {
-                    auto words = [](const std::set<std::string>& s) {
-                        std::string w;
-                        for (const auto& x : s) w += (w.empty() ? "" : ", ") + x;
-                        return w.empty() ? std::string("no invariant") : w;
-                    };
-                    diff = v.name() + " breaks " + words(va) + "; " + base->name() + " breaks " + words(vb);
-                }
+                diff = broken_difference(v.name(), r.violated, base->name(), b.violated);
             }
             if (!diff.empty() && r.violated.insert("mode-isolation").second)
                 r.violation_text.push_back("mode-isolation: " + std::string(mode_name(mode)) + ": " + diff);

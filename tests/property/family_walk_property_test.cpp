@@ -10,6 +10,8 @@
 
 #include "builtin_variants.hpp"
 
+#include "family_walk.hpp"
+#include "families.hpp"
 #include "family_walk_property.hpp"
 #include "property.hpp"
 #include "runner.hpp"
@@ -226,10 +228,25 @@ TEST(WalkIsolation, WithoutTheComparisonTheSameWalksPass) {
 }
 
 TEST(WalkIsolation, AnActiveHwTagsBootIsNotCompared) {
+    // which boots a walk compares: HW_TAGS with MTE and KASAN on is not one
+    auto active = [](Mode m, const char* boot, bool mte) {
+        explore::FamilyOptions fo;
+        fo.variant = "linux-7.0";
+        fo.family = explore::families(kernel::find_variant("linux-7.0")).front();
+        fo.mode = m;
+        fo.config = {boot, mte};
+        return explore::FamilyWalk(fo, 1).hw_tags_active();
+    };
+    EXPECT_TRUE(active(Mode::hw_tags, "", true));
+    EXPECT_TRUE(active(Mode::hw_tags, "init_on_free=1", true));
+    EXPECT_FALSE(active(Mode::hw_tags, "kasan=off", true));
+    EXPECT_FALSE(active(Mode::hw_tags, "", false));
+    EXPECT_FALSE(active(Mode::generic, "", true));
+    EXPECT_FALSE(active(Mode::sw_tags, "", true));
+    // and the walks under HW_TAGS compare only those boots
     WalkOptions o = isolation_walks(Mode::hw_tags);
     o.isolation = true;
     PropertyResult r = check_family_walks(pgtable_no_zero(), o);
-    // a failure, if any, is a boot where HW_TAGS is off (no MTE, kasan=off)
     if (!r.passed && r.failure.invariant == "mode-isolation") {
         const bool inactive = r.failure.scenario.find("mte=n") != std::string::npos ||
                               r.failure.scenario.find("kasan=off") != std::string::npos;
