@@ -57,6 +57,7 @@ const std::vector<Decider>& deciders() {
         // a page element is judged where it is handed out and used through page_address()
         {"mempool_page", {"mempool"}, {"mempool_alloc(", "read(", "write("}, {"p"}},
         {"vrealloc", {"vmalloc"}, {"vrealloc("}, {"v"}},
+        {"vrealloc_shrink", {"vrealloc_zero"}, {"vrealloc("}, {"z"}},
         // the alias and the owner's own accesses to the pages (gp = page_address(g))
         {"vmap", {"vmalloc"}, {"vmap(", "read(gp", "write(gp"}, {"a"}},
         // a freed object is judged when it is used: the reads and writes through old pointers

@@ -144,6 +144,24 @@ std::vector<Family> families(const kernel::Variant& v) {
         out.push_back(r);
     }
     if (f.vrealloc) {
+        // A zeroed area its owner fills, shrunk then grown in place with
+        // __GFP_ZERO on every call: the bytes the grow hands back are the ones
+        // the shrink gave up, zero only if the shrink zeroed them (the
+        // variant's vrealloc_shrink_zeroes; the corpus's
+        // vrealloc_shrink_grow_zeroed). A family of its own, as krealloc's: the
+        // four events that matter come before any access.
+        Family z{"vrealloc_zero", "vzalloc / write / vrealloc in place, shrunk then grown, with __GFP_ZERO", 16};
+        AllocKind k{"z", "vzalloc(8192)", "vfree(%)", 8192, 1, false, false, false};
+        k.touch = "write(%, 8192)";
+        k.shrink = "vrealloc(%, 100, GFP_KERNEL|__GFP_ZERO)";
+        k.shrink_size = 100;
+        k.realloc = "vrealloc(%, 200, GFP_KERNEL|__GFP_ZERO)";
+        k.realloc_size = 200;
+        z.kinds.push_back(k);
+        z.review_depth = 4;
+        out.push_back(z);
+    }
+    if (f.vrealloc) {
         // A huge area (2 MiB blocks on arm64) grown in place by vrealloc():
         // past the pages that held the requested bytes, the last block is what
         // its previous owner left unless something zeroes it (the corpus's

@@ -231,10 +231,36 @@ PatchReading read_patch_series(Series series, const std::vector<std::string>& pa
     const std::string all = lower(s.all_text);
     std::string subjects = lower(s.cover_subject);
     for (const auto& p : s.patches) subjects += "\n" + lower(p.subject);
-    if (all.find("no functional change") != std::string::npos) {
+    // "No functional change intended for callers that do not pass
+    // __GFP_ZERO" claims nothing of the callers it leaves out: a phrase
+    // qualified so is not a claim of no change at all
+    const std::size_t nfc = all.find("no functional change");
+    std::string qualified;
+    if (nfc != std::string::npos) {
+        std::istringstream after(all.substr(nfc + 20, 200));
+        std::string w;
+        // the next word, past "intended" and a comma ("..., except for ...")
+        auto next = [&after, &w] {
+            w.clear();
+            while (w.empty() && after >> w)
+                while (!w.empty() && w.back() == ',') w.pop_back();
+        };
+        next();
+        if (w == "intended" || w == "is") next();
+        static const std::set<std::string> limits = {"for", "except", "unless", "other", "outside", "beyond",
+                                                     "apart", "but", "besides", "when", "if", "in"};
+        if (limits.count(w)) {
+            const std::size_t end = all.find_first_of(".\n", nfc);
+            qualified = s.all_text.substr(nfc, end == std::string::npos ? std::string::npos : end - nfc);  // as written
+        }
+    }
+    if (nfc != std::string::npos && qualified.empty()) {
         scope = "none";
         claim_text = "no functional change";
         r.claims_how = "the series says \"no functional change\"";
+    } else if (!qualified.empty()) {
+        claim_text = subject.empty() ? qualified : subject;
+        r.claims_how = "the series says \"" + qualified + "\": a change, for the callers it does not leave out";
     } else if (subjects.find("hw_tags") != std::string::npos || subjects.find("hw tags") != std::string::npos ||
                subjects.find("hw-tags") != std::string::npos || subjects.find("hw tag") != std::string::npos ||
                subjects.find("hw-tag") != std::string::npos) {

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "error.hpp"
+#include "file/rule_use.hpp"
 #include "property.hpp"
 #include "report.hpp"
 #include "requirements.hpp"
@@ -204,7 +205,12 @@ void explain_findings(VariantReview& r) {
             // for a corpus mode-isolation finding, whose text is the comparison itself.
             const bool keep_comparison = f.source == "corpus" && f.property == "mode-isolation" && !f.happened.empty();
             bool told = false;
-            for (const auto& res : scenario::run_scenario(sc, ro)) {
+            std::vector<scenario::ModeResult> runs;
+            {
+                kernel::RecordRuleUse record(f.rules_run);
+                runs = scenario::run_scenario(sc, ro);
+            }
+            for (const auto& res : runs) {
                 if (res.mode != f.mode) continue;
                 f.trace = res.trace;
                 for (const auto& v : res.violations) {

@@ -200,6 +200,19 @@ int hunk_of(const patch::PatchReading& p, const Finding& f, const tree::Accounti
             for (const auto& k : keywords(a.words.substr(at + 5, e - at - 5)))
                 runs = runs || t.find(k) != std::string::npos;
         }
+        // ... or its replay evaluated a rule the hunk changes (a function read
+        // whole is its own rule; one read in part names its rules)
+        for (std::size_t at = a.words.find("rule ", after); !runs && after != std::string::npos && at != std::string::npos;
+             at = a.words.find("rule ", at + 5)) {
+            std::size_t e = at + 5;
+            while (e < a.words.size() && (std::isalnum((unsigned char)a.words[e]) || a.words[e] == '_')) ++e;
+            runs = f.rules_run.count(a.words.substr(at + 5, e - at - 5)) > 0;
+        }
+        std::istringstream names(a.function);
+        for (std::string n; !runs && std::getline(names, n, ',');) {
+            while (!n.empty() && n.front() == ' ') n.erase(0, 1);
+            runs = f.rules_run.count(tree::without_noprof(n)) > 0;
+        }
         if (!runs) continue;
         if (only >= 0) return -1;  // two hunks change what the trace runs: not tied to one
         only = int(i);

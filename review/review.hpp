@@ -6,6 +6,7 @@
 // report_*.cpp's job.
 #pragma once
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,9 @@ struct Finding {
     std::vector<std::string> trace; // events with their reports and state, from the model
     std::string expected, happened; // what should have happened, what did
     std::vector<std::string> functions;  // kernel functions involved
+    // the variant file's rules its replay evaluated (kernel/file/rule_use.hpp):
+    // a hunk whose rule the trace ran is the hunk the finding is about
+    std::set<std::string> rules_run;
     // `review --confirm` (oracle/confirm.hpp): what the patched and the
     // unpatched kernel did with this trace, and the patched kernel's console
     // lines for it; "" when not asked.

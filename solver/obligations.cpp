@@ -120,6 +120,10 @@ std::vector<Obligation> build_list() {
         {"zeroing/vrealloc_huge", "zeroing",
          "bytes vrealloc() grows a huge vmalloc area by in place read zero when every call asked __GFP_ZERO", false,
          false, [](Builder& b) { return zeroing_vrealloc_huge_query(b); }},
+        {"zeroing/vrealloc_shrink", "zeroing",
+         "bytes vrealloc() grows an area by in place, after shrinking it in place, read zero when every call asked "
+         "__GFP_ZERO",
+         false, false, [](Builder& b) { return zeroing_vrealloc_shrink_query(b); }},
         {"detection/vrealloc", "detection",
          "after vrealloc shrinks in place, a read of the bytes given up faults wherever the area's redzone was poisoned",
          false, false, [](Builder& b) { return detection_vrealloc_query(b); }},

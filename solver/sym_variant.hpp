@@ -52,6 +52,7 @@ public:
     virtual SBool slab_memset_init(const SEnv&, const SBool& init) const = 0;
     virtual SWord kmalloc_redzone_start(const SEnv&, const SWord& size) const = 0;
     virtual SBool krealloc_zeroes_spare(const SEnv&, const SWord& gfp) const = 0;
+    virtual SBool vrealloc_shrink_zeroes(const SEnv&, const SWord& gfp) const = 0;
     virtual kernel::VmallocPlan<Symbolic> vmap_unpoison_plan(const SEnv&) const = 0;
     virtual kernel::MempoolHooks<Symbolic> mempool_hooks(const SEnv&) const = 0;
     virtual kernel::VreallocHooks<Symbolic> vrealloc_hooks(const SEnv&) const = 0;
@@ -119,6 +120,9 @@ public:
     SBool slab_memset_init(const SEnv& e, const SBool& i) const override { return V::template slab_memset_init<S>(e, i); }
     SBool krealloc_zeroes_spare(const SEnv& e, const SWord& g) const override {
         return V::template krealloc_zeroes_spare<S>(e, g);
+    }
+    SBool vrealloc_shrink_zeroes(const SEnv& e, const SWord& g) const override {
+        return V::template vrealloc_shrink_zeroes<S>(e, g);
     }
     SWord kmalloc_redzone_start(const SEnv& e, const SWord& n) const override {
         return V::template kmalloc_redzone_start<S>(e, n);

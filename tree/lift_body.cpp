@@ -59,8 +59,9 @@ const std::vector<LiftTarget>& lift_targets() {
          "the gfp it passes to __pte_alloc_one(), GFP_PGTABLE_USER expanded as the file defines it: rule GFP_PGTABLE_USER",
          read_pte_alloc_one},
         {"vrealloc_node_align", "mm/vmalloc.c",
-         "that the tree has vrealloc(), keeping the size last asked, and its KASAN calls in place if it makes them "
-         "itself: feature vrealloc, rules vrealloc_granule_aligned, vrealloc_grow_vm_alloc, vrealloc_grow_keep_tag",
+         "that the tree has vrealloc(), keeping the size last asked, the `if`s under which its shrink zeroes the "
+         "bytes given up, and its KASAN calls in place if it makes them itself: feature vrealloc, rules "
+         "vrealloc_shrink_zeroes, vrealloc_granule_aligned, vrealloc_grow_vm_alloc, vrealloc_grow_keep_tag",
          read_vrealloc_kasan, "vrealloc", "feature vrealloc no\n"},
         {"__kasan_vrealloc", "mm/kasan/common.c",
          "the shrink's poison and the grow's unpoison call, their start offsets and the grow's flags: rules "

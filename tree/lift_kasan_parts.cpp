@@ -107,6 +107,49 @@ std::size_t guarded_by(const PartInput& in, const std::vector<std::string>& seq,
     return npos;
 }
 
+// Whether the tokens of `cond` are the shrink test, `size <= old_size` (or
+// `old_size >= size`).
+bool is_shrink_test(const std::string& cond) {
+    return cond == "size <= old_size" || cond == "old_size >= size";
+}
+
+// vrealloc()'s shrink in place zeroing the bytes given up, "potentially for
+// future realloc" (v6.12 on; 6.12.118: `if (want_init_on_free() ||
+// want_init_on_alloc(flags)) memset((void *)p + size, 0, old_size - size);`
+// inside `if (size <= old_size)`): the `if`s the memset is made under within
+// the shrink branch become the rule's condition, the caller's flags its gfp.
+// A memset under no `if` of its own is `true`; none in the branch `false`.
+std::string vrealloc_shrink_zeroing(const PartInput& in, std::string& why) {
+    for (int n = 0;; ++n) {
+        const Call* m = nth_call(in, "memset", n);
+        if (!m) break;
+        const std::size_t t = token_at(in, m->offset);
+        std::vector<Guard> guards;
+        std::string w;
+        if (t == npos || m->args.empty() || !has_token(m->args[0], "size") ||
+            !enclosing_ifs(in, t, "the memset at " + at(in, m->line), guards, w))
+            continue;
+        std::size_t branch = 0;
+        while (branch < guards.size() && !is_shrink_test(guards[branch].cond)) ++branch;
+        if (branch == guards.size()) continue;  // not the shrink's
+        std::string cond, said;
+        for (std::size_t g = 0; g < branch; ++g) {
+            cond += std::string(cond.empty() ? "" : " && ") + "(" + arg_expr(in, guards[g].cond, {{"flags", "gfp"}}) + ")";
+            said += std::string(said.empty() ? "" : ", ") + "if (" + guards[g].cond + ") at " + at(in, guards[g].line);
+        }
+        return "# " + in.def.name + ": the shrink (if (" + guards[branch].cond + ") at " + at(in, guards[branch].line) +
+               ") zeroes the bytes given up, memset() at " + at(in, m->line) + (said.empty() ? ", always" : ", under " + said) +
+               "; flags = the caller's gfp\nrule vrealloc_shrink_zeroes(gfp) = " + (cond.empty() ? "true" : cond) + "\n";
+    }
+    std::string cond;
+    if (guarded_by(in, {"size", "<=", "old_size"}, cond) == npos && guarded_by(in, {"old_size", ">=", "size"}, cond) == npos) {
+        why = in.def.name + " has no shrink branch, if (size <= old_size), to read its zeroing from";
+        return "";
+    }
+    return "# " + in.def.name + ": the shrink (if (" + cond + ")) zeroes nothing it gives up (no memset(p + size, ...) in it)"
+           "\nrule vrealloc_shrink_zeroes(gfp) = false\n";
+}
+
 }  // namespace
 
 // mm/vmalloc.c vrealloc (vrealloc_noprof from 6.10, vrealloc_node_align_noprof
@@ -129,7 +172,10 @@ std::string read_vrealloc_kasan(const PartInput& in, std::string& why) {
               "area, which the model's vrealloc does not";
         return "";
     }
-    const std::string has = "# " + in.def.name + ": the tree has vrealloc(), keeping vm->requested_size\nfeature vrealloc yes\n";
+    const std::string zeroing = vrealloc_shrink_zeroing(in, why);
+    if (zeroing.empty()) return "";
+    const std::string has = "# " + in.def.name + ": the tree has vrealloc(), keeping vm->requested_size\nfeature vrealloc yes\n" +
+                            zeroing;
     if (const Call* k = nth_call(in, "kasan_vrealloc", 0))
         return has + "# its KASAN calls in place are kasan_vrealloc()'s (at " + at(in, k->line) +
                "): mm/kasan/common.c __kasan_vrealloc\n";

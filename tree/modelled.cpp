@@ -40,8 +40,8 @@ const std::vector<Modelled>& modelled_functions() {
         {"GFP_VMALLOC_SUPPORTED", "mm/vmalloc.c", "rule GFP_VMALLOC_SUPPORTED"},
         {"__get_vm_area_node", "mm/vmalloc.c", "rule vmalloc_meta_gfp"},
         {"vrealloc", "mm/vmalloc.c",
-         "feature vrealloc and, where it makes them itself (v6.15 .. v6.18), its KASAN calls in place: read from the tree "
-         "in part (tree/lift_kasan_parts.cpp)"},
+         "feature vrealloc, what its shrink in place zeroes (rule vrealloc_shrink_zeroes) and, where it makes them "
+         "itself (v6.15 .. v6.18), its KASAN calls in place: read from the tree in part (tree/lift_kasan_parts.cpp)"},
         {"vrealloc_node_align", "mm/vmalloc.c", "vrealloc (its name from v6.17)"},
         {"__kasan_vrealloc", "mm/kasan/common.c",
          "rules vrealloc_granule_aligned, vrealloc_grow_vm_alloc, vrealloc_grow_keep_tag, read from the tree in part"},

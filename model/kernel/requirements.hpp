@@ -101,12 +101,13 @@ typename D::Bool page_untag_allowed(const KasanEnv<D>& e, typename D::Word gfp, 
 }
 }  // namespace req_detail
 
-// krealloc()'s kernel-doc: __GFP_ZERO is honoured for the bytes a resize in
-// place grows an object by when every call, from the allocation on, asked for
-// it: __GFP_ZERO in its mask or init_on_alloc=1 (which asks it of every
-// allocation). init_on_free zeroes at free, and a resize in place frees nothing.
+// krealloc()'s and vrealloc()'s kernel-doc (mm/slab_common.c, mm/vmalloc.c):
+// __GFP_ZERO is honoured for the bytes a resize in place grows an object by
+// when every call, from the allocation on, asked for it: __GFP_ZERO in its
+// mask or init_on_alloc=1 (which asks it of every allocation). init_on_free
+// zeroes at free, and a resize in place frees nothing.
 template <class D>
-typename D::Bool krealloc_asked_zero(const KasanEnv<D>& e, typename D::Word gfp) {
+typename D::Bool resize_asked_zero(const KasanEnv<D>& e, typename D::Word gfp) {
     return req_detail::asked_zero(e, gfp);
 }
 

@@ -462,6 +462,16 @@ struct rules_6_1 {
     static typename D::Bool vrealloc_grow_vm_alloc(const KasanEnv<D>& e) { return D::boolean(false); }
     template <class D>
     static typename D::Bool vrealloc_grow_keep_tag(const KasanEnv<D>& e) { return D::boolean(false); }
+    // vrealloc()'s shrink in place zeroes the bytes given up, "potentially for
+    // future realloc": if (want_init_on_free() || want_init_on_alloc(flags))
+    // memset((void *)p + size, 0, old_size - size) (read in 6.12.118's
+    // mm/vmalloc.c vrealloc_noprof). A later grow in place zeroes nothing
+    // ("unused memory will have already been zeroed"), so with __GFP_ZERO on
+    // every call the bytes it grows by are these.
+    template <class D>
+    static typename D::Bool vrealloc_shrink_zeroes(const KasanEnv<D>& e, typename D::Word gfp) {
+        return e.init_on_free || Self::want_init_on_alloc(e, gfp);
+    }
     template <class D>
     static VreallocHooks<D> vrealloc_hooks(const KasanEnv<D>& e) {
         return {Self::vrealloc_granule_aligned(e), Self::vrealloc_grow_vm_alloc(e), Self::vrealloc_grow_keep_tag(e)};

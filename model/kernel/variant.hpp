@@ -76,6 +76,7 @@ public:
     virtual bool slab_memset_init(const CEnv&, bool init) const = 0;
     virtual std::uint64_t kmalloc_redzone_start(const CEnv&, std::uint64_t size) const = 0;
     virtual bool krealloc_zeroes_spare(const CEnv&, gfp_t) const = 0;
+    virtual bool vrealloc_shrink_zeroes(const CEnv&, gfp_t) const = 0;
     virtual SlabFreePlan<Concrete> kasan_slab_free(const CEnv&, bool typesafe_by_rcu) const = 0;
     virtual MempoolHooks<Concrete> mempool_hooks(const CEnv&) const = 0;
     virtual VreallocHooks<Concrete> vrealloc_hooks(const CEnv&) const = 0;
@@ -190,6 +191,9 @@ public:
     bool slab_memset_init(const CEnv& e, bool init) const override { return V::template slab_memset_init<C>(e, init); }
     bool krealloc_zeroes_spare(const CEnv& e, gfp_t g) const override {
         return V::template krealloc_zeroes_spare<C>(e, g);
+    }
+    bool vrealloc_shrink_zeroes(const CEnv& e, gfp_t g) const override {
+        return V::template vrealloc_shrink_zeroes<C>(e, g);
     }
     std::uint64_t kmalloc_redzone_start(const CEnv& e, std::uint64_t size) const override {
         return V::template kmalloc_redzone_start<C>(e, size);

@@ -146,6 +146,27 @@ void Model::set_tags(std::uint64_t addr, std::uint64_t len, std::uint8_t t, int 
     }
 }
 
+// krealloc() / vrealloc() moving an object (mm/slab_common.c __do_krealloc,
+// mm/vmalloc.c vrealloc: memcpy(new, old, old size), then the old one freed).
+// What the caller could read in the old object it may read in the new one:
+// its own data stays its own, and so does whatever the old object held
+// unpromised (an allocation that asked no zeroing may hold anything). A
+// previous owner's data in an object that was promised zero is that
+// promise's breach, and is copied as it is, to be seen where it is read. Their
+// kernel-doc honours __GFP_ZERO only when every call from the allocation on
+// asked for it: the new object's resize_zero is the old one's and this call's.
+void Model::copy_resized(int from_obj, int to_obj, std::uint64_t bytes, bool asked_zero) {
+    const Object& o = objects_[from_obj];
+    Object& n = objects_[to_obj];
+    for (std::uint64_t a = 0; a < bytes; a += G_) {
+        const Where wo = translate(o.base + a), wn = translate(n.base + a);
+        const std::uint32_t d = data_[gidx(wo.pfn, wo.off)];
+        const bool own = d == data_secret(from_obj) || (d != DATA_ZERO && !o.promised_zero);
+        data_.set(gidx(wn.pfn, wn.off), own ? data_secret(to_obj) : d);
+    }
+    n.resize_zero = o.resize_zero && asked_zero;
+}
+
 void Model::set_data(std::uint64_t addr, std::uint64_t len, std::uint32_t d) {
     if (len == 0) return;
     std::uint64_t a = addr - (addr % G_);

@@ -240,6 +240,8 @@ private:
     std::size_t gidx(std::uint64_t pfn, std::uint64_t off) const { return pfn * gran_per_page() + off / G_; }
     void set_tags(std::uint64_t addr, std::uint64_t len, std::uint8_t tag, int by);
     void set_data(std::uint64_t addr, std::uint64_t len, std::uint32_t d);
+    // krealloc / vrealloc moving an object: memcpy(new, old, bytes) (memory.cpp)
+    void copy_resized(int from_obj, int to_obj, std::uint64_t bytes, bool asked_zero);
     void set_page_tags_pfn(std::uint64_t pfn, std::uint64_t npages, std::uint8_t tag, int by);
     void set_page_data_pfn(std::uint64_t pfn, std::uint64_t npages, std::uint32_t d);
     void kasan_poison(std::uint64_t addr, std::uint64_t len, std::uint8_t value, bool init);

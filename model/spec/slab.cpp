@@ -134,7 +134,7 @@ Ptr Model::slab_alloc(int cid, std::uint64_t size, gfp_t gfp, int cpu, const std
     ob.ctor_or_rcu = c.ctor_or_rcu;
     ob.typesafe_by_rcu = c.typesafe_by_rcu;
     ob.promised_zero = requirement_of(ob).zero_data;
-    ob.resize_zero = kernel::krealloc_asked_zero<kernel::Concrete>(env_, gfp);
+    ob.resize_zero = kernel::resize_asked_zero<kernel::Concrete>(env_, gfp);
     caches_[cid].slabs[si].ring[slot].push_back({t, false});
     oracle_after_alloc(id);
     return p;
@@ -399,7 +399,7 @@ Ptr Model::krealloc(const Ptr& p, std::uint64_t size, gfp_t gfp, int cpu) {
         if (v_.krealloc_zeroes_spare(env_, gfp)) set_data(o.base + size, ks - size, DATA_ZERO);
         // krealloc's promise (its kernel-doc, requirements.hpp): __GFP_ZERO
         // honoured when every call, from the allocation on, asked for it
-        o.resize_zero = o.resize_zero && kernel::krealloc_asked_zero<kernel::Concrete>(env_, gfp);
+        o.resize_zero = o.resize_zero && kernel::resize_asked_zero<kernel::Concrete>(env_, gfp);
         Ptr q{o.base, p.tag, obj};
         // a slab object's redzone from the variant's rule (effects.hpp
         // krealloc_in_place_effect); a large one's from round_up(size, G)
@@ -422,12 +422,8 @@ Ptr Model::krealloc(const Ptr& p, std::uint64_t size, gfp_t gfp, int cpu) {
     }
     Ptr q = kmalloc(size, gfp, cpu);
     if (q.null) return q;
-    // memcpy(new, reset_tag(old), old size): the new owner's data
-    for (std::uint64_t a = 0; a < objects_[obj].size; a += G_) {
-        Where wo = translate(objects_[obj].base + a), wn = translate(q.addr + a);
-        std::uint32_t d = data_[gidx(wo.pfn, wo.off)];
-        data_.set(gidx(wn.pfn, wn.off), d == data_secret(obj) ? data_secret(q.obj) : d);
-    }
+    // memcpy(new, reset_tag(old), old size)
+    copy_resized(obj, q.obj, objects_[obj].size, kernel::resize_asked_zero<kernel::Concrete>(env_, gfp));
     kfree(p);
     return q;
 }

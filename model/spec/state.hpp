@@ -63,7 +63,7 @@ struct Object {
     // What the caller requires (requirements.hpp), never what the variant asks for.
     bool promised_zero = false;   // page tables, stacks, __GFP_ZERO, init_on_alloc, init_on_free, vzalloc
     bool promised_zero_tags = false;  // __GFP_ZEROTAGS on an MTE machine (the variant's request: ZEROTAGS test hooks)
-    bool resize_zero = false;     // kmalloc objects: every call so far asked zeroed memory (krealloc_asked_zero)
+    bool resize_zero = false;     // kmalloc and vmalloc objects: every call so far asked zeroed memory (resize_asked_zero)
     bool vm_mte = false;          // user pages: the vma has VM_MTE
     bool prot_kernel = true;      // vmalloc: prot == PAGE_KERNEL
     bool ctor_or_rcu = false;     // kmem_cache objects

@@ -174,6 +174,7 @@ Ptr Model::vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel, int cpu, Obj
                                plan, size);
     Object& o = objects_[id];
     o.gfp = caller_gfp.value_or(gfp);  // the caller's own flags say what it needs
+    o.resize_zero = kernel::resize_asked_zero<kernel::Concrete>(env_, o.gfp);  // vrealloc's promise
     o.cpu = cpu;
     o.caller = kind == ObjKind::stack ? kernel::Caller::thread_stack : kernel::Caller::vmalloc;
     o.prot_kernel = prot_kernel;
@@ -310,31 +311,26 @@ Ptr Model::vrealloc(const Ptr& p, std::uint64_t size, gfp_t gfp, int cpu) {
     std::uint64_t old = a.size, alloced = a.pfns.size() * PAGE_SIZE;
     Object& o = objects_[a.obj];
     if (size <= alloced) {
-        if (size <= old && (cfg_.boot.init_on_free || v_.want_init_on_alloc(env_, gfp)))
-            set_data(a.start + size, old - size, DATA_ZERO);
+        // a shrink zeroes the bytes given up as the variant's rule says (the
+        // tree's own condition when it is read); a grow zeroes nothing
+        if (size <= old && v_.vrealloc_shrink_zeroes(env_, gfp)) set_data(a.start + size, old - size, DATA_ZERO);
         a.size = size;
         o.size = size;
         if (rt_.kasan_enabled) vrealloc_kasan(ai, p.tag, old, size);
-        // vrealloc()'s promise (its comment in mm/vmalloc.c): with __GFP_ZERO on the
-        // allocation and on every call, the bytes it grows by read zero ("no need to
-        // zero memory here, as unused memory will have already been zeroed")
-        if (size > old && o.promised_zero) {
-            Object asked = o;
-            asked.caller_gfp = gfp;
-            if (requirement_of(asked).zero_data) oracle_zeroed(a.obj, old, " grown in place by vrealloc()");
-        }
+        // vrealloc()'s promise (its kernel-doc, requirements.hpp
+        // resize_asked_zero): with __GFP_ZERO on the allocation and on every
+        // call since, the bytes it grows by read zero ("no need to zero memory
+        // here, as unused memory will have already been zeroed")
+        o.resize_zero = o.resize_zero && kernel::resize_asked_zero<kernel::Concrete>(env_, gfp);
+        if (size > old && o.resize_zero) oracle_zeroed(a.obj, old, " grown in place by vrealloc()");
         return Ptr{a.start, p.tag, a.obj};
     }
     // vmalloc() below adds an area: `a` does not survive it
-    const std::uint64_t old_start = a.start;
     const int old_obj = a.obj;
     Ptr q = vmalloc(size, gfp, true, cpu);
     if (q.null) return q;
-    for (std::uint64_t off = 0; off < old; off += G_) {
-        Where wo = translate(old_start + off), wn = translate(q.addr + off);
-        std::uint32_t d = data_[gidx(wo.pfn, wo.off)];
-        data_.set(gidx(wn.pfn, wn.off), d == data_secret(old_obj) ? data_secret(q.obj) : d);
-    }
+    // memcpy(n, p, old_size)
+    copy_resized(old_obj, q.obj, old, kernel::resize_asked_zero<kernel::Concrete>(env_, gfp));
     vfree(p);
     return q;
 }

@@ -80,6 +80,7 @@ Query coverage_vmalloc_query(Builder& b);
 Query no_false_positive_vmalloc_query(Builder& b);
 Query no_false_positive_vmap_query(Builder& b);
 Query zeroing_vrealloc_huge_query(Builder& b);
+Query zeroing_vrealloc_shrink_query(Builder& b);
 Query no_false_positive_vrealloc_query(Builder& b);
 Query detection_vrealloc_query(Builder& b);
 // slab.cpp: kmalloc, krealloc, kmem_cache_free, the cached stack

@@ -145,8 +145,8 @@ Query zeroing_krealloc_query(Builder& b) {
     const z3::expr g1 = b.word("gfp_shrink"), g2 = b.word("gfp_grow"), s1 = b.word("shrink_to"), s2 = b.word("grow_to");
     q.assumptions.push_back(z3::ule(c.bv_val(1, 64), s1) && z3::ult(s1, k.size) && z3::ult(s1, s2) &&
                             z3::ule(s2, k.object_size));
-    q.assumptions.push_back(kernel::krealloc_asked_zero<S>(b.e, k.gfp) && kernel::krealloc_asked_zero<S>(b.e, g1) &&
-                            kernel::krealloc_asked_zero<S>(b.e, g2));
+    q.assumptions.push_back(kernel::resize_asked_zero<S>(b.e, k.gfp) && kernel::resize_asked_zero<S>(b.e, g1) &&
+                            kernel::resize_asked_zero<S>(b.e, g2));
     const auto grow = kernel::krealloc_in_place_effect<S>(b.e, k.fx.ptr_tag, b.v.kmalloc_redzone_start(b.e, s2));
     const z3::expr spare = b.v.krealloc_zeroes_spare(b.e, g1);
     q.violation = !(spare || grow.data_zeroed);

@@ -293,6 +293,53 @@ bool no_vrealloc(Builder& b, Query& q) {
     return true;
 }
 
+// 5 zeroing, a shrink then a grow in place: vrealloc()'s kernel-doc honours
+// __GFP_ZERO when every call, from the allocation on, asked for it
+// (requirements.hpp resize_asked_zero). An area whose owner wrote its
+// `size` bytes is shrunk in place to s1 < size, then grown in place to s1 <
+// s2 <= size: the byte at s1 held the owner's data, and reads zero
+// afterwards only if the shrink zeroed the bytes it gave up (the variant's
+// vrealloc_shrink_zeroes). The grow zeroes nothing: its KASAN call
+// (vrealloc_in_place_effect) writes tags only, and vrealloc() itself relies on
+// "unused memory will have already been zeroed".
+Query zeroing_vrealloc_shrink_query(Builder& b) {
+    Query q(b.c);
+    if (no_vrealloc(b, q)) return q;
+    auto& c = b.c;
+    const z3::expr g0 = b.word("gfp"), g1 = b.word("gfp_shrink"), g2 = b.word("gfp_grow");
+    const z3::expr size = b.word("size"), s1 = b.word("shrink_to"), s2 = b.word("grow_to");
+    q.entry = "vmalloc(size, gfp), vrealloc(p, s1, gfp_shrink), vrealloc(p, s2, gfp_grow), in place (mm/vmalloc.c)";
+    // GFP_KERNEL with or without __GFP_ZERO: the zeroing asked is the question,
+    // and init_on_alloc=1 asks it of GFP_KERNEL too
+    const z3::expr kernel = b.e.gfp.GFP_KERNEL, zero = b.e.gfp.GFP_KERNEL | b.e.gfp.ZERO;
+    for (const z3::expr& g : {g0, g1, g2}) q.assumptions.push_back(g == kernel || g == zero);
+    q.assumptions.push_back(z3::ule(c.bv_val(1, 64), s1) && z3::ult(s1, s2) && z3::ule(s2, size) &&
+                            z3::ule(size, c.bv_val(8192, 64)));
+    q.assumptions.push_back(kernel::resize_asked_zero<S>(b.e, g0) && kernel::resize_asked_zero<S>(b.e, g1) &&
+                            kernel::resize_asked_zero<S>(b.e, g2));
+    const z3::expr zeroed = b.v.vrealloc_shrink_zeroes(b.e, g1);
+    q.violation = !zeroed;
+    q.prefer.push_back(g0 == zero && g1 == zero && g2 == zero);
+    q.prefer.push_back(size == c.bv_val(8192, 64) && s1 == c.bv_val(100, 64) && s2 == c.bv_val(200, 64));
+    q.witnesses.push_back({"gfp of the allocation", g0, Witness::gfp});
+    q.witnesses.push_back({"size", size});
+    q.witnesses.push_back({"shrink to", s1});
+    q.witnesses.push_back({"gfp of the shrink", g1, Witness::gfp});
+    q.witnesses.push_back({"grow to", s2});
+    q.witnesses.push_back({"gfp of the grow", g2, Witness::gfp});
+    q.witnesses.push_back({"the shrink zeroed what it gave up", zeroed, Witness::boolean});
+    q.scenario = [&b, g0, g1, g2, size, s1, s2](const z3::model& m) {
+        const std::string n = std::to_string(num(m, size));
+        std::string s = header(b, m, "zeroing_vrealloc_shrink", "an area shrunk, then grown, in place by vrealloc",
+                               "pages=16 cpus=1");
+        s += "v = vmalloc(" + n + ", " + gfp_text(b, m, g0) + ")\nwrite(v, " + n + ")\n";
+        s += "v = vrealloc(v, " + std::to_string(num(m, s1)) + ", " + gfp_text(b, m, g1) + ")\n";
+        s += "v = vrealloc(v, " + std::to_string(num(m, s2)) + ", " + gfp_text(b, m, g2) + ")\n";
+        return s + "expect violation zeroing\n";
+    };
+    return q;
+}
+
 // 3 no-false-positive: after growing or shrinking in place, a read below the
 // new size through the returned pointer never faults (the grow's false
 // positive syzbot found in v6.15 .. v6.18).

@@ -216,3 +216,25 @@ TEST(PatchReader, TheReplyQuotesTheHunkAndKeepsTo72Columns) {
     }
     EXPECT_NE(t.find("Verdict: 1 finding the series introduces"), std::string::npos);
 }
+
+// "No functional change" claims no change; qualified ("... for callers that
+// do not pass __GFP_ZERO") it claims nothing of the callers it leaves out, so
+// the series is taken to change behaviour (the claim quoted as written).
+TEST(PatchReader, AQualifiedNoFunctionalChangeIsNoClaimOfNoChange) {
+    auto claims = [](const std::string& words, std::string* how = nullptr) {
+        const patch::PatchReading r = read_text("From: A <a@example.org>\nSubject: [PATCH] mm: tidy\n\n" + words +
+                                                "\n---\ndiff --git a/mm/x.c b/mm/x.c\n--- a/mm/x.c\n+++ b/mm/x.c\n"
+                                                "@@ -1,1 +1,1 @@\n-int a;\n+int b;\n");
+        if (how) *how = r.claims_how;
+        const std::size_t at = r.file_text.find("\nclaims ");
+        return at == std::string::npos ? std::string() : r.file_text.substr(at + 8, r.file_text.find(' ', at + 8) - at - 8);
+    };
+    EXPECT_EQ(claims("No functional change intended."), "none");
+    std::string how;
+    EXPECT_EQ(claims("No functional change intended for callers that do not pass __GFP_ZERO.", &how), "any");
+    EXPECT_NE(how.find("\"No functional change intended for callers that do not pass __GFP_ZERO\""), std::string::npos)
+        << how;
+    EXPECT_EQ(claims("No functional change, except for init_on_free."), "any");
+    EXPECT_EQ(claims("No functional change intended, and none for HW_TAGS."), "none");
+    EXPECT_EQ(claims("No functional change unless KASAN is on."), "any");
+}

@@ -55,6 +55,8 @@ std::string read_vrealloc(const std::string& body) {
                              "struct vm_struct { size_t size; size_t requested_size; };\n"
                              "struct vm_struct *find_vm_area(const void *);\n"
                              "void kasan_vrealloc(const void *, unsigned long, unsigned long);\n"
+                             "void *memset(void *, int, size_t);\nint want_init_on_free(void);\n"
+                             "int want_init_on_alloc(int);\n"
                              "void *vrealloc_noprof(const void *p, size_t size, int flags)\n"
                              "{\n\tstruct vm_struct *vm = find_vm_area(p);\n\tsize_t old_size = vm->requested_size;\n" +
                              body + "\treturn (void *)p;\n}\n";
@@ -81,7 +83,7 @@ TEST(LiftKasanParts, KasanVreallocAsLinux70) {
     EXPECT_EQ(rule_line(r, "vrealloc_granule_aligned"), "rule vrealloc_granule_aligned = true") << r;
     EXPECT_EQ(rule_line(r, "vrealloc_grow_vm_alloc"), "rule vrealloc_grow_vm_alloc = true") << r;
     EXPECT_EQ(rule_line(r, "vrealloc_grow_keep_tag"), "rule vrealloc_grow_keep_tag = true") << r;
-    const auto era = rows_of(r, "linux-7.0", "vrealloc_");
+    const auto era = rows_of(r, "linux-7.0", "vrealloc_gr");
     ASSERT_EQ(era.size(), 3u);
     for (const auto& [n, row] : era) EXPECT_TRUE(row.equal) << n << ": " << row.witness;
 
@@ -93,18 +95,57 @@ TEST(LiftKasanParts, KasanVreallocAsLinux70) {
     EXPECT_NE(v615.find("\nfeature vrealloc yes\n"), std::string::npos) << v615;
     EXPECT_EQ(rule_line(v615, "vrealloc_granule_aligned"), "rule vrealloc_granule_aligned = false") << v615;
     EXPECT_EQ(rule_line(v615, "vrealloc_grow_keep_tag"), "rule vrealloc_grow_keep_tag = false") << v615;
-    const auto old = rows_of(v615, "linux-7.0", "vrealloc_");
+    const auto old = rows_of(v615, "linux-7.0", "vrealloc_gr");
     ASSERT_EQ(old.size(), 3u);
     for (const auto& [n, row] : old) EXPECT_FALSE(row.equal) << n;
 }
 
 // vrealloc calling kasan_vrealloc(): the tree has it; the hooks are
-// __kasan_vrealloc's, no rule here (the two are not read twice).
+// __kasan_vrealloc's, no hook rule here (the two are not read twice). Its
+// shrink zeroes nothing here: the one rule is that.
 TEST(LiftKasanParts, VreallocThroughKasanVreallocIsTheFeatureOnly) {
     const std::string r = read_vrealloc("\tif (size <= old_size) {\n\t\tvm->requested_size = size;\n"
                                         "\t\tkasan_vrealloc(p, old_size, size);\n\t}\n");
     EXPECT_NE(r.find("\nfeature vrealloc yes\n"), std::string::npos) << r;
-    EXPECT_EQ(r.find("\nrule "), std::string::npos) << r;
+    EXPECT_EQ(r.find("\nrule vrealloc_gr"), std::string::npos) << r;
+    EXPECT_EQ(rule_line(r, "vrealloc_shrink_zeroes"), "rule vrealloc_shrink_zeroes(gfp) = false") << r;
+}
+
+// vrealloc's shrink in place zeroing what it gives up (v6.12 on): the `if`s
+// around its memset within the shrink branch are the rule, the caller's
+// flags its gfp. 6.12's condition proves equal to linux-7.0's hand rule; a
+// patch that drops want_init_on_alloc(flags) differs from it at a
+// __GFP_ZERO caller (the control), and so does a shrink that zeroes nothing.
+TEST(LiftKasanParts, VreallocShrinkZeroingFromTheIfsAroundItsMemset) {
+    auto shrink = [](const std::string& zeroing) {
+        return read_vrealloc("\tif (size <= old_size) {\n" + zeroing +
+                             "\t\tvm->requested_size = size;\n\t\tkasan_vrealloc(p, old_size, size);\n"
+                             "\t\treturn (void *)p;\n\t}\n");
+    };
+    const std::string v612 = shrink("\t\tif (want_init_on_free() || want_init_on_alloc(flags))\n"
+                                    "\t\t\tmemset((void *)p + size, 0, old_size - size);\n");
+    EXPECT_EQ(rule_line(v612, "vrealloc_shrink_zeroes"),
+              "rule vrealloc_shrink_zeroes(gfp) = (want_init_on_free ( ) || want_init_on_alloc ( gfp ))")
+        << v612;
+    const auto same = rows_of(v612, "linux-7.0", "vrealloc_shrink");
+    ASSERT_EQ(same.size(), 1u);
+    EXPECT_TRUE(same.begin()->second.equal) << same.begin()->second.witness;
+
+    const std::string free_only = shrink("\t\tif (want_init_on_free())\n\t\t\tmemset((void *)p + size, 0, old_size - size);\n");
+    const auto differs = rows_of(free_only, "linux-7.0", "vrealloc_shrink");
+    ASSERT_EQ(differs.size(), 1u);
+    EXPECT_FALSE(differs.begin()->second.equal);
+    EXPECT_NE(differs.begin()->second.witness.find("__GFP_ZERO"), std::string::npos) << differs.begin()->second.witness;
+
+    EXPECT_EQ(rule_line(shrink("\t\tmemset((void *)p + size, 0, old_size - size);\n"), "vrealloc_shrink_zeroes"),
+              "rule vrealloc_shrink_zeroes(gfp) = true");
+    const auto none = rows_of(shrink(""), "linux-7.0", "vrealloc_shrink");
+    ASSERT_EQ(none.size(), 1u);
+    EXPECT_FALSE(none.begin()->second.equal);
+    // no shrink branch to read it from: refused, with why
+    EXPECT_NE(read_vrealloc("\tvm->requested_size = size;\n\tkasan_vrealloc(p, old_size, size);\n")
+                  .find("WHY: vrealloc_noprof has no shrink branch"),
+              std::string::npos);
 }
 
 // Shapes the hooks cannot hold are refused, with why.

@@ -12,6 +12,7 @@
 #include "../variant_list.hpp"
 #include "rule_body.hpp"
 #include "rule_list.hpp"
+#include "rule_use.hpp"
 
 namespace tagproof::kernel {
 
@@ -27,11 +28,15 @@ struct file_rules final : Base<file_rules<Base>> {
 
     template <class D>
     static const RuleExpr* over(const KasanEnv<D>& e, const char* rule) {
-        return e.overrides ? e.overrides->find(rule) : nullptr;
+        const RuleExpr* x = e.overrides ? e.overrides->find(rule) : nullptr;
+        if (x) note_rule_use(rule);
+        return x;
     }
     template <class D>
     static const RuleBody* body(const KasanEnv<D>& e, const char* rule) {
-        return e.overrides ? e.overrides->find_body(rule) : nullptr;
+        const RuleBody* y = e.overrides ? e.overrides->find_body(rule) : nullptr;
+        if (y) note_rule_use(rule);
+        return y;
     }
     template <class D>
     static RuleVal<D> val_Word(typename D::Word w) {

@@ -31,6 +31,7 @@
     X1(slab_memset_init, Bool, init, Bool)                \
     X1(kmalloc_redzone_start, Word, size, Word)           \
     X1(krealloc_zeroes_spare, Bool, gfp, Word)            \
+    X1(vrealloc_shrink_zeroes, Bool, gfp, Word)           \
     X1(alloc_skb_frags_gfp, Word, gfp, Word)              \
     X1(skb_frags_order_after_failure, Word, order, Word)  \
     X2(skb_with_frags_fits, Bool, data_len, Word, order, Word) \
