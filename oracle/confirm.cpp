@@ -73,7 +73,11 @@ struct Seen {
 
 // line 0: any statement (a scenario the model says holds names none): the
 // first that shows the violation, else that every one reached shows none.
-Seen seen_at(const KtapCase& kc, int line, const std::string& property, const scenario::Scenario* sc = nullptr);
+// `owed`: the statements after which the model owes the caller zeroed memory
+// (scenario::zeroing_required_lines); data not zero elsewhere is no violation
+// (vrealloc's kernel-doc promises __GFP_ZERO only when every call asked it).
+Seen seen_at(const KtapCase& kc, int line, const std::string& property, const scenario::Scenario* sc = nullptr,
+             const std::set<int>* owed = nullptr);
 
 // Detection is about the accesses the file says are invalid (an outcome of
 // `report`): a statement the file expects no report at is not a missed one.
@@ -84,11 +88,13 @@ bool expects_report(const scenario::Scenario* sc, int line) {
     return false;
 }
 
-Seen seen_anywhere(const KtapCase& kc, const std::string& property, const scenario::Scenario* sc) {
+Seen seen_anywhere(const KtapCase& kc, const std::string& property, const scenario::Scenario* sc,
+                   const std::set<int>* owed) {
     Seen all;
     for (const auto& st : kc.statements) {
         if (st.check != StatementResult::Check::none) continue;  // a check is no access
         if (property == "detection" && !expects_report(sc, st.scenario_line)) continue;
+        if (property == "zeroing" && owed && !owed->count(st.scenario_line)) continue;
         const Seen s = seen_at(kc, st.scenario_line, property);
         if (!s.reached) continue;
         if (s.violation) {
@@ -99,7 +105,7 @@ Seen seen_anywhere(const KtapCase& kc, const std::string& property, const scenar
         all.reached = true;
     }
     if (all.reached)
-        all.what = property == "zeroing" ? "data zero at every allocation"
+        all.what = property == "zeroing" ? std::string("data zero at every allocation") + (owed ? " owed zeroes" : "")
                    : property == "detection" ? "a report at every access the file says is invalid"
                                              : "no KASAN report";
     else if (property == "detection") {
@@ -109,8 +115,9 @@ Seen seen_anywhere(const KtapCase& kc, const std::string& property, const scenar
     return all;
 }
 
-Seen seen_at(const KtapCase& kc, int line, const std::string& property, const scenario::Scenario* sc) {
-    if (line == 0) return seen_anywhere(kc, property, sc);
+Seen seen_at(const KtapCase& kc, int line, const std::string& property, const scenario::Scenario* sc,
+             const std::set<int>* owed) {
+    if (line == 0) return seen_anywhere(kc, property, sc, owed);
     Seen s;
     for (const auto& st : kc.statements) {
         if (st.scenario_line != line) continue;
@@ -348,6 +355,7 @@ std::vector<Confirmation> confirm_findings(const std::vector<ConfirmFinding>& fi
         std::string boot;
         int line = 0;
         bool patched_violates = false, base_violates = false;
+        std::set<int> owed[2];  // unpatched, patched: scenario::zeroing_required_lines
     };
     std::vector<Case> cases;
     std::vector<std::string> boots;
@@ -385,6 +393,10 @@ std::vector<Confirmation> confirm_findings(const std::vector<ConfirmFinding>& fi
                                                      Mode::hw_tags);
         k.patched_violates = !patched.empty();
         k.base_violates = !base.empty();
+        if (f.property == "zeroing") {
+            k.owed[0] = scenario::zeroing_required_lines(with_variant(f.scenario_text, job.base_variant), Mode::hw_tags);
+            k.owed[1] = scenario::zeroing_required_lines(with_variant(f.scenario_text, job.patched_variant), Mode::hw_tags);
+        }
         if (!k.patched_violates && !job.no_patch) {
             c.summary = "not run in a kernel: the model does not show the finding's violation on replay";
             continue;
@@ -465,7 +477,8 @@ std::vector<Confirmation> confirm_findings(const std::vector<ConfirmFinding>& fi
                 ran = false;
                 break;
             }
-            seen[side] = seen_at(*kc, k.line, findings[k.finding].property, &k.sc);
+            seen[side] = seen_at(*kc, k.line, findings[k.finding].property, &k.sc,
+                                 findings[k.finding].property == "zeroing" ? &k.owed[side] : nullptr);
             if (side) {
                 c.excerpt = excerpt(file, log, *kc);
                 mode = mode_of(log);

@@ -1,6 +1,7 @@
 // runner.hpp — run a scenario over every tag choice and judge it.
 #pragma once
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,7 @@ struct ModeResult {
     std::vector<std::string> failures;   // what was expected and what happened instead
     std::vector<std::string> violations; // invariant: example
     std::vector<std::string> trace;      // the first failing run, event by event
+    std::set<int> zeroing_lines;         // events after which some run held a caller's memory to zeroing
     std::string line() const;            // the greppable verdict line
 };
 
@@ -47,6 +49,12 @@ spec::ModelConfig model_config(const Scenario& sc, Mode mode, const kernel::Vari
 // The violations of `invariant` ("invariant: message") a scenario's text
 // shows, in `mode` only if given (every mode otherwise); none if it does not
 // parse or run. What minimisers and the review's replays ask.
+// The lines of the events after which a scenario's text owes its caller
+// zeroed memory in `mode` (the oracle's zeroing requirement checked there, met
+// or not); none if it does not parse or run. What a kernel confirmation asks
+// before it counts a statement's non-zero data as a zeroing violation.
+std::set<int> zeroing_required_lines(const std::string& text, Mode mode);
+
 std::vector<std::string> violations_shown(const std::string& text, const std::string& invariant,
                                           std::optional<Mode> mode = std::nullopt, std::size_t max_runs = 256,
                                           std::size_t samples = 32);

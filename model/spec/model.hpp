@@ -153,6 +153,9 @@ public:
     const std::vector<Violation>& violations() const { return violations_; }
     const std::vector<std::string>& notes() const { return notes_; }
     std::size_t warnings() const { return warnings_; }  // WARN()s the kernel printed (a note each)
+    // how often the oracle held memory to its zeroing requirement (oracle_zeroed):
+    // the events after which a caller is owed zeroes, whatever they held
+    std::size_t zeroing_checks() const { return zeroing_checks_; }
     const RuntimeState& runtime() const { return rt_; }
     // Raw state, read by the differential check against the reference.
     std::size_t page_count() const { return pages_.size(); }
@@ -225,6 +228,7 @@ private:
     std::vector<Violation> violations_;
     std::vector<std::string> notes_;
     std::size_t warnings_ = 0;
+    std::size_t zeroing_checks_ = 0;
     void warn(const std::string& msg);  // a kernel WARN(): counted, and noted with the event
     std::vector<Tag> chosen_tags_;
     std::size_t event_ = 0;

@@ -125,6 +125,7 @@ void Model::oracle_after_alloc(int id) {
 // set_tags: a page's granules are consecutive in data_ (the per-granule
 // lookup was an eighth of the explorer's time).
 void Model::oracle_zeroed(int id, std::uint64_t from, const std::string& when) {
+    ++zeroing_checks_;
     const Object& o = objects_[id];
     const std::uint64_t end = o.base + o.size;
     std::uint64_t a = o.base + from / G_ * G_;

@@ -2,7 +2,12 @@
 // variant's; claims and recorded defects are the variant's own data.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <set>
+#include <sstream>
+
 #include "model.hpp"
+#include "runner.hpp"
 #include "requirements.hpp"
 #include "variant.hpp"
 
@@ -130,6 +135,33 @@ TEST(Requirements, CoverageLostOnlyWhereClaimed) {
         for (const auto& vi : m.violations()) lost |= vi.invariant == "detection";
         EXPECT_EQ(lost, std::string(name) == "control-unclaimed-untag") << name;
     }
+}
+
+}  // namespace
+}  // namespace tagproof
+
+namespace tagproof {
+namespace {
+
+std::string eras_file(const std::string& name) {
+    std::ifstream in(std::string(TAGPROOF_SOURCE_DIR) + "/tests/scenarios/eras/" + name);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// vrealloc()'s kernel-doc owes __GFP_ZERO at a grow only when every call
+// from the allocation on asked for it: the oracle holds the grow to zeroing
+// when the shrink asked too, not when it did not (what a kernel confirmation
+// reads before it counts non-zero data as a violation, oracle/confirm.cpp).
+// Lines as the files have them: vzalloc at 11 and 9, the grow at 14 and 12.
+TEST(Requirements, VreallocOwesZeroesOnlyWhenEveryCallAsked) {
+    const std::set<int> every = scenario::zeroing_required_lines(eras_file("vrealloc_shrink_grow_zeroed.litmus"), Mode::hw_tags);
+    EXPECT_TRUE(every.count(14)) << "the grow after a __GFP_ZERO shrink owes zeroes";
+    const std::set<int> unasked =
+        scenario::zeroing_required_lines(eras_file("vrealloc_shrink_without_zero_not_promised.litmus"), Mode::hw_tags);
+    EXPECT_FALSE(unasked.count(12)) << "the grow after a shrink without __GFP_ZERO owes nothing";
+    EXPECT_TRUE(unasked.count(9)) << "vzalloc itself owes zeroes";
 }
 
 }  // namespace
