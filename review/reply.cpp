@@ -190,24 +190,19 @@ int hunk_of(const patch::PatchReading& p, const Finding& f, const tree::Accounti
         // (the trace names the function as the model does, without 6.10's _noprof)
         bool runs =
             std::find(f.functions.begin(), f.functions.end(), tree::without_noprof(a.function) + "()") != f.functions.end();
-        // ... or names what a rule the hunk changes stands for (the page-table
-        // gfp read from __pte_alloc_one_kernel is about "pgtable" allocations)
+        // ... or its replay evaluated a rule the hunk changes, or it names what
+        // such a rule stands for (the page-table gfp read from
+        // __pte_alloc_one_kernel is about "pgtable" allocations)
         const std::size_t after = a.words.find("(after the series: ");
         for (std::size_t at = a.words.find("rule ", after); !runs && after != std::string::npos && at != std::string::npos;
              at = a.words.find("rule ", at + 5)) {
             std::size_t e = at + 5;
             while (e < a.words.size() && (std::isalnum((unsigned char)a.words[e]) || a.words[e] == '_')) ++e;
-            for (const auto& k : keywords(a.words.substr(at + 5, e - at - 5)))
-                runs = runs || t.find(k) != std::string::npos;
+            const std::string rule = a.words.substr(at + 5, e - at - 5);
+            runs = f.rules_run.count(rule) > 0;
+            for (const auto& k : keywords(rule)) runs = runs || t.find(k) != std::string::npos;
         }
-        // ... or its replay evaluated a rule the hunk changes (a function read
-        // whole is its own rule; one read in part names its rules)
-        for (std::size_t at = a.words.find("rule ", after); !runs && after != std::string::npos && at != std::string::npos;
-             at = a.words.find("rule ", at + 5)) {
-            std::size_t e = at + 5;
-            while (e < a.words.size() && (std::isalnum((unsigned char)a.words[e]) || a.words[e] == '_')) ++e;
-            runs = f.rules_run.count(a.words.substr(at + 5, e - at - 5)) > 0;
-        }
+        // (a function read whole is its own rule)
         std::istringstream names(a.function);
         for (std::string n; !runs && std::getline(names, n, ',');) {
             while (!n.empty() && n.front() == ' ') n.erase(0, 1);

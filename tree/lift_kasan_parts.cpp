@@ -107,10 +107,18 @@ std::size_t guarded_by(const PartInput& in, const std::vector<std::string>& seq,
     return npos;
 }
 
-// Whether the tokens of `cond` are the shrink test, `size <= old_size` (or
-// `old_size >= size`).
+// vrealloc's shrink test as written, `size <= old_size` (or `old_size >= size`), in tokens.
+const std::vector<std::vector<std::string>>& shrink_tests() {
+    static const std::vector<std::vector<std::string>> t = {{"size", "<=", "old_size"}, {"old_size", ">=", "size"}};
+    return t;
+}
 bool is_shrink_test(const std::string& cond) {
-    return cond == "size <= old_size" || cond == "old_size >= size";
+    for (const auto& seq : shrink_tests()) {
+        std::string s;
+        for (const auto& tok : seq) s += (s.empty() ? "" : " ") + tok;
+        if (cond == s) return true;
+    }
+    return false;
 }
 
 // vrealloc()'s shrink in place zeroing the bytes given up, "potentially for
@@ -142,7 +150,9 @@ std::string vrealloc_shrink_zeroing(const PartInput& in, std::string& why) {
                "; flags = the caller's gfp\nrule vrealloc_shrink_zeroes(gfp) = " + (cond.empty() ? "true" : cond) + "\n";
     }
     std::string cond;
-    if (guarded_by(in, {"size", "<=", "old_size"}, cond) == npos && guarded_by(in, {"old_size", ">=", "size"}, cond) == npos) {
+    bool branch = false;
+    for (const auto& seq : shrink_tests()) branch = branch || guarded_by(in, seq, cond) != npos;
+    if (!branch) {
         why = in.def.name + " has no shrink branch, if (size <= old_size), to read its zeroing from";
         return "";
     }
