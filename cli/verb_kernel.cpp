@@ -84,12 +84,15 @@ static void write_or_print(const std::string& out, const std::string& text) {
 }
 
 // What the log says about the kernel that ran, for the table's heading.
-static std::string heading(const oracle::KernelLog& log, const std::vector<std::string>& variants) {
+// `chosen`: the variants were named with --variant (a lifted era, say), not
+// taken from the kernel's version.
+static std::string heading(const oracle::KernelLog& log, const std::vector<std::string>& variants, bool chosen) {
     std::string variant;
     for (const auto& v : variants) variant += (variant.empty() ? "" : " and ") + v;
     std::string h = "Kernel: " + (log.version_line.empty() ? "(no 'Linux version' line)" : log.version_line) + "\n\n";
     h += "KASAN: " + (log.kasan_line.empty() ? "(no 'KernelAddressSanitizer initialized' line)" : log.kasan_line) +
-         "\n\nMTE detected: " + (log.mte ? "yes" : "no") + "; the model: " + variant + " (the releases that bracket the kernel's version), hw_tags.\n\n";
+         "\n\nMTE detected: " + (log.mte ? "yes" : "no") + "; the model: " + variant +
+         (chosen ? " (named with --variant)" : " (the releases that bracket the kernel's version)") + ", hw_tags.\n\n";
     if (!log.reports_outside_cases.empty())
         h += "KASAN reports outside any case: " + std::to_string(log.reports_outside_cases.size()) + " (first: " +
              log.reports_outside_cases.front().bug_type + " in " + log.reports_outside_cases.front().function +
@@ -139,7 +142,7 @@ int verb_kernel(const Args& args) {
             std::istringstream in(o.get("--variant"));
             for (std::string v; std::getline(in, v, ',');) variants.push_back(kernel::find_variant(v, "--variant").name());
         }
-        std::string text = heading(log, variants);
+        std::string text = heading(log, variants, !o.get("--variant").empty());
         bool bad = false;
         if (sub == "compare") {
             const std::string corpus = o.get("--corpus", std::string(TAGPROOF_SOURCE_DIR) + "/tests/scenarios/kunit");

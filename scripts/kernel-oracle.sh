@@ -8,12 +8,9 @@
 # The source is unpacked and built once in OUT (about 3 min on 2 cores); a
 # later run rebuilds only what changed (the suite file) and boots again.
 #
-# A case that reads the neighbouring object or page (kmalloc_oob_left,
-# kasan_memchr, kasan_memcmp, page_alloc_oob_right; tagproof's ports that read
-# past a slot) passes only when the neighbour's random tag differs from the
-# pointer's: about 1 boot in 15 per case they collide (docs/kernel-oracle.md).
-# So the kernel is booted again, up to BOOTS times (default 3), until every
-# case has agreed in some boot (a real disagreement shows in every boot; a
+# A case that reads a neighbour can fail on a tag collision
+# (scripts/oracle-agreement.sh). So the kernel is booted again, up to BOOTS
+# times (default 3), until every case has agreed in some boot (a real disagreement shows in every boot; a
 # collision in all three has odds of about 1 in 3000 per case); every boot's
 # log and tables are kept (console-N.log, *-agreement-N.md).
 #
@@ -71,8 +68,9 @@ start=$(date +%s)
 say "built in $(( $(date +%s) - start )) s"
 # 5. boot until every case has agreed in some boot: a real disagreement is in
 #    every boot; a tag collision in about 1 of 14 per case that reads a neighbour
+COMPARE_ARGS="" SCENARIO_ARGS="--exclude $S/kernel/kunit-exclude.txt"
+. "$S/scripts/oracle-agreement.sh"
 n=1
-still=""  # cases that disagreed in every boot so far ("" before the first)
 while :; do
     LOG="$OUT/console-$n.log"
     say "boot $n: $LOG"
@@ -81,21 +79,8 @@ while :; do
     timeout 300 qemu-system-aarch64 -machine virt,mte=on -cpu max -m 1G -nographic -no-reboot -net none \
         -kernel "$OUT/obj/arch/arm64/boot/Image" -append "console=ttyAMA0 kunit_shutdown=poweroff oops=panic panic=-1" \
         < /dev/null 2>&1 | tr -d '\r' > "$LOG" || true
-    rc=0
-    "$TAGPROOF" kernel compare "$LOG" --out "$OUT/kunit-agreement-$n.md" || rc=$?
-    "$TAGPROOF" kernel scenarios "$LOG" $SCEN --exclude "$S/kernel/kunit-exclude.txt" \
-        --out "$OUT/scenario-agreement-$n.md" || rc=$((rc | $?))
-    [ "$rc" -ge 2 ] && fail "tagproof could not read $LOG"
-    grep -h "agree, " "$OUT/kunit-agreement-$n.md" "$OUT/scenario-agreement-$n.md" || true
-    # what differed this boot (a case not run counts: the boot stopped before it)
-    now=$(grep -h -E '\*\*disagree\*\*|\| not run \|' "$OUT/kunit-agreement-$n.md" "$OUT/scenario-agreement-$n.md" |
-        cut -d'|' -f2 | tr -d ' ' | sort -u | tr '\n' ' ')
-    if [ "$n" -eq 1 ]; then still=$now; else
-        still=$(for c in $still; do case " $now " in *" $c "*) echo "$c";; esac; done | tr '\n' ' ')
-    fi
-    cp "$OUT/kunit-agreement-$n.md" "$OUT/kunit-agreement.md"
-    cp "$OUT/scenario-agreement-$n.md" "$OUT/scenario-agreement.md"
-    if [ -z "$(echo $still)" ]; then
+    agree_boot "$LOG" "$n"
+    if every_case_agreed; then
         say "every case agreed in some boot of $n"
         exit 0
     fi
