@@ -1,8 +1,9 @@
-# The libFuzzer targets of fuzz/, built with clang++ as an external project
-# of their own (the main build may use g++). Enabled when clang++ can link a
-# -fsanitize=fuzzer,address,undefined program (Debian: clang and
-# libclang-rt-14-dev, installed by scripts/setup.sh); otherwise the fuzz
-# smoke tests report why they are skipped.
+# The libFuzzer targets of fuzz/, built with clang++ by fuzz/build.sh, the
+# script OSS-Fuzz runs (the main build may use g++): one compile of the
+# library for fuzzing, which the fuzz.build-sh test then finds up to date.
+# Enabled when clang++ can link a -fsanitize=fuzzer,address,undefined program
+# (Debian: clang and libclang-rt-14-dev, installed by scripts/setup.sh);
+# otherwise the fuzz smoke tests report why they are skipped.
 option(TAGPROOF_FUZZ "build the libFuzzer targets with clang++" ON)
 set(TAGPROOF_FUZZ_OK OFF)
 set(TAGPROOF_FUZZ_WHY "TAGPROOF_FUZZ is OFF")
@@ -23,13 +24,18 @@ if(TAGPROOF_FUZZ)
   endif()
 endif()
 if(TAGPROOF_FUZZ_OK)
-  include(ExternalProject)
-  ExternalProject_Add(tagproof_fuzz_targets
-    SOURCE_DIR ${CMAKE_SOURCE_DIR}/fuzz
-    BINARY_DIR ${CMAKE_BINARY_DIR}/fuzz
-    CMAKE_ARGS -DCMAKE_CXX_COMPILER=${TAGPROOF_CLANGXX} -DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE}
-    INSTALL_COMMAND ""
-    BUILD_ALWAYS ON)
+  # OSS-Fuzz's flags for an AddressSanitizer build (infra/base-images/base-builder:
+  # -O1, frame pointers, line tables, the fuzzing-build define, use-after-scope,
+  # fuzzer-no-link), with UndefinedBehaviorSanitizer beside it, fatal
+  set(TAGPROOF_FUZZ_CXXFLAGS "-O1 -fno-omit-frame-pointer -gline-tables-only -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -fsanitize=address -fsanitize-address-use-after-scope -fsanitize=fuzzer-no-link -fsanitize=undefined -fno-sanitize-recover=undefined")
+  # the script's environment, for the build and for the fuzz.build-sh test
+  set(TAGPROOF_FUZZ_ENV CXX=${TAGPROOF_CLANGXX} "CXXFLAGS=${TAGPROOF_FUZZ_CXXFLAGS}" LIB_FUZZING_ENGINE=-fsanitize=fuzzer
+      WORK=${CMAKE_BINARY_DIR}/fuzz-work JOBS=2)
+  # always run: the script itself decides what is out of date
+  add_custom_target(tagproof_fuzz_targets ALL
+    COMMAND ${CMAKE_COMMAND} -E env ${TAGPROOF_FUZZ_ENV} OUT=${CMAKE_BINARY_DIR}/fuzz ${CMAKE_SOURCE_DIR}/fuzz/build.sh
+    COMMENT "fuzz/build.sh: the libFuzzer targets in build/fuzz/"
+    VERBATIM)
   message(STATUS "tagproof: libFuzzer targets with ${TAGPROOF_CLANGXX}")
 else()
   message(STATUS "tagproof: no libFuzzer targets: ${TAGPROOF_FUZZ_WHY}")
