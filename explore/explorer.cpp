@@ -276,12 +276,11 @@ ExploreResult explore(const ExploreOptions& opt) {
         }
     }
 
-    std::vector<unsigned> dist;
-    std::vector<EdgeDesc> pred;
+    const ShortestViolations<Graph> shortest(r.graph, r.initial);
     for (const auto& inv : instance_invariants()) {
         InvariantVerdict iv;
         iv.invariant = inv;
-        iv.edges = shortest_violation(r.graph, r.initial, inv, dist, pred);
+        iv.edges = shortest.path(inv);
         if (!iv.edges.empty()) {
             iv.violated = true;
             iv.message = r.graph[iv.edges.back()].message;

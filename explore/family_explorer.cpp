@@ -151,13 +151,12 @@ FamilyResult explore_family(const FamilyOptions& opt) {
     }
     pending.clear();
 
-    std::vector<unsigned> dist;
-    std::vector<boost::graph_traits<FamilyGraph>::edge_descriptor> pred;
+    const ShortestViolations<FamilyGraph> shortest(r.graph, r.initial);
     for (const auto& inv : family_invariants()) {
         FamilyVerdict fv;
         fv.invariant = inv;
         fv.recorded = std::find(recorded.begin(), recorded.end(), inv) != recorded.end();
-        auto edges = shortest_violation(r.graph, r.initial, inv, dist, pred);
+        auto edges = shortest.path(inv);
         if (!edges.empty()) {
             fv.violated = true;
             fv.message = r.graph[edges.back()].message;

@@ -205,6 +205,10 @@ private:
     // How many granules hold each value (physical tags); values ever held by a
     // vmalloc shadow or chosen as a tag. They make random_tag() cheap.
     std::array<std::uint32_t, 256> tag_count_{};
+    // pages by their page->flags tag field (page_kasan_tag_set() the one
+    // writer): random_tag() reads which fields are present without a pass
+    // over every page
+    std::array<std::uint32_t, 256> field_count_{};
     std::bitset<256> seen_elsewhere_;
     std::vector<VmArea> areas_;
     std::uint64_t next_vaddr_ = VMALLOC_BASE;

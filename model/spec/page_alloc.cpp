@@ -294,7 +294,11 @@ void Model::page_kasan_tag_set(std::uint64_t pfn, std::uint64_t npages, Tag t) {
     bool tags = rt_.kasan_enabled && (cfg_.build.mode == Mode::hw_tags || cfg_.build.mode == Mode::sw_tags);
     if (!tags) return;
     const auto field = std::uint8_t(v_.page_kasan_tag_field(env_, t));
-    for (std::uint64_t i = 0; i < npages; ++i) pages_[pfn + i].kasan_tag_field = field;
+    for (std::uint64_t i = 0; i < npages; ++i) {
+        --field_count_[pages_[pfn + i].kasan_tag_field];
+        ++field_count_[field];
+        pages_[pfn + i].kasan_tag_field = field;
+    }
 }
 
 int Model::page_object(const Ptr& p) const {
