@@ -15,7 +15,11 @@ time of each review are in it.
 With --check it recomputes the matrix and fails (exit 1, naming the mutant and
 the engine) where corpus, solver or explorer no longer kill a mutant the file
 says they kill, or where a positive twin (killed by none in the file) is
-killed; RapidCheck's column is random and is not held.
+killed; RapidCheck's column is random and is not held. With --lean too, a
+mutant's review runs only the engines the check reads: those the file says
+kill it, every engine for a positive twin (the corpus always: a review cannot
+leave it out); --whole NAME reviews NAME with every engine all the same
+(another test reads its kept review).
 """
 import argparse
 import concurrent.futures
@@ -71,14 +75,18 @@ def kept_review(tp, keep, name, file):
         return None
 
 
-def review(tp, name, out_dir, file=None, keep=""):
+def review(tp, name, out_dir, file=None, keep="", skip=()):
     """Review one mutant; with keep, its --out is keep/NAME and its stdout and exit status are
     kept beside it (review.control.* and the planted control read them), or read from there
-    when a review of this binary is kept already."""
+    when a review of this binary is kept already. skip: engines left out (--no-solver, ...);
+    such a review is kept as NAME.without-ENGINES, never read as a whole one."""
     t0 = time.monotonic()
-    cmd = [tp, "review", "--variant", name, "--out", os.path.join(keep, name) if keep else out_dir]
+    kept_name = name + (".without-" + "-".join(sorted(skip)) if skip else "")
+    cmd = [tp, "review", "--variant", name, "--out", os.path.join(keep, kept_name) if keep else out_dir]
+    cmd += ["--no-" + e for e in sorted(skip)]
     if file:
         cmd[2:2] = ["--variant-file", file]
+    name = kept_name  # the files kept beside it
     got = kept_review(tp, keep, name, file) if keep else None
     if got is None:
         p = subprocess.run(cmd, capture_output=True, text=True)
@@ -121,6 +129,11 @@ def main():
     ap.add_argument("--keep", default="", help="keep each review (--out, stdout, exit status) under this directory, "
                     "or read it from there when kept after the binary was built")
     ap.add_argument("--shard", default="", help="K/N: the K-th of N shards of the mutants (every N-th from the K-th)")
+    ap.add_argument("--lean", action="store_true",
+                    help="with --check: each review runs only the engines the check reads (those the file says "
+                    "kill it; every engine for a positive twin), but for the mutants named with --whole")
+    ap.add_argument("--whole", action="append", default=[],
+                    help="with --lean: review this mutant with every engine (another test reads its kept review)")
     a = ap.parse_args()
     if a.keep:
         os.makedirs(a.keep, exist_ok=True)
@@ -138,9 +151,17 @@ def main():
             return 2
         selected = selected[k - 1::n]
 
+    def skipped(name):
+        """The engines a lean check leaves out of NAME's review. The corpus always runs (a
+        review has no switch for it); RapidCheck's column is not held, so it runs only for a
+        positive twin, which no engine may kill."""
+        if not (a.check and a.lean) or name in a.whole or not want.get(name):
+            return ()
+        return tuple(e for e in ("solver", "explorer", "rapidcheck") if e == "rapidcheck" or e not in want[name])
+
     def one(nf):
         name, file = nf
-        kills, secs, rc = review(a.tagproof, name, "/tmp/kill-matrix-" + name, file, a.keep)
+        kills, secs, rc = review(a.tagproof, name, "/tmp/kill-matrix-" + name, file, a.keep, skipped(name))
         props = sorted(set().union(*kills.values()))
         engines = [e for e in ENGINES if kills[e]]
         print(f"{name}: {', '.join(engines) or 'NOT KILLED'} ({secs:.1f} s)", file=sys.stderr)
