@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
+#include <string_view>
+#include <unordered_map>
 
 namespace tagproof::explore {
 
@@ -104,6 +107,24 @@ CrossChecker::CrossChecker(std::vector<ProvedObligation> proved)
 
 void CrossChecker::add(const FamilyResult& fr) {
     const auto& judged = family_invariants();
+    // whether each edge (in Boost's edge order) runs a decider's entry point:
+    // once per decider and graph, and once per distinct event line (a family's
+    // events recur on thousands of edges; a search per edge and obligation
+    // was a twelfth of the explorer's time)
+    std::map<std::pair<const Decider*, bool>, std::vector<char>> runs_of;
+    auto runs = [&](const Decider& d, const std::string& inv) -> const std::vector<char>& {
+        const bool nfp = inv == "no-false-positive";  // the one invariant runs_entry reads
+        auto [it, fresh] = runs_of.try_emplace({&d, nfp});
+        if (!fresh) return it->second;
+        std::unordered_map<std::string_view, char> by_line;
+        for (auto [e, end] = boost::edges(fr.graph); e != end; ++e) {
+            const std::string& line = fr.graph[*e].line;
+            auto [l, new_line] = by_line.try_emplace(line, 0);
+            if (new_line) l->second = runs_entry(d, line, inv);
+            it->second.push_back(l->second);
+        }
+        return it->second;
+    };
     for (std::size_t i = 0; i < proved_.size(); ++i) {
         const Decider* d = decider_for(proved_[i].id);
         const std::string& inv = proved_[i].invariant;
@@ -112,9 +133,11 @@ void CrossChecker::add(const FamilyResult& fr) {
         if (!fams.empty() && std::find(fams.begin(), fams.end(), fr.options.family.name) == fams.end()) continue;
         CrossCheck& cc = checks_[i];
         truncated_[i] = truncated_[i] || fr.truncated;
-        for (auto [e, end] = boost::edges(fr.graph); e != end; ++e) {
+        const std::vector<char>& edge_runs = runs(*d, inv);
+        std::size_t k = 0;
+        for (auto [e, end] = boost::edges(fr.graph); e != end; ++e, ++k) {
             const FamilyEdge& fe = fr.graph[*e];
-            if (!runs_entry(*d, fe.line, inv)) continue;
+            if (!edge_runs[k]) continue;
             ++cc.transitions;
             if (cc.kind == CrossCheck::disagrees) continue;
             if (std::find(fe.violated.begin(), fe.violated.end(), inv) == fe.violated.end()) continue;
