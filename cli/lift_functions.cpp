@@ -68,7 +68,9 @@ std::size_t lift_function_drift(const tree::SourceTree& t, const std::vector<con
         const tree::TreeLift lift = tree::lift_tree(t.root, t.era(), base, "lifted-" + t.version);
         if (!listed) {
             listed = true;
-            for (const auto& f : lift.functions) {
+            for (const auto& f0 : lift.functions) {
+                tree::LiftedFunction f = f0;  // the row names the tree's own spelling too
+                if (!f.defined_as.empty()) f.name += md ? "`, as `" + f.defined_as : " (" + f.defined_as + ")";
                 std::string calls;
                 for (const auto& c : f.unread_calls) calls += (calls.empty() ? "" : ", ") + c;
                 if (f.lifted && !f.found)

@@ -40,6 +40,7 @@ const std::vector<LiftTarget>& lift_targets();
 struct LiftedFunction {
     std::string name, file;
     int line = 0;             // where its definition starts in the file
+    std::string defined_as;   // the tree's own name for it, where that differs (vrealloc_noprof)
     bool found = false;       // the file defines it (not found yet lifted: its absence read, LiftTarget::absent)
     bool lifted = false;      // the body reader took it
     std::string why_not;      // else: the reader's error, or "not defined in FILE"
