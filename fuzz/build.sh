@@ -69,9 +69,12 @@ newer_than() {  # FILE INPUT...: true when FILE is missing or an input is newer
     for i in "$@"; do [ "$i" -nt "$f" ] && return 0; done
     return 1
 }
-if newer_than "$LIB" "${OBJS[@]}"; then
+# again also when the set of objects changed (a source removed leaves its
+# object in the old archive)
+if newer_than "$LIB" "${OBJS[@]}" || [ "$(cat "$LIB.objects" 2>/dev/null)" != "${OBJS[*]}" ]; then
     rm -f "$LIB"
     ar rcs "$LIB" "${OBJS[@]}"
+    printf '%s' "${OBJS[*]}" > "$LIB.objects"
 fi
 
 zip_dir() {  # zip_dir OUTPUT.zip FILE...

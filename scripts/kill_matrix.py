@@ -16,10 +16,10 @@ With --check it recomputes the matrix and fails (exit 1, naming the mutant and
 the engine) where corpus, solver or explorer no longer kill a mutant the file
 says they kill, or where a positive twin (killed by none in the file) is
 killed; RapidCheck's column is random and is not held. With --lean too, a
-mutant's review runs only the engines the check reads: those the file says
-kill it, every engine for a positive twin (the corpus always: a review cannot
-leave it out); --whole NAME reviews NAME with every engine all the same
-(another test reads its kept review).
+mutant's review runs only the engines the check reads: the deterministic ones
+the file says kill it (the corpus always: a review cannot leave it out), and
+every engine for a positive twin; --whole NAME reviews NAME with every engine
+all the same (another test reads its kept review).
 """
 import argparse
 import concurrent.futures
@@ -130,8 +130,8 @@ def main():
                     "or read it from there when kept after the binary was built")
     ap.add_argument("--shard", default="", help="K/N: the K-th of N shards of the mutants (every N-th from the K-th)")
     ap.add_argument("--lean", action="store_true",
-                    help="with --check: each review runs only the engines the check reads (those the file says "
-                    "kill it; every engine for a positive twin), but for the mutants named with --whole")
+                    help="with --check: each review runs only the engines the check reads (the deterministic ones "
+                    "the file says kill it; every engine for a positive twin), but for the mutants named with --whole")
     ap.add_argument("--whole", action="append", default=[],
                     help="with --lean: review this mutant with every engine (another test reads its kept review)")
     a = ap.parse_args()
