@@ -28,12 +28,13 @@ if(TAGPROOF_FUZZ_OK)
   # -O1, frame pointers, line tables, the fuzzing-build define, use-after-scope,
   # fuzzer-no-link), with UndefinedBehaviorSanitizer beside it, fatal
   set(TAGPROOF_FUZZ_CXXFLAGS "-O1 -fno-omit-frame-pointer -gline-tables-only -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -fsanitize=address -fsanitize-address-use-after-scope -fsanitize=fuzzer-no-link -fsanitize=undefined -fno-sanitize-recover=undefined")
-  # the script's environment, for the build and for the fuzz.build-sh test
-  set(TAGPROOF_FUZZ_ENV CXX=${TAGPROOF_CLANGXX} "CXXFLAGS=${TAGPROOF_FUZZ_CXXFLAGS}" LIB_FUZZING_ENGINE=-fsanitize=fuzzer
-      WORK=${CMAKE_BINARY_DIR}/fuzz-work JOBS=2)
+  # the objects, where the fuzz.build-sh test finds them up to date (with these flags)
+  set(TAGPROOF_FUZZ_WORK ${CMAKE_BINARY_DIR}/fuzz-work)
   # always run: the script itself decides what is out of date
   add_custom_target(tagproof_fuzz_targets ALL
-    COMMAND ${CMAKE_COMMAND} -E env ${TAGPROOF_FUZZ_ENV} OUT=${CMAKE_BINARY_DIR}/fuzz ${CMAKE_SOURCE_DIR}/fuzz/build.sh
+    COMMAND ${CMAKE_COMMAND} -E env CXX=${TAGPROOF_CLANGXX} "CXXFLAGS=${TAGPROOF_FUZZ_CXXFLAGS}"
+            LIB_FUZZING_ENGINE=-fsanitize=fuzzer WORK=${TAGPROOF_FUZZ_WORK} JOBS=2 OUT=${CMAKE_BINARY_DIR}/fuzz
+            ${CMAKE_SOURCE_DIR}/fuzz/build.sh
     COMMENT "fuzz/build.sh: the libFuzzer targets in build/fuzz/"
     VERBATIM)
   message(STATUS "tagproof: libFuzzer targets with ${TAGPROOF_CLANGXX}")

@@ -10,8 +10,9 @@
 #
 # A case that reads a neighbour can fail on a tag collision
 # (scripts/oracle-agreement.sh). So the kernel is booted again, up to BOOTS
-# times (default 3), until every case has agreed in some boot (a real disagreement shows in every boot; a
-# collision in all three has odds of about 1 in 3000 per case); every boot's
+# times (default 3), until every case has agreed in some boot (a real
+# disagreement shows in every boot; a collision in all three has odds of
+# about 1 in 3000 per case); every boot's
 # log and tables are kept (console-N.log, *-agreement-N.md).
 #
 # usage: kernel-oracle.sh TAGPROOF SOURCE_DIR OUT

@@ -4,8 +4,9 @@
 #
 # A case that reads the neighbouring object or page (kmalloc_oob_left,
 # kasan_memchr, kasan_memcmp, page_alloc_oob_right, ksize_unpoisons_memory's
-# read at ksize(); tagproof's ports that read past a slot) passes only when the neighbour's random tag differs from the
-# pointer's: about 1 boot in 15 per case they collide (docs/kernel-oracle.md).
+# read at ksize(); tagproof's ports that read past a slot) passes only when
+# the neighbour's random tag differs from the pointer's: about 1 boot in 15
+# per case they collide (docs/kernel-oracle.md).
 # So a case counts as differing only when it differs in every boot; a real
 # disagreement shows in each of them.
 #
