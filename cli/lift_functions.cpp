@@ -70,7 +70,7 @@ std::size_t lift_function_drift(const tree::SourceTree& t, const std::vector<con
             listed = true;
             for (const auto& f0 : lift.functions) {
                 tree::LiftedFunction f = f0;  // the row names the tree's own spelling too
-                if (!f.defined_as.empty()) f.name += md ? "`, as `" + f.defined_as : " (" + f.defined_as + ")";
+                f.name = md && !f.defined_as.empty() ? f.name + "` as `" + f.defined_as : f.shown();
                 std::string calls;
                 for (const auto& c : f.unread_calls) calls += (calls.empty() ? "" : ", ") + c;
                 if (f.lifted && !f.found)

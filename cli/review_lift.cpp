@@ -56,7 +56,7 @@ void describe_lift(const ReviewLift& l, tree::Accounting& acc) {
         if (f.lifted && !f.found)
             read += (read.empty() ? "" : ", ") + f.name + " (not in " + f.file + ", which is read as " + f.absent_as + ")";
         else if (f.lifted)
-            read += (read.empty() ? "" : ", ") + f.name + " (" + f.file + ":" + std::to_string(f.line) +
+            read += (read.empty() ? "" : ", ") + f.shown() + " (" + f.file + ":" + std::to_string(f.line) +
                     (f.part.empty() ? "" : "; in part: " + f.part) + ")";
         else unread += (unread.empty() ? "" : "; ") + f.name + ": " + f.why_not;
     }

@@ -10,6 +10,7 @@
 #include "file/variant_file.hpp"
 #include "functions.hpp"
 #include "lift_parts.hpp"
+#include "modelled.hpp"
 
 namespace tagproof::tree {
 
@@ -203,7 +204,7 @@ TreeLift lift_tree(const std::string& root, const std::string& era, const std::s
         }
         f.found = true;
         f.line = d->begin_line;
-        if (d->name != f.name) f.defined_as = d->name;
+        if (without_noprof(d->name) != f.name) f.defined_as = d->name;
         if (t.part) {
             f.part = t.part;
             std::string rule = t.read_part(PartInput{lines[t.file], *d, parsed[t.file], t.file}, f.why_not);

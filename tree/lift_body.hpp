@@ -40,7 +40,11 @@ const std::vector<LiftTarget>& lift_targets();
 struct LiftedFunction {
     std::string name, file;
     int line = 0;             // where its definition starts in the file
-    std::string defined_as;   // the tree's own name for it, where that differs (vrealloc_noprof)
+    // the tree's own name for it, where that differs beyond 6.10's _noprof
+    // (vrealloc_node_align as vrealloc_noprof; get_huge_zero_folio as get_huge_zero_page)
+    std::string defined_as;
+    // the name a reader is shown: "vrealloc_node_align as vrealloc_noprof"
+    std::string shown() const { return defined_as.empty() ? name : name + " as " + defined_as; }
     bool found = false;       // the file defines it (not found yet lifted: its absence read, LiftTarget::absent)
     bool lifted = false;      // the body reader took it
     std::string why_not;      // else: the reader's error, or "not defined in FILE"
