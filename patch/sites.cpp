@@ -52,6 +52,10 @@ const std::vector<CallSite>& call_sites() {
         {"net/core/sock.c", "skb_page_frag_refill", "alloc_page(", "", "skb_frag_fallback_gfp", {}},
         {"mm/vmalloc.c", "__vmalloc_node_range", "__get_vm_area_node(", "", "vmalloc_meta_gfp", {"gfp"}},
         {"arch/arm64/mm/fault.c", "vma_alloc_zeroed_movable_folio", "GFP_HIGHUSER_MOVABLE", "", "user_page_gfp", {"vm_mte"}},
+        // include/asm-generic/pgalloc.h: pagetable_alloc() from v6.5 (_noprof from v6.10), __get_free_page() before
+        {"include/asm-generic/pgalloc.h", "__pte_alloc_one_kernel", "pagetable_alloc", "", "pte_alloc_one_kernel_gfp", {}},
+        {"include/asm-generic/pgalloc.h", "__pte_alloc_one_kernel", "__get_free_page(", "", "pte_alloc_one_kernel_gfp", {}},
+        {"include/asm-generic/pgalloc.h", "pte_alloc_one", "__pte_alloc_one", "", "pte_alloc_one_gfp", {}},
     };
     return c;
 }
@@ -815,6 +819,8 @@ std::vector<std::string> rule_callers(const std::string& rule) {
         {"GFP_VMAP_STACK", {"thread_stack"}},
         {"GFP_PGTABLE_KERNEL", {"pgtable_kernel", "pgtable_user"}},
         {"GFP_PGTABLE_USER", {"pgtable_user"}},
+        {"pte_alloc_one_kernel_gfp", {"pgtable_kernel"}},
+        {"pte_alloc_one_gfp", {"pgtable_user"}},
         {"skb_frag_gfp", {"skb_frag"}},
         {"skb_frag_fallback_gfp", {"skb_frag"}},
         {"alloc_skb_frags_gfp", {"skb_frag"}},

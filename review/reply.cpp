@@ -36,6 +36,8 @@ std::vector<std::string> keywords(const std::string& rule) {
         {"GFP_VMAP_STACK", {"vmap_stack", "stack_alloc"}},
         {"cached_stack_unpoison", {"cached_stack", "stack_alloc"}},
         {"GFP_PGTABLE_KERNEL", {"pgtable"}},
+        {"pte_alloc_one_kernel_gfp", {"pgtable"}},
+        {"pte_alloc_one_gfp", {"pgtable"}},
         {"GFP_VMALLOC_SUPPORTED", {"vmalloc"}},
         {"vmalloc_meta_gfp", {"vmalloc"}},
         {"skb_frag_gfp", {"skb"}},

@@ -23,6 +23,8 @@ public:
     virtual SWord GFP_VMAP_STACK(const SEnv&) const = 0;
     virtual SWord GFP_PGTABLE_KERNEL(const SEnv&) const = 0;
     virtual SWord GFP_PGTABLE_USER(const SEnv&) const = 0;
+    virtual SWord pte_alloc_one_kernel_gfp(const SEnv&) const = 0;
+    virtual SWord pte_alloc_one_gfp(const SEnv&) const = 0;
     virtual SWord user_page_gfp(const SEnv&, const SBool& vm_mte) const = 0;
     virtual SBool mte_sync_tags_clears(const SEnv&, const SBool& pg_mte_tagged) const = 0;
     virtual SWord skb_frag_gfp(const SEnv&) const = 0;
@@ -72,6 +74,8 @@ public:
     SWord GFP_VMAP_STACK(const SEnv& e) const override { return V::template GFP_VMAP_STACK<S>(e); }
     SWord GFP_PGTABLE_KERNEL(const SEnv& e) const override { return V::template GFP_PGTABLE_KERNEL<S>(e); }
     SWord GFP_PGTABLE_USER(const SEnv& e) const override { return V::template GFP_PGTABLE_USER<S>(e); }
+    SWord pte_alloc_one_kernel_gfp(const SEnv& e) const override { return V::template pte_alloc_one_kernel_gfp<S>(e); }
+    SWord pte_alloc_one_gfp(const SEnv& e) const override { return V::template pte_alloc_one_gfp<S>(e); }
     SWord user_page_gfp(const SEnv& e, const SBool& m) const override { return V::template user_page_gfp<S>(e, m); }
     SBool mte_sync_tags_clears(const SEnv& e, const SBool& t) const override {
         return V::template mte_sync_tags_clears<S>(e, t);

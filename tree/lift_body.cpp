@@ -54,10 +54,12 @@ const std::vector<LiftTarget>& lift_targets() {
          "whether it allocates the huge zero folio with __GFP_ZEROTAGS: feature huge_zero_folio_zerotags",
          read_huge_zero_folio_zerotags, "get_huge_zero_page"},
         {"__pte_alloc_one_kernel", "include/asm-generic/pgalloc.h",
-         "the gfp of its page allocation, GFP_PGTABLE_KERNEL expanded as the file defines it: rule GFP_PGTABLE_KERNEL",
+         "the gfp of its page allocation and the file's GFP_PGTABLE_KERNEL it names: rules pte_alloc_one_kernel_gfp, "
+         "GFP_PGTABLE_KERNEL",
          read_pte_alloc_one_kernel},
         {"pte_alloc_one", "include/asm-generic/pgalloc.h",
-         "the gfp it passes to __pte_alloc_one(), GFP_PGTABLE_USER expanded as the file defines it: rule GFP_PGTABLE_USER",
+         "the gfp it passes to __pte_alloc_one() and the file's GFP_PGTABLE_USER it names: rules pte_alloc_one_gfp, "
+         "GFP_PGTABLE_USER",
          read_pte_alloc_one},
         {"vrealloc_node_align", "mm/vmalloc.c",
          "that the tree has vrealloc(), keeping the size last asked, the `if`s under which its shrink zeroes the "

@@ -484,26 +484,45 @@ std::string read_huge_zero_folio_zerotags(const PartInput& in, std::string& why)
 
 namespace tagproof::tree {
 
+namespace {
+// A page-table macro of the file (include/asm-generic/pgalloc.h) as a rule
+// of its own: the macro and the call that names it are read apart, because
+// other callers name the macro too (arm64's pgd_alloc() passes
+// GFP_PGTABLE_USER, __pmd_alloc_one() either), so a patch to one call
+// changes that call alone and a patch to the #define changes them all.
+// Empty when the file does not define it (the base's rule stands).
+std::string macro_rule(const PartInput& in, const std::string& name) {
+    const std::string m = file_macro(in, name);
+    return m.empty() ? "" : "# " + in.file + ": #define " + name + "\nrule " + name + " = " + m + "\n";
+}
+}  // namespace
+
 // include/asm-generic/pgalloc.h __pte_alloc_one_kernel (arm64 takes the
-// generic one): the gfp of its page allocation, the file's own
-// GFP_PGTABLE_KERNEL expanded, so that a change to the macro or to the call
-// reads alike: `__get_free_page(GFP_PGTABLE_KERNEL)` to v6.5,
-// `pagetable_alloc(GFP_PGTABLE_KERNEL & ~__GFP_HIGHMEM, 0)` after
-// (__GFP_HIGHMEM is nothing on arm64's kernel pages; the rule keeps it as
-// written).
+// generic one): the gfp of its page allocation, `__get_free_page(
+// GFP_PGTABLE_KERNEL)` to v6.5, `pagetable_alloc(GFP_PGTABLE_KERNEL &
+// ~__GFP_HIGHMEM, 0)` after (__GFP_HIGHMEM is nothing on arm64's kernel
+// pages; the rule keeps it as written), and the file's GFP_PGTABLE_KERNEL,
+// which the call names and is read as its own rule.
 std::string read_pte_alloc_one_kernel(const PartInput& in, std::string& why) {
     for (const char* callee : {"pagetable_alloc", "__get_free_page", "alloc_page", "alloc_pages"})
-        if (nth_call(in, callee, 0))
-            return arg_rule(in, {"GFP_PGTABLE_KERNEL", "", callee, 0, 0, {}, "the file's macros expanded"}, why);
+        if (nth_call(in, callee, 0)) {
+            const std::string call = arg_rule(in, {"pte_alloc_one_kernel_gfp", "", callee, 0, 0,
+                                                   {{"GFP_PGTABLE_KERNEL", "GFP_PGTABLE_KERNEL"}},
+                                                   "GFP_PGTABLE_KERNEL the rule below"}, why);
+            return call.empty() ? "" : call + macro_rule(in, "GFP_PGTABLE_KERNEL");
+        }
     why = in.def.name + " makes no pagetable_alloc(), __get_free_page() or alloc_page() call";
     return "";
 }
 
 // include/asm-generic/pgalloc.h pte_alloc_one: the gfp it passes to
-// __pte_alloc_one(), GFP_PGTABLE_USER as the file defines it (its
-// GFP_PGTABLE_KERNEL part is the rule above, as the base composes them).
+// __pte_alloc_one(), and the file's GFP_PGTABLE_USER, which it names (its
+// GFP_PGTABLE_KERNEL part is the rule above, as the file composes them).
 std::string read_pte_alloc_one(const PartInput& in, std::string& why) {
-    return arg_rule(in, {"GFP_PGTABLE_USER", "", "__pte_alloc_one", 0, 1, {}, "the file's macros expanded"}, why);
+    const std::string call = arg_rule(in, {"pte_alloc_one_gfp", "", "__pte_alloc_one", 0, 1,
+                                           {{"GFP_PGTABLE_USER", "GFP_PGTABLE_USER"}}, "GFP_PGTABLE_USER the rule below"},
+                                      why);
+    return call.empty() ? "" : call + macro_rule(in, "GFP_PGTABLE_USER");
 }
 
 }  // namespace tagproof::tree

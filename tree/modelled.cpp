@@ -29,8 +29,8 @@ const std::vector<Modelled>& modelled_functions() {
         {"__GFP_ZEROTAGS", "include/linux/gfp_types.h", "GFP layout of the era"},
         {"__GFP_ZERO", "include/linux/gfp_types.h", "GFP layout of the era"},
         {"THREADINFO_GFP", "include/linux/thread_info.h", "rule THREADINFO_GFP"},
-        {"GFP_PGTABLE_KERNEL", "include/asm-generic/pgalloc.h", "rule GFP_PGTABLE_KERNEL"},
-        {"GFP_PGTABLE_USER", "include/asm-generic/pgalloc.h", "rule GFP_PGTABLE_USER"},
+        {"GFP_PGTABLE_KERNEL", "include/asm-generic/pgalloc.h", "rule GFP_PGTABLE_KERNEL, read with __pte_alloc_one_kernel"},
+        {"GFP_PGTABLE_USER", "include/asm-generic/pgalloc.h", "rule GFP_PGTABLE_USER, read with pte_alloc_one"},
         // mm/vmalloc.c
         {"__vmalloc_node_range", "mm/vmalloc.c",
          "rules vmalloc_meta_gfp, vmalloc_tagged_prot, vmalloc_page_skip_flags, vmalloc_prot_normal, vmalloc_init, "
@@ -85,10 +85,10 @@ const std::vector<Modelled>& modelled_functions() {
         {"kasan_has_integrated_init", "include/linux/kasan.h", "slab_memset_init, the init plan"},
         {"kasan_hw_tags_enabled", "include/linux/kasan-enabled.h", "runtime predicate"},
         // page tables, user pages, skb
-        {"__pte_alloc_one", "include/asm-generic/pgalloc.h", "rule GFP_PGTABLE_USER (the gfp it is given, by hand)"},
-        {"pte_alloc_one", "include/asm-generic/pgalloc.h", "rule GFP_PGTABLE_USER, read from the tree in part"},
-        {"pte_alloc_one_kernel", "include/asm-generic/pgalloc.h", "rule GFP_PGTABLE_KERNEL"},
-        {"__pte_alloc_one_kernel", "include/asm-generic/pgalloc.h", "rule GFP_PGTABLE_KERNEL, read from the tree in part"},
+        {"__pte_alloc_one", "include/asm-generic/pgalloc.h", "rule pte_alloc_one_gfp (the gfp it is given, by hand)"},
+        {"pte_alloc_one", "include/asm-generic/pgalloc.h", "rule pte_alloc_one_gfp, read from the tree in part"},
+        {"pte_alloc_one_kernel", "include/asm-generic/pgalloc.h", "rule pte_alloc_one_kernel_gfp"},
+        {"__pte_alloc_one_kernel", "include/asm-generic/pgalloc.h", "rule pte_alloc_one_kernel_gfp, read from the tree in part"},
         {"vma_alloc_zeroed_movable_folio", "arch/arm64/mm/fault.c", "rule user_page_gfp, read from the tree in part"},
         {"alloc_zeroed_user_highpage_movable", "arch/arm64/mm/fault.c",
          "rule user_page_gfp, read from the tree in part (vma_alloc_zeroed_movable_folio before v6.3)"},

@@ -51,6 +51,15 @@ struct rules_6_1 {
     static typename D::Word GFP_PGTABLE_USER(const KasanEnv<D>& e) {
         return Self::GFP_PGTABLE_KERNEL(e) | e.gfp.ACCOUNT;
     }
+    // What each page-table allocator passes, beside the macros it names
+    // (arch/arm64/mm/pgd.c's pgd_alloc() names GFP_PGTABLE_USER itself, so a
+    // patch to one call changes that call alone): __pte_alloc_one_kernel()'s
+    // page allocation (GFP_PGTABLE_KERNEL, with & ~__GFP_HIGHMEM from v6.5:
+    // nothing on arm64) and pte_alloc_one()'s argument to __pte_alloc_one().
+    template <class D>
+    static typename D::Word pte_alloc_one_kernel_gfp(const KasanEnv<D>& e) { return Self::GFP_PGTABLE_KERNEL(e); }
+    template <class D>
+    static typename D::Word pte_alloc_one_gfp(const KasanEnv<D>& e) { return Self::GFP_PGTABLE_USER(e); }
     // arch/arm64/mm/fault.c vma_alloc_zeroed_movable_folio: ZEROTAGS for VM_MTE vmas.
     template <class D>
     static typename D::Word user_page_gfp(const KasanEnv<D>& e, typename D::Bool vm_mte) {

@@ -51,6 +51,8 @@ public:
     virtual gfp_t GFP_VMAP_STACK(const CEnv&) const = 0;
     virtual gfp_t GFP_PGTABLE_KERNEL(const CEnv&) const = 0;
     virtual gfp_t GFP_PGTABLE_USER(const CEnv&) const = 0;
+    virtual gfp_t pte_alloc_one_kernel_gfp(const CEnv&) const = 0;
+    virtual gfp_t pte_alloc_one_gfp(const CEnv&) const = 0;
     virtual gfp_t user_page_gfp(const CEnv&, bool vm_mte) const = 0;
     virtual gfp_t skb_frag_gfp(const CEnv&) const = 0;
     virtual gfp_t skb_frag_fallback_gfp(const CEnv&) const = 0;
@@ -146,6 +148,8 @@ public:
     gfp_t GFP_VMAP_STACK(const CEnv& e) const override { return V::template GFP_VMAP_STACK<C>(e); }
     gfp_t GFP_PGTABLE_KERNEL(const CEnv& e) const override { return V::template GFP_PGTABLE_KERNEL<C>(e); }
     gfp_t GFP_PGTABLE_USER(const CEnv& e) const override { return V::template GFP_PGTABLE_USER<C>(e); }
+    gfp_t pte_alloc_one_kernel_gfp(const CEnv& e) const override { return V::template pte_alloc_one_kernel_gfp<C>(e); }
+    gfp_t pte_alloc_one_gfp(const CEnv& e) const override { return V::template pte_alloc_one_gfp<C>(e); }
     gfp_t user_page_gfp(const CEnv& e, bool vm_mte) const override { return V::template user_page_gfp<C>(e, vm_mte); }
     gfp_t skb_frag_gfp(const CEnv& e) const override { return V::template skb_frag_gfp<C>(e); }
     gfp_t skb_frag_fallback_gfp(const CEnv& e) const override { return V::template skb_frag_fallback_gfp<C>(e); }

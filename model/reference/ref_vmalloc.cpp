@@ -151,7 +151,7 @@ std::uint64_t RefKernel::pgtable_alloc(bool user, bool slab_backed, int cpu) {
         if (cpu < 0 || cpu >= int(cpus_.size())) throw InputError("", "cpu " + std::to_string(cpu) + " does not exist");
         return slab_alloc(pgd_cache_, 512, v_.GFP_PGTABLE_USER(env_), cpu);
     }
-    gfp_t g = user ? v_.GFP_PGTABLE_USER(env_) : v_.GFP_PGTABLE_KERNEL(env_);
+    gfp_t g = user ? v_.pte_alloc_one_gfp(env_) : v_.pte_alloc_one_kernel_gfp(env_);  // as model/spec/fork.cpp
     std::int64_t pfn = alloc_pages(0, g, cpu, PageOwner::pgtable);
     return pfn < 0 ? 0 : page_address(std::uint64_t(pfn));
 }

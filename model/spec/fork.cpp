@@ -122,9 +122,11 @@ Ptr Model::pgtable_alloc(bool user, bool slab_backed, int cpu) {
         return slab_alloc(pgd_cache_, 512, v_.GFP_PGTABLE_USER(env_), cpu,
                           "pgd (pgd_cache, GFP_PGTABLE_USER = " + gfp_->print(v_.GFP_PGTABLE_USER(env_)) + ")");
     }
-    gfp_t g = user ? v_.GFP_PGTABLE_USER(env_) : v_.GFP_PGTABLE_KERNEL(env_);
+    // pte_alloc_one() / pte_alloc_one_kernel(): the gfp each passes, which the
+    // tree reading takes from the call (the macro it names is the default).
+    gfp_t g = user ? v_.pte_alloc_one_gfp(env_) : v_.pte_alloc_one_kernel_gfp(env_);
     int id = alloc_pages(0, g, cpu, ObjKind::pgtable,
-                         std::string("page table (") + (user ? "GFP_PGTABLE_USER" : "GFP_PGTABLE_KERNEL") + " = " +
+                         std::string("page table (") + (user ? "pte_alloc_one_gfp" : "pte_alloc_one_kernel_gfp") + " = " +
                              gfp_->print(g) + ")",
                          user ? kernel::Caller::pgtable_user : kernel::Caller::pgtable_kernel);
     if (id < 0) return Ptr{0, KASAN_TAG_KERNEL, -1, true};

@@ -321,8 +321,8 @@ Query isolation_query(Builder& b, Entry en, Region rg) {
         case Entry::pgtable_kernel:
         case Entry::pgtable_user: {
             bool user = en == Entry::pgtable_user;
-            z3::expr ga = user ? b.v.GFP_PGTABLE_USER(b.e) : b.v.GFP_PGTABLE_KERNEL(b.e);
-            z3::expr gb = user ? B.GFP_PGTABLE_USER(*b.be) : B.GFP_PGTABLE_KERNEL(*b.be);
+            z3::expr ga = user ? b.v.pte_alloc_one_gfp(b.e) : b.v.pte_alloc_one_kernel_gfp(b.e);
+            z3::expr gb = user ? B.pte_alloc_one_gfp(*b.be) : B.pte_alloc_one_kernel_gfp(*b.be);
             plan_fields(q, "page table page", b.e, b.v.post_alloc_hook(b.e, ga, b.c.bv_val(0, 64), skip), *b.be,
                         B.post_alloc_hook(*b.be, gb, b.c.bv_val(0, 64), skip));
             q.witnesses.push_back({"GFP_PGTABLE", ga, Witness::gfp});

@@ -89,11 +89,11 @@ SiteCall site_call(Builder& b, Site s) {
     BuildConfig hw;
     switch (s) {
         case Site::pgtable_kernel:
-            return {kernel::Caller::pgtable_kernel, b.v.GFP_PGTABLE_KERNEL(b.e), 0, "pt = pgtable_alloc(kernel)",
-                    "GFP_PGTABLE_KERNEL"};
+            return {kernel::Caller::pgtable_kernel, b.v.pte_alloc_one_kernel_gfp(b.e), 0, "pt = pgtable_alloc(kernel)",
+                    "pte_alloc_one_kernel_gfp"};
         case Site::pgtable_user:
-            return {kernel::Caller::pgtable_user, b.v.GFP_PGTABLE_USER(b.e), 0, "pt = pgtable_alloc(user)",
-                    "GFP_PGTABLE_USER"};
+            return {kernel::Caller::pgtable_user, b.v.pte_alloc_one_gfp(b.e), 0, "pt = pgtable_alloc(user)",
+                    "pte_alloc_one_gfp"};
         case Site::thread_info:
             return {kernel::Caller::thread_stack, b.v.THREADINFO_GFP(b.e), layout::thread_size_order(Mode::hw_tags),
                     "s = stack_alloc()", "THREADINFO_GFP"};

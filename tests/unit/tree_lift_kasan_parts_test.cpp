@@ -319,8 +319,10 @@ TEST(LiftKasanParts, SampleEligibleFromTheTestsBeforeTheCounter) {
 namespace {
 
 // include/asm-generic/pgalloc.h's two page-table allocators, KERNEL_DEF the
-// GFP_PGTABLE_KERNEL line, ALLOC the kernel table's allocation
-std::string pgalloc(const std::string& kernel_def, const std::string& alloc) {
+// GFP_PGTABLE_KERNEL line, ALLOC the kernel table's allocation, USER_GFP
+// what pte_alloc_one() passes
+std::string pgalloc(const std::string& kernel_def, const std::string& alloc,
+                    const std::string& user_gfp = "GFP_PGTABLE_USER") {
     return "typedef unsigned int gfp_t;\n"
            "enum { GFP_KERNEL = 0xcc0, __GFP_ZERO = 0x100, __GFP_ACCOUNT = 0x400000, __GFP_HIGHMEM = 0x2 };\n"
            "struct mm_struct;\nstruct page;\n"
@@ -330,35 +332,62 @@ std::string pgalloc(const std::string& kernel_def, const std::string& alloc) {
            "static inline struct page *__pte_alloc_one(struct mm_struct *mm, gfp_t gfp)\n{\n"
            "\treturn pagetable_alloc(gfp, 0);\n}\n"
            "static inline struct page *pte_alloc_one(struct mm_struct *mm)\n{\n"
-           "\treturn __pte_alloc_one(mm, GFP_PGTABLE_USER);\n}\n";
+           "\treturn __pte_alloc_one(mm, " + user_gfp + ");\n}\n";
+}
+
+// The rows of both allocators' rules: the calls' and the macros'.
+std::map<std::string, solver::RuleDriftRow> pgtable_rows(const std::string& text) {
+    auto rules = read_part("include/asm-generic/pgalloc.h", text, "__pte_alloc_one_kernel", tree::read_pte_alloc_one_kernel) +
+                 read_part("include/asm-generic/pgalloc.h", text, "pte_alloc_one", tree::read_pte_alloc_one);
+    auto m = rows_of(rules, "linux-7.0", "GFP_PGTABLE");
+    m.merge(rows_of(rules, "linux-7.0", "pte_alloc_one"));
+    return m;
 }
 
 }  // namespace
 
-// The gfp of the page tables read from the allocators with the file's
-// macros expanded: v6.1's and v6.12's shapes are linux-7.0's, proved equal;
-// a macro without __GFP_ZERO differs (the control), seen through both rules.
+// The gfp each page-table allocator passes, and the file's macros it names,
+// read apart: v6.1's and v6.12's shapes are linux-7.0's, proved equal.
 TEST(LiftKasanParts, PageTableGfpFromTheAllocatorsAndTheFilesMacros) {
     const std::string kdef = "#define GFP_PGTABLE_KERNEL\t(GFP_KERNEL | __GFP_ZERO)\n";
     const std::string v61 = pgalloc(kdef, "\treturn (void *)__get_free_page(GFP_PGTABLE_KERNEL);\n");
     const std::string v612 = pgalloc(kdef, "\treturn pagetable_alloc(GFP_PGTABLE_KERNEL &\n\t\t\t~__GFP_HIGHMEM, 0);\n");
     const std::string k61 = read_part("include/asm-generic/pgalloc.h", v61, "__pte_alloc_one_kernel", tree::read_pte_alloc_one_kernel);
-    EXPECT_EQ(rule_line(k61, "GFP_PGTABLE_KERNEL"), "rule GFP_PGTABLE_KERNEL = (( GFP_KERNEL | __GFP_ZERO ))") << k61;
+    EXPECT_EQ(rule_line(k61, "pte_alloc_one_kernel_gfp"), "rule pte_alloc_one_kernel_gfp = GFP_PGTABLE_KERNEL") << k61;
+    EXPECT_EQ(rule_line(k61, "GFP_PGTABLE_KERNEL"), "rule GFP_PGTABLE_KERNEL = ( GFP_KERNEL | __GFP_ZERO )") << k61;
     const std::string k612 = read_part("include/asm-generic/pgalloc.h", v612, "__pte_alloc_one_kernel", tree::read_pte_alloc_one_kernel);
-    EXPECT_EQ(rule_line(k612, "GFP_PGTABLE_KERNEL"), "rule GFP_PGTABLE_KERNEL = (( GFP_KERNEL | __GFP_ZERO )) & ~ __GFP_HIGHMEM")
+    EXPECT_EQ(rule_line(k612, "pte_alloc_one_kernel_gfp"), "rule pte_alloc_one_kernel_gfp = GFP_PGTABLE_KERNEL & ~ __GFP_HIGHMEM")
         << k612;
     const std::string u = read_part("include/asm-generic/pgalloc.h", v612, "pte_alloc_one", tree::read_pte_alloc_one);
-    EXPECT_EQ(rule_line(u, "GFP_PGTABLE_USER"), "rule GFP_PGTABLE_USER = (( GFP_PGTABLE_KERNEL | __GFP_ACCOUNT ))") << u;
-    for (const auto& r : {k61, k612 + u})
-        for (const auto& [n, row] : rows_of(r, "linux-7.0", "GFP_PGTABLE")) EXPECT_TRUE(row.equal) << n << ": " << row.witness;
-    const std::string broken = pgalloc("#define GFP_PGTABLE_KERNEL\tGFP_KERNEL\n",
-                                       "\treturn pagetable_alloc(GFP_PGTABLE_KERNEL & ~__GFP_HIGHMEM, 0);\n");
-    const auto rows = rows_of(read_part("include/asm-generic/pgalloc.h", broken, "__pte_alloc_one_kernel",
-                                        tree::read_pte_alloc_one_kernel) +
-                                  read_part("include/asm-generic/pgalloc.h", broken, "pte_alloc_one", tree::read_pte_alloc_one),
-                              "linux-7.0", "GFP_PGTABLE");
-    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rule_line(u, "pte_alloc_one_gfp"), "rule pte_alloc_one_gfp = GFP_PGTABLE_USER") << u;
+    EXPECT_EQ(rule_line(u, "GFP_PGTABLE_USER"), "rule GFP_PGTABLE_USER = ( GFP_PGTABLE_KERNEL | __GFP_ACCOUNT )") << u;
+    for (const auto& text : {v61, v612}) {
+        const auto rows = pgtable_rows(text);
+        ASSERT_EQ(rows.size(), 4u);
+        for (const auto& [n, row] : rows) EXPECT_TRUE(row.equal) << n << ": " << row.witness;
+    }
+}
+
+// The control: a #define without __GFP_ZERO changes every rule that names
+// it, the calls' and the macros' alike (arm64's pgd_alloc() names
+// GFP_PGTABLE_USER too).
+TEST(LiftKasanParts, APageTableMacroChangeReachesEveryRuleNamingIt) {
+    const auto rows = pgtable_rows(pgalloc("#define GFP_PGTABLE_KERNEL\tGFP_KERNEL\n",
+                                           "\treturn pagetable_alloc(GFP_PGTABLE_KERNEL & ~__GFP_HIGHMEM, 0);\n"));
+    ASSERT_EQ(rows.size(), 4u);
     for (const auto& [n, row] : rows) EXPECT_FALSE(row.equal) << n;
+}
+
+// A change to pte_alloc_one()'s call alone changes what it passes and not
+// the macro: the user page tables differ, GFP_PGTABLE_USER (and so the
+// pgds of pgd_alloc()) does not. Before the two were read apart the call
+// was written into GFP_PGTABLE_USER and the pgds lost their zeroing too.
+TEST(LiftKasanParts, APageTableCallChangeStaysInItsCall) {
+    const auto rows = pgtable_rows(pgalloc("#define GFP_PGTABLE_KERNEL\t(GFP_KERNEL | __GFP_ZERO)\n",
+                                           "\treturn pagetable_alloc(GFP_PGTABLE_KERNEL & ~__GFP_HIGHMEM, 0);\n",
+                                           "GFP_PGTABLE_USER & ~__GFP_ZERO"));
+    ASSERT_EQ(rows.size(), 4u);
+    for (const auto& [n, row] : rows) EXPECT_EQ(row.equal, n != "pte_alloc_one_gfp") << n << ": " << row.witness;
 }
 
 namespace {

@@ -12,6 +12,8 @@
     X0(GFP_VMAP_STACK, Word)                              \
     X0(GFP_PGTABLE_KERNEL, Word)                          \
     X0(GFP_PGTABLE_USER, Word)                            \
+    X0(pte_alloc_one_kernel_gfp, Word)                    \
+    X0(pte_alloc_one_gfp, Word)                           \
     X0(GFP_VMALLOC_SUPPORTED, Word)                       \
     X0(skb_frag_gfp, Word)                                \
     X0(skb_frag_fallback_gfp, Word)                       \

@@ -32,6 +32,8 @@ const char* rule_site(const std::string& n) {
         {"GFP_VMAP_STACK", "kernel/fork.c"},
         {"GFP_PGTABLE_KERNEL", "include/asm-generic/pgalloc.h"},
         {"GFP_PGTABLE_USER", "include/asm-generic/pgalloc.h (GFP_PGTABLE_KERNEL | __GFP_ACCOUNT)"},
+        {"pte_alloc_one_kernel_gfp", "include/asm-generic/pgalloc.h __pte_alloc_one_kernel (its page allocation's gfp)"},
+        {"pte_alloc_one_gfp", "include/asm-generic/pgalloc.h pte_alloc_one (the gfp it gives __pte_alloc_one)"},
         {"GFP_VMALLOC_SUPPORTED", "mm/vmalloc.c"},
         {"skb_frag_gfp", "net/core/sock.c skb_page_frag_refill (the order-3 attempt)"},
         {"skb_frag_fallback_gfp", "net/core/sock.c skb_page_frag_refill (the order-0 fallback)"},
