@@ -338,6 +338,12 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
         auto files = scenario::corpus_files(opt.corpus_dirs);
         if (files.empty()) throw InputError("--corpus", "no scenario files found");
         scenario::CorpusResult cr = scenario::run_corpus(files, r.variant);
+        auto said_reused = [&](const scenario::CorpusResult& c, const std::string& who) {
+            if (c.reused && opt.progress)
+                opt.progress(who, "corpus kept from an earlier run of this binary over the same variant text and files "
+                                  "(TAGPROOF_CORPUS_CACHE=off runs it again)");
+        };
+        said_reused(cr, variant);
         std::map<Mode, std::size_t> runs_by_mode;
         for (const auto& e : cr.entries) ++runs_by_mode[e.mode];
         for (const auto& p : properties())
@@ -366,6 +372,7 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
         // where the claims cover the mode, else a mode-isolation finding.
         if (!r.baseline.empty()) {
             scenario::CorpusResult br = scenario::run_corpus(files, r.baseline);
+            said_reused(br, r.baseline);
             std::map<std::string, std::string> before;
             for (const auto& e : br.entries) before[e.file + "|" + mode_name(e.mode)] = e.outcome;
             std::size_t listed = 0, changed = 0;

@@ -7,6 +7,7 @@
 #include <future>
 #include <mutex>
 
+#include "corpus_cache.hpp"
 #include "error.hpp"
 #include "variant.hpp"
 
@@ -23,13 +24,23 @@ std::vector<std::string> corpus_files(const std::vector<std::string>& dirs) {
     return out;
 }
 
-static CorpusResult run_corpus_once(const std::vector<std::string>& files, const std::string& variant) {
-    CorpusResult cr;
-    cr.variant = variant;
+// The runner's options for a corpus: part of the corpus cache's key.
+static RunOptions corpus_options(const std::string& variant) {
     RunOptions ro;
     ro.variant_override = variant;
     ro.max_runs = 1024;
     ro.samples = 100;
+    return ro;
+}
+static std::string options_text(const RunOptions& ro) {
+    return "max_runs=" + std::to_string(ro.max_runs) + " samples=" + std::to_string(ro.samples) +
+           " state_trace=" + std::to_string(ro.state_trace) + " check_style=" + ro.check_style_override;
+}
+
+static CorpusResult run_corpus_once(const std::vector<std::string>& files, const std::string& variant) {
+    CorpusResult cr;
+    cr.variant = variant;
+    const RunOptions ro = corpus_options(variant);
     for (const auto& f : files) {
         Scenario sc = load_scenario(f);
         // what the file is about stays; a baseline named in the file is not this review's
@@ -92,7 +103,12 @@ CorpusResult run_corpus(const std::vector<std::string>& files, const std::string
     }
     if (theirs.valid()) return theirs.get();
     try {
-        CorpusResult cr = run_corpus_once(files, variant);
+        // another process of this binary may have run it (corpus_cache.hpp)
+        const std::string ckey = corpus_cache_key(files, variant, options_text(corpus_options(variant)));
+        std::optional<CorpusResult> kept = corpus_cache_load(ckey);
+        if (kept) kept->reused = true;
+        CorpusResult cr = kept ? *kept : run_corpus_once(files, variant);
+        if (!kept) corpus_cache_store(ckey, cr);
         mine.set_value(cr);
         return cr;
     } catch (...) {

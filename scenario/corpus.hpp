@@ -25,6 +25,7 @@ struct CorpusResult {
     std::size_t runs = 0;
     // invariant -> first counterexample (file [mode]: message)
     std::map<std::string, std::string> counterexamples;
+    bool reused = false;  // read from the corpus cache (corpus_cache.hpp), not run in this process
 };
 
 // Every *.litmus below the directories, sorted.

@@ -154,6 +154,7 @@ private:
 struct Loaded {
     std::string path;
     std::string base;
+    std::string source;
     std::unique_ptr<Variant> v;
 };
 std::vector<Loaded>& loaded() {
@@ -173,12 +174,12 @@ const Variant& register_locked(VariantFile f) {
     for (const auto& l : loaded())
         if (l.v->name() == f.name) throw InputError(f.path, "a variant file named '" + f.name + "' is loaded already (" + l.path + ")");
     std::unique_ptr<Variant> v;
-    const std::string path = f.path, release = f.release;
+    const std::string path = f.path, release = f.release, source = f.source;
 #define TAGPROOF_MAKE(N, R) \
     if (!v && release == N) v = std::make_unique<FileVariantOf<R>>(std::move(f));
     TAGPROOF_FILE_BASES(TAGPROOF_MAKE)
 #undef TAGPROOF_MAKE
-    loaded().push_back({path, release, std::move(v)});
+    loaded().push_back({path, release, source, std::move(v)});
     return *loaded().back().v;
 }
 }  // namespace
@@ -199,6 +200,9 @@ const Variant& load_variant_file(const std::string& path) {
 }
 
 const Variant& register_variant_file(VariantFile f) {
+    // a struct given as it is may have been changed after it was read: its
+    // text is no longer what it means, so nothing is keyed by it
+    f.source.clear();
     if (!f.base_path.empty()) (void)load_variant_file(f.base_path);
     std::lock_guard<std::mutex> g(loaded_lock());
     return register_locked(std::move(f));
@@ -208,6 +212,13 @@ std::string file_variant_base(const std::string& name) {
     std::lock_guard<std::mutex> g(loaded_lock());
     for (const auto& l : loaded())
         if (l.v->name() == name) return l.base;
+    return "";
+}
+
+std::string variant_file_source(const std::string& name) {
+    std::lock_guard<std::mutex> g(loaded_lock());
+    for (const auto& l : loaded())
+        if (l.v->name() == name) return l.source;
     return "";
 }
 

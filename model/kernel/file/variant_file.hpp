@@ -26,6 +26,10 @@ struct VariantFile {
     std::optional<RuleExpr> bits_shift;     // `rule __GFP_BITS_SHIFT = ...`
     std::optional<BootParamSyntax> boot;    // `boot_param` lines, over the release's syntax
     std::optional<Features> features;       // `feature` lines, over the release's
+    // The texts it was read from, its own and then its base files', each
+    // after its path: all a file variant's meaning depends on besides the
+    // binary (the corpus cache's key, scenario/corpus_cache.hpp).
+    std::string source;
 };
 
 // Reads a variant file's text; errors name path:line:column (InputError). A
@@ -45,6 +49,9 @@ const Variant& register_variant_file(VariantFile f);
 std::string file_variant_base(const std::string& name);
 // Loaded variant files (find_variant looks here after the built-ins).
 const Variant* find_file_variant(const std::string& name);
+// The source (VariantFile::source) of a loaded variant file, "" for any
+// other variant.
+std::string variant_file_source(const std::string& name);
 // The absolute path a loaded variant file was read from ("" for any other
 // variant): what a Reproduce command passes as --variant-file.
 std::string variant_file_path(const std::string& name);

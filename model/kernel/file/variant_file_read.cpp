@@ -121,6 +121,7 @@ VariantFile read_at_depth(const std::string& path, int depth, const std::string&
 VariantFile parse_at_depth(const std::string& text, const std::string& path, int depth) {
     VariantFile f;
     f.path = path;
+    f.source = path + "\n" + std::to_string(text.size()) + "\n" + text;
     std::istringstream in(text);
     std::string raw;
     int line = 0;
@@ -164,6 +165,7 @@ VariantFile parse_at_depth(const std::string& text, const std::string& path, int
                 if (bp.is_relative()) bp = std::filesystem::path(path).parent_path() / bp;
                 f.base_path = bp.lexically_normal().string();
                 parent = read_at_depth(f.base_path, depth + 1, at(rest_col));
+                f.source += parent->source;
                 f.release = parent->release;
                 f.extra_flags = parent->extra_flags;
                 f.bits_shift = parent->bits_shift;
