@@ -7,7 +7,9 @@
 //   - the binary: its GNU build-id (a rebuild is another binary);
 //   - the variant: a built-in's name (its code is the binary's), or a variant
 //     file's name and the texts it was read from, its base files' included
-//     (kernel::variant_file_source); a variant with neither is not kept;
+//     (kernel::variant_file_source; not its path, which the model does not
+//     read: a review writes the tree's era into each --out); a variant with
+//     neither is not kept;
 //   - the corpus: each file's path and its bytes;
 //   - the runner's options (max_runs, samples), which corpus.cpp fixes.
 // The model reads nothing else (no environment, no clock; the runner's

@@ -106,6 +106,13 @@ TEST(CorpusCache, AVariantFilesSourceHoldsItsBaseFiles) {
     const kernel::VariantFile b = kernel::read_variant_file(top);
     EXPECT_NE(a.source, b.source);
 
+    // the same text at another path (a review writes the tree's era into
+    // each --out): the same source, so the same key
+    std::filesystem::create_directories(c.dir + "/elsewhere");
+    c.write("elsewhere/base.variant", "name cc-base\nbase linux-7.0\nrule GFP_PGTABLE_KERNEL = GFP_KERNEL | __GFP_ZERO\n");
+    const std::string copy = c.write("elsewhere/top.variant", "name cc-top\nbase base.variant\n");
+    EXPECT_EQ(kernel::read_variant_file(copy).source, b.source);
+
     const std::string f = c.write("a.litmus", "name a\n");
     kernel::load_variant_file(top);
     const std::string k = scenario::corpus_cache_key({f}, "cc-top", "opts");

@@ -26,9 +26,11 @@ struct VariantFile {
     std::optional<RuleExpr> bits_shift;     // `rule __GFP_BITS_SHIFT = ...`
     std::optional<BootParamSyntax> boot;    // `boot_param` lines, over the release's syntax
     std::optional<Features> features;       // `feature` lines, over the release's
-    // The texts it was read from, its own and then its base files', each
-    // after its path: all a file variant's meaning depends on besides the
-    // binary (the corpus cache's key, scenario/corpus_cache.hpp).
+    // The texts it was read from, its own and then its base files' (each
+    // after its length, not its path: a review writes the tree's era into
+    // each --out, the same text at another path): all a file variant's
+    // meaning depends on besides the binary (the corpus cache's key,
+    // scenario/corpus_cache.hpp). The path is only in its messages.
     std::string source;
 };
 

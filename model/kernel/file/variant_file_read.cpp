@@ -121,7 +121,7 @@ VariantFile read_at_depth(const std::string& path, int depth, const std::string&
 VariantFile parse_at_depth(const std::string& text, const std::string& path, int depth) {
     VariantFile f;
     f.path = path;
-    f.source = path + "\n" + std::to_string(text.size()) + "\n" + text;
+    f.source = std::to_string(text.size()) + "\n" + text;
     std::istringstream in(text);
     std::string raw;
     int line = 0;
