@@ -15,6 +15,7 @@
 #include <system_error>
 
 #include "error.hpp"
+#include "hash128.hpp"
 #include "file/variant_file.hpp"
 #include "variant.hpp"
 
@@ -54,22 +55,6 @@ int find_build_id(struct dl_phdr_info* info, std::size_t, void* out) {
         }
     }
     return 1;  // the main program only
-}
-
-// ---- hashing: the entry's file name only (the key itself is compared) -----
-
-std::uint64_t fnv1a(const std::string& s, std::uint64_t h) {
-    for (unsigned char c : s) {
-        h ^= c;
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
-
-std::string hex64(std::uint64_t x) {
-    char b[17];
-    std::snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(x));
-    return b;
 }
 
 // ---- the entry's text: length-prefixed fields --------------------------------
@@ -143,7 +128,11 @@ std::string corpus_cache_dir() {
 std::string corpus_cache_entry(const std::string& key) {
     const std::string dir = corpus_cache_dir();
     if (dir.empty()) return "";
-    return dir + "/" + hex64(fnv1a(key, 0xcbf29ce484222325ull)) + hex64(fnv1a(key, 0x84222325cbf29ce4ull)) + ".corpus";
+    const Hash128 h = hash128(key);  // the explorer's state hash (model/core/hash128.hpp)
+    char name[40];
+    std::snprintf(name, sizeof name, "%016llx%016llx", static_cast<unsigned long long>(h.hi),
+                  static_cast<unsigned long long>(h.lo));
+    return dir + "/" + name + ".corpus";
 }
 
 std::string corpus_cache_key(const std::vector<std::string>& files, const std::string& variant,

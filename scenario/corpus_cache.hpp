@@ -33,8 +33,8 @@ std::string corpus_cache_key(const std::vector<std::string>& files, const std::s
 
 // The cache's directory ("" when it is off), one per binary.
 std::string corpus_cache_dir();
-// The file an entry of `key` is kept in (named by two 64-bit FNV-1a hashes
-// of the key; the key itself is in the file and compared).
+// The file an entry of `key` is kept in (named by the key's hash128(); the
+// key itself is in the file and compared).
 std::string corpus_cache_entry(const std::string& key);
 
 // The result kept under `key`, if a whole entry with that very key is there
