@@ -15,6 +15,7 @@
 #include "cross_check.hpp"
 #include "proofs.hpp"
 #include "family_explorer.hpp"
+#include "proof_cache.hpp"
 #include "family_walk_property.hpp"
 #include "property.hpp"
 #include "report.hpp"
@@ -482,6 +483,7 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
             f.scenario = sv.scenario;
             add_candidate(r, f);
         };
+        const std::size_t kept_before = solver::proof_cache_hits();
         for (const auto& vd : solver::prove(po)) absorb(vd, std::nullopt);
         for (const auto& [id, seen] : failed)
             for (Mode m : opt.modes) {
@@ -498,6 +500,9 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
                 if (s.status == SourceVerdict::not_covered && proved[p][m])
                     s = {"solver", SourceVerdict::holds, "proved (" + std::to_string(proved[p][m]) + " obligations)"};
             }
+        if (const std::size_t kept = solver::proof_cache_hits() - kept_before; kept && opt.progress)
+            opt.progress(variant, "solver: " + std::to_string(kept) + " proofs kept from an earlier run of this binary "
+                                  "over the same queries (TAGPROOF_PROOF_CACHE=off proves them again)");
         r.notes.push_back("solver: " + std::to_string(n) + " obligations within caller contracts");
     }
 

@@ -1,19 +1,17 @@
 // corpus_cache.cpp — see corpus_cache.hpp.
 #include "corpus_cache.hpp"
 
-#include <link.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <system_error>
 
+#include "build_cache.hpp"
 #include "error.hpp"
 #include "hash128.hpp"
 #include "file/variant_file.hpp"
@@ -24,38 +22,6 @@ namespace tagproof::scenario {
 namespace fs = std::filesystem;
 
 namespace {
-
-// ---- the binary ------------------------------------------------------------
-
-// The GNU build-id note of the main program (the first object
-// dl_iterate_phdr reports): ld writes it from the linked bytes, so two
-// builds of different code have different ids.
-int find_build_id(struct dl_phdr_info* info, std::size_t, void* out) {
-    auto* id = static_cast<std::string*>(out);
-    for (int i = 0; i < info->dlpi_phnum; ++i) {
-        const ElfW(Phdr)& ph = info->dlpi_phdr[i];
-        if (ph.p_type != PT_NOTE) continue;
-        const char* p = reinterpret_cast<const char*>(info->dlpi_addr + ph.p_vaddr);
-        const char* end = p + ph.p_memsz;
-        while (p + sizeof(ElfW(Nhdr)) <= end) {
-            const auto* n = reinterpret_cast<const ElfW(Nhdr)*>(p);
-            const char* name = p + sizeof(ElfW(Nhdr));
-            const char* desc = name + ((n->n_namesz + 3) & ~3u);
-            if (desc + n->n_descsz > end) break;
-            if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 && std::memcmp(name, "GNU", 4) == 0) {
-                static const char hex[] = "0123456789abcdef";
-                for (unsigned k = 0; k < n->n_descsz; ++k) {
-                    const unsigned char b = static_cast<unsigned char>(desc[k]);
-                    id->push_back(hex[b >> 4]);
-                    id->push_back(hex[b & 15]);
-                }
-                return 1;
-            }
-            p = desc + ((n->n_descsz + 3) & ~3u);
-        }
-    }
-    return 1;  // the main program only
-}
 
 // ---- the entry's text: length-prefixed fields --------------------------------
 
@@ -91,39 +57,9 @@ void put_list(std::ostream& o, const std::vector<std::string>& v) {
 
 const char kMagic[] = "tagproof corpus cache 1";
 
-// Entries of other binaries are never read again: keep the newest few
-// directories (one per build-id), so a developer's rebuilds do not pile up.
-void prune_other_builds(const fs::path& root, const std::string& mine) {
-    std::error_code ec;
-    std::vector<std::pair<fs::file_time_type, fs::path>> dirs;
-    for (const auto& e : fs::directory_iterator(root, ec))
-        if (e.is_directory(ec) && e.path().filename() != mine) dirs.push_back({e.last_write_time(ec), e.path()});
-    std::sort(dirs.begin(), dirs.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-    for (std::size_t i = 3; i < dirs.size(); ++i) fs::remove_all(dirs[i].second, ec);
-}
-
 }  // namespace
 
-std::string own_build_id() {
-    static const std::string id = [] {
-        std::string s;
-        dl_iterate_phdr(find_build_id, &s);
-        return s;
-    }();
-    return id;
-}
-
-std::string corpus_cache_dir() {
-    const char* e = std::getenv("TAGPROOF_CORPUS_CACHE");
-    if (e && std::string(e) == "off") return "";
-    std::string root;
-    if (e && *e) root = e;
-    else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) root = std::string(x) + "/tagproof/corpus";
-    else if (const char* h = std::getenv("HOME"); h && *h) root = std::string(h) + "/.cache/tagproof/corpus";
-    else return "";
-    const std::string id = own_build_id();
-    return id.empty() ? "" : root + "/" + id;
-}
+std::string corpus_cache_dir() { return build_cache_dir("corpus", "TAGPROOF_CORPUS_CACHE"); }
 
 std::string corpus_cache_entry(const std::string& key) {
     const std::string dir = corpus_cache_dir();
@@ -237,7 +173,7 @@ void corpus_cache_store(const std::string& key, const CorpusResult& r) {
     }
     fs::rename(tmp, path, ec);
     if (ec) fs::remove(tmp, ec);
-    prune_other_builds(fs::path(dir).parent_path(), fs::path(dir).filename().string());
+    prune_other_builds(dir);
 }
 
 }  // namespace tagproof::scenario

@@ -44,7 +44,4 @@ std::optional<CorpusResult> corpus_cache_load(const std::string& key);
 // entry or none). Failures to write are ignored: the cache only saves time.
 void corpus_cache_store(const std::string& key, const CorpusResult& r);
 
-// The binary's GNU build-id as hex ("" if it has none).
-std::string own_build_id();
-
 }  // namespace tagproof::scenario

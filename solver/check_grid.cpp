@@ -16,6 +16,7 @@
 #include "checks/generic_check.hpp"
 #include "checks/sw_checks.hpp"
 #include "plans.hpp"
+#include "proof_cache.hpp"
 #include "sym_env.hpp"
 
 namespace tagproof::solver {
@@ -192,7 +193,7 @@ Grid prove_check_grid(const std::string& variant, unsigned timeout_ms) {
                         case Property::bad_reports: s.add(bad && !det); break;
                         case Property::valid_silent: s.add(!bad && det); break;
                     }
-                    z3::check_result r = s.check();
+                    z3::check_result r = check_kept(s, "QF_BV timeout=" + std::to_string(timeout_ms));
                     if (r == z3::unsat) continue;
                     if (r == z3::unknown) {
                         cell.verdict = "unknown";

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <functional>
 
+#include "proof_cache.hpp"
 #include "checks/accessinfo.hpp"
 #include "check_ctx.hpp"
 #include "checks/sw_checks.hpp"
@@ -202,7 +203,7 @@ std::vector<CheckStatement> prove_check_statements(unsigned timeout_ms, const st
         prm.set("timeout", timeout_ms);
         s.set(prm);
         s.add(bad);
-        z3::check_result r = s.check();
+        z3::check_result r = check_kept(s, "QF_BV timeout=" + std::to_string(timeout_ms));
         if (r == z3::unsat) st.verdict = "proved";
         else if (r == z3::unknown) st.verdict = "unknown";
         else {

@@ -8,12 +8,15 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <memory>
+#include <optional>
 #include <mutex>
 #include <fstream>
 #include <sstream>
 
 #include "error.hpp"
 #include "obligation.hpp"
+#include "proof_cache.hpp"
 #include "runner.hpp"
 #include "scenario.hpp"
 
@@ -105,6 +108,12 @@ std::string replay_once(const std::string& kept, const std::string& name, const 
     }
 }
 
+// An obligation's builder and the query it built, in one context.
+struct Built {
+    Builder b;
+    Query q;
+};
+
 std::string safe(std::string s) {
     for (char& ch : s)
         if (ch == '/' || ch == ' ') ch = '_';
@@ -127,6 +136,20 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
             throw InputError("--obligation", "no obligation starts with '" + p + "'; obligations: " + ids);
         }
     }
+    // Proofs kept across processes (proof_cache.hpp) are looked up with the
+    // query built in this one context, shared by the whole call: a context
+    // costs more to delete than a kept proof takes to find (each allocates
+    // and at deletion scans an 8.5 MB table: 0.85 s of a review's 1.9 s).
+    // A query that is not kept is built again in a fresh context of its own
+    // and decided there exactly as with no cache, so a counterexample's model
+    // (which may depend on what else a context has seen) never depends on
+    // what was kept.
+    const bool use_kept = opt.smt2_dir.empty() && proof_cache_on();
+    std::optional<z3::context> probe;
+    if (use_kept) probe.emplace();
+    // What decides a query's answer besides its assertions (make_solver's
+    // logic and parameters): the key its proof is kept under beside them.
+    const std::string kept_context = "QF_BV timeout=" + std::to_string(opt.timeout_ms);
     for (const Obligation& ob : all_obligations()) {
         bool selected = opt.only.empty();
         for (const auto& p : opt.only) selected |= ob.id.rfind(p, 0) == 0;
@@ -154,55 +177,110 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
             out.push_back(vd);
             continue;
         }
-        z3::context c;
-        ContextScope scope(c);
-        Builder b{c, v, ob.needs_baseline ? base : nullptr, make_inputs(c), {}, {}, c.bv_val(0, 64), opt.depth};
-        b.callers = base;
-        b.e = make_env(v, b.in);
-        if (b.base) b.be = make_env(*b.base, b.in);
-        // a parameter an era does not parse keeps its default in that era,
-        // an option it does not have is off
-        b.in.slub_rcu_debug_exists = true;
-        for (const SymVariant* w : {&v, b.base}) {
-            if (!w) continue;
-            BootParamSyntax syn = w->concrete().boot_syntax();
-            if (!syn.page_alloc_sample) b.in.domain.push_back(b.in.sample == c.bv_val(1, 64));
-            if (!syn.page_alloc_sample_order) b.in.domain.push_back(b.in.sample_order == c.bv_val(3, 64));
-            if (!syn.write_only) b.in.domain.push_back(!b.in.write_only);
-            if (!w->concrete().features().slub_rcu_debug) {
-                b.in.domain.push_back(!b.in.slub_rcu_debug);
-                b.in.slub_rcu_debug_exists = false;
+        // The obligation's builder and query in context c (under its ContextScope).
+        auto build_in = [&](z3::context& c) {
+            auto built = std::make_unique<Built>(Built{Builder{c, v, ob.needs_baseline ? base : nullptr, make_inputs(c), {}, {},
+                                                               c.bv_val(0, 64), opt.depth},
+                                                       Query(c)});
+            Builder& b = built->b;
+            b.callers = base;
+            b.e = make_env(v, b.in);
+            if (b.base) b.be = make_env(*b.base, b.in);
+            // a parameter an era does not parse keeps its default in that era,
+            // an option it does not have is off
+            b.in.slub_rcu_debug_exists = true;
+            for (const SymVariant* w : {&v, b.base}) {
+                if (!w) continue;
+                BootParamSyntax syn = w->concrete().boot_syntax();
+                if (!syn.page_alloc_sample) b.in.domain.push_back(b.in.sample == c.bv_val(1, 64));
+                if (!syn.page_alloc_sample_order) b.in.domain.push_back(b.in.sample_order == c.bv_val(3, 64));
+                if (!syn.write_only) b.in.domain.push_back(!b.in.write_only);
+                if (!w->concrete().features().slub_rcu_debug) {
+                    b.in.domain.push_back(!b.in.slub_rcu_debug);
+                    b.in.slub_rcu_debug_exists = false;
+                }
             }
-        }
-        if (opt.mode) {
-            switch (*opt.mode) {
-                case Mode::hw_tags: b.in.domain.push_back(b.in.rt.hw_tags); break;
-                case Mode::sw_tags: b.in.domain.push_back(b.in.rt.sw_tags); break;
-                case Mode::generic: b.in.domain.push_back(b.in.rt.generic); break;
-                default: b.in.domain.push_back(b.in.none); break;
+            if (opt.mode) {
+                switch (*opt.mode) {
+                    case Mode::hw_tags: b.in.domain.push_back(b.in.rt.hw_tags); break;
+                    case Mode::sw_tags: b.in.domain.push_back(b.in.rt.sw_tags); break;
+                    case Mode::generic: b.in.domain.push_back(b.in.rt.generic); break;
+                    default: b.in.domain.push_back(b.in.none); break;
+                }
             }
-        }
-        {
-            BuildConfig hw, other;
-            other.mode = Mode::generic;
-            b.bits_mask = z3::ite(b.in.rt.hw_tags, c.bv_val(v.concrete().gfp_layout(hw).bits_mask(), 64),
-                                  c.bv_val(v.concrete().gfp_layout(other).bits_mask(), 64));
-        }
-        Query q = ob.build(b);
-        vd.entry = q.entry;
-        vd.method = q.method;
-        if (!q.applicable) {
+            {
+                BuildConfig hw, other;
+                other.mode = Mode::generic;
+                b.bits_mask = z3::ite(b.in.rt.hw_tags, c.bv_val(v.concrete().gfp_layout(hw).bits_mask(), 64),
+                                      c.bv_val(v.concrete().gfp_layout(other).bits_mask(), 64));
+            }
+            built->q = ob.build(b);
+            return built;
+        };
+        // The assertions of the query's first check (make_solver's, in its order): the raw flag
+        // space when both scopes are asked, else the one scope.
+        auto first_assertions = [&](const Built& x, bool with_contracts) {
+            z3::expr_vector a(x.b.c);
+            for (const auto& d : x.b.in.domain) a.push_back(d);
+            for (const auto& e : x.q.assumptions) a.push_back(e);
+            if (with_contracts) a.push_back(all_hold(x.b.c, x.q.contracts));
+            a.push_back(x.q.violation);
+            return a;
+        };
+        auto scopes_of = [&](const Query& q) {
+            std::vector<std::pair<std::string, bool>> scopes;
+            if (q.contracts.empty()) scopes.push_back({"all inputs", false});
+            else {
+                scopes.push_back({"within caller contracts", true});
+                if (opt.raw_scope) scopes.push_back({"raw flag space", false});
+            }
+            return scopes;
+        };
+        auto not_applicable = [&](const Query& q) {
+            vd.entry = q.entry;
+            vd.method = q.method;
             vd.applicable = false;
             vd.why_not = q.why_not;
             out.push_back(vd);
+        };
+        if (use_kept) {
+            const auto t0 = std::chrono::steady_clock::now();
+            ContextScope probe_scope(*probe);
+            const auto pb = build_in(*probe);
+            if (!pb->q.applicable) {
+                not_applicable(pb->q);
+                continue;
+            }
+            const auto scopes = scopes_of(pb->q);
+            const bool first_with_contracts = scopes.size() == 1 && scopes[0].second;
+            if (proof_kept(first_assertions(*pb, first_with_contracts), kept_context)) {
+                vd.entry = pb->q.entry;
+                vd.method = pb->q.method;
+                const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+                // unsat over the first query: over the raw flag space, so within the contracts too
+                for (const auto& sc : scopes) {
+                    ScopeVerdict sv;
+                    sv.scope = sc.first;
+                    sv.verdict = ob.informational ? "unchanged" : "proved";
+                    sv.ms = ms;
+                    vd.scopes.push_back(sv);
+                }
+                out.push_back(vd);
+                continue;
+            }
+        }
+        z3::context c;
+        ContextScope scope(c);
+        const auto built = build_in(c);
+        Builder& b = built->b;
+        Query& q = built->q;
+        if (!q.applicable) {
+            not_applicable(q);
             continue;
         }
-        std::vector<std::pair<std::string, bool>> scopes;
-        if (q.contracts.empty()) scopes.push_back({"all inputs", false});
-        else {
-            scopes.push_back({"within caller contracts", true});
-            if (opt.raw_scope) scopes.push_back({"raw flag space", false});
-        }
+        vd.entry = q.entry;
+        vd.method = q.method;
+        const auto scopes = scopes_of(q);
         // A solver over the query, with or without the caller contracts.
         auto make_solver = [&](bool with_contracts, const std::string& scope_name, ScopeVerdict& sv) {
             z3::solver s(c, "QF_BV");
@@ -335,6 +413,7 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
             auto t0 = std::chrono::steady_clock::now();
             z3::solver rs = make_solver(false, raw.scope, raw);
             const z3::check_result rr = rs.check();
+            if (rr == z3::unsat && use_kept) keep_proof(rs.assertions(), kept_context);
             if (rr == z3::unsat) {
                 decide(rs, rr, raw.scope, raw);
                 raw.ms = ms_since(t0);
@@ -368,7 +447,9 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
             sv.scope = scopes[0].first;
             auto t0 = std::chrono::steady_clock::now();
             z3::solver s = make_solver(scopes[0].second, sv.scope, sv);
-            decide(s, s.check(), sv.scope, sv);
+            const z3::check_result r = s.check();
+            if (r == z3::unsat && use_kept) keep_proof(s.assertions(), kept_context);
+            decide(s, r, sv.scope, sv);
             sv.ms = ms_since(t0);
             vd.scopes.push_back(sv);
         }

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "build_cache.hpp"
 #include "corpus.hpp"
 #include "corpus_cache.hpp"
 #include "file/variant_file.hpp"
@@ -59,7 +60,7 @@ void expect_same(const scenario::CorpusResult& a, const scenario::CorpusResult& 
 
 }  // namespace
 
-TEST(CorpusCache, TheBinaryHasABuildId) { EXPECT_GE(scenario::own_build_id().size(), 16u); }
+TEST(CorpusCache, TheBinaryHasABuildId) { EXPECT_GE(own_build_id().size(), 16u); }
 
 // What was run is what is read back, field by field, under its key.
 TEST(CorpusCache, AResultReadBackEqualsTheRun) {
