@@ -217,9 +217,9 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
             built->q = ob.build(b);
             return built;
         };
-        // The assertions of the query's first check (make_solver's, in its order): the raw flag
-        // space when both scopes are asked, else the one scope.
-        auto first_assertions = [&](const Built& x, bool with_contracts) {
+        // A scope's assertions, in the order make_solver adds them; a kept proof is looked up
+        // by its first check's (the raw flag space when both scopes are asked, else the one).
+        auto query_assertions = [&](const Built& x, bool with_contracts) {
             z3::expr_vector a(x.b.c);
             for (const auto& d : x.b.in.domain) a.push_back(d);
             for (const auto& e : x.q.assumptions) a.push_back(e);
@@ -253,7 +253,7 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
             }
             const auto scopes = scopes_of(pb->q);
             const bool first_with_contracts = scopes.size() == 1 && scopes[0].second;
-            if (proof_kept(first_assertions(*pb, first_with_contracts), kept_context)) {
+            if (proof_kept(query_assertions(*pb, first_with_contracts), kept_context)) {
                 vd.entry = pb->q.entry;
                 vd.method = pb->q.method;
                 const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -287,10 +287,8 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
             z3::params p(c);
             p.set("timeout", opt.timeout_ms);
             s.set(p);
-            for (const auto& d : b.in.domain) s.add(d);
-            for (const auto& a : q.assumptions) s.add(a);
-            if (with_contracts) s.add(all_hold(c, q.contracts));
-            s.add(q.violation);
+            // the very assertions a kept proof is looked up by (query_assertions)
+            for (const auto& a : query_assertions(*built, with_contracts)) s.add(a);
             if (!opt.smt2_dir.empty()) {
                 std::filesystem::create_directories(opt.smt2_dir);
                 sv.smt2_file = opt.smt2_dir + "/" + safe(vd.variant + "." + ob.id + "." + scope_name) + ".smt2";
