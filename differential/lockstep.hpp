@@ -64,6 +64,7 @@ private:
     Handle* pick(std::uint32_t pick, bool (*ok)(const Handle&));
     std::string apply(const Event& e, bool& ran);  // runs the event; a mismatch in a result, or ""
     std::string compare_state(std::size_t reports_before_m, std::size_t reports_before_r) const;
+    bool same_granules(std::uint64_t pfn) const;  // every granule of the page: tag and zero-or-not
     std::string dump_page(std::uint64_t pfn) const;
     std::string dump_cpus() const;
 };

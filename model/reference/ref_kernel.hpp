@@ -42,6 +42,7 @@ enum class RefMutation {
     shared_sample_counter, // one kasan_page_alloc_skip for all CPUs instead of one per CPU
     ring_ignores_free,     // reports call a use-after-free an out-of-bounds access
     check_misses_last_granule,  // an access spanning granules is not checked in its last one
+    zero_misses_last_granule,   // zeroing a run of granules leaves its last one's data as it was
 };
 
 struct RefConfig {
@@ -124,6 +125,10 @@ public:
     void page_kasan_tag_reset(std::uint64_t pfn) { page_kasan_tag_set(pfn, KASAN_TAG_KERNEL); }
     std::uint8_t mem_tag_nibble(std::size_t granule) const { return tags_.get(granule); }
     bool granule_zero(std::size_t granule) const { return (zero_[granule / 64] >> (granule % 64)) & 1; }
+    // The same, a word at a time: granules [16 w, 16 w + 16)'s tags as
+    // TagStore::word() packs them, granules [64 w, 64 w + 64)'s zero bits.
+    std::uint64_t mem_tag_word(std::size_t w) const { return tags_.word(w); }
+    std::uint64_t zero_word(std::size_t w) const { return zero_[w]; }
     // The MTE tag (0xF0 | nibble) of a mapped address; false when unmapped.
     bool mem_tag_at(std::uint64_t addr, Tag& out) const;
     std::int64_t sample_skip(int cpu) const { return cpus_[cpu].sample_skip; }

@@ -114,6 +114,7 @@ void RefKernel::charge_clear_pages(std::uint64_t n) {
 }
 
 void RefKernel::zero_granules(std::size_t g, std::size_t n, bool value) {
+    if (value && n && cfg_.mutation == RefMutation::zero_misses_last_granule) --n;
     // bit runs, a word at a time in the middle
     while (n && g % 64) {
         std::uint64_t bit = std::uint64_t(1) << (g % 64);

@@ -70,6 +70,14 @@ public:
     // The first granule of [g, g + n) whose tag differs from `tag`, or g + n.
     std::size_t first_mismatch(std::size_t g, std::size_t n, std::uint8_t tag) const;
 
+    // Word w of the store: granules [16 w, 16 w + 16), granule 16 w + i in
+    // nibble i (bits 4 i .. 4 i + 3). The differential check compares a page
+    // a word at a time (differential/lockstep.cpp).
+    std::uint64_t word(std::size_t w) const {
+        assert(w < words_.size());
+        return words_[w];
+    }
+
     // Bytes of tag storage in use: one per two granules.
     std::size_t storage_bytes() const { return (granules_ + 1) / 2; }
 
