@@ -42,6 +42,9 @@ static const char* kUsage =
 // serves large blocks with fresh mmaps, so every obligation page-faulted its
 // memory in again: a third of `tagproof prove`'s time (sys 2.0 s of 6.1 s for
 // one variant, reports/PERFORMANCE.md). Keep freed memory for reuse instead.
+// (With jemalloc linked, as the build does where libjemalloc-dev is
+// installed, these set glibc's unused heap and model/core/jemalloc_conf.cpp
+// does the same for jemalloc's.)
 static void keep_freed_memory() {
     mallopt(M_MMAP_THRESHOLD, 32 << 20);  // the largest threshold glibc takes (64-bit)
     mallopt(M_TRIM_THRESHOLD, 1 << 30);

@@ -1,0 +1,19 @@
+// jemalloc_conf.cpp — jemalloc's options, compiled into each executable that
+// links jemalloc (CMakeLists.txt tagproof_use_jemalloc; jemalloc reads the
+// global `malloc_conf` of the program at its first allocation).
+//
+// Why jemalloc: the explorer copies and frees a Model per transition and the
+// corpus builds one per run; glibc's malloc, free and consolidation were a
+// quarter of a review's explorer time (perf, fifteenth session), and with
+// Debian's jemalloc a mutant review takes 0.85x the user time.
+//
+// Why these options: Z3 builds and frees hundreds of MB of terms per
+// obligation. With jemalloc's default decay, freed pages went back to the
+// kernel and every obligation faulted them in again (`tagproof prove` 0.40 s
+// of system time against 0.04 s); cli/main.cpp's mallopt() calls do the
+// same for glibc's heap when jemalloc is not linked. Never purging keeps the
+// peak resident, as that mallopt() does.
+extern "C" {
+// NOLINTNEXTLINE: the name is jemalloc's
+const char* malloc_conf = "dirty_decay_ms:-1,muzzy_decay_ms:-1";
+}
