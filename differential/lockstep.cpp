@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 #include <sstream>
+#include <stdexcept>
 
 #include "boot_params.hpp"
 #include "error.hpp"
@@ -313,11 +314,9 @@ bool Lockstep::same_granules(std::uint64_t pfn) const {
     const auto& mt = m.phys_tags();
     const auto& md = m.phys_data();
     const std::size_t g0 = pfn * kPage;
-    if (mt.chunk_size() % kPage || md.chunk_size() % kPage) {  // a page not within one chunk: granule by granule
-        for (std::size_t g = g0; g < g0 + kPage; ++g)
-            if (mte_nibble(mt[g]) != r.mem_tag_nibble(g) || (md[g] == spec::DATA_ZERO) != r.granule_zero(g)) return false;
-        return true;
-    }
+    // the model's RAM arrays are chunked by page (cow_array.hpp), so a page's granules are contiguous
+    if (mt.chunk_size() % kPage || md.chunk_size() % kPage)
+        throw std::logic_error("lockstep: the model's RAM is not chunked by whole pages");
     const std::uint8_t* t = mt.at(g0);
     const std::uint32_t* d = md.at(g0);
     // eight tag bytes to eight nibbles, byte i's low nibble to bits 4 i .. 4 i + 3

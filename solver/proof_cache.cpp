@@ -65,29 +65,33 @@ void keep(const std::string& dir, const Hash128& h) {
     std::ofstream(dir + "/" + entry_name(h));
 }
 
+std::string proofs_dir() { return build_cache_dir("proofs", "TAGPROOF_PROOF_CACHE"); }
+
 }  // namespace
 
-bool proof_cache_on() { return !build_cache_dir("proofs", "TAGPROOF_PROOF_CACHE").empty(); }
+bool proof_cache_on() { return !proofs_dir().empty(); }
 
-bool proof_kept(const z3::expr_vector& assertions, const std::string& context) {
-    const std::string dir = build_cache_dir("proofs", "TAGPROOF_PROOF_CACHE");
-    if (dir.empty()) return false;
-    const std::optional<Hash128> h = query_digest(assertions, context);
-    if (!h || !recall(dir, *h)) return false;
+std::optional<Hash128> proof_key(const z3::expr_vector& assertions, const std::string& context) {
+    if (proofs_dir().empty()) return std::nullopt;
+    return query_digest(assertions, context);
+}
+
+bool proof_kept(const Hash128& key) {
+    const std::string dir = proofs_dir();
+    if (dir.empty() || !recall(dir, key)) return false;
     ++hits;
     return true;
 }
 
-void keep_proof(const z3::expr_vector& assertions, const std::string& context) {
-    const std::string dir = build_cache_dir("proofs", "TAGPROOF_PROOF_CACHE");
-    if (dir.empty()) return;
-    if (const std::optional<Hash128> h = query_digest(assertions, context)) keep(dir, *h);
+void keep_proof(const Hash128& key) {
+    if (const std::string dir = proofs_dir(); !dir.empty()) keep(dir, key);
 }
 
 z3::check_result check_kept(z3::solver& s, const std::string& context) {
-    if (proof_kept(s.assertions(), context)) return z3::unsat;
+    const std::optional<Hash128> key = proof_key(s.assertions(), context);
+    if (key && proof_kept(*key)) return z3::unsat;
     const z3::check_result r = s.check();
-    if (r == z3::unsat) keep_proof(s.assertions(), context);
+    if (key && r == z3::unsat) keep_proof(*key);
     return r;
 }
 

@@ -23,20 +23,30 @@
 #include <z3++.h>
 
 #include <cstddef>
+#include <optional>
 #include <string>
+
+#include "hash128.hpp"
 
 namespace tagproof::solver {
 
 // Whether proofs are kept (TAGPROOF_PROOF_CACHE is not "off" and a
-// directory can be named).
+// directory can be named): with none, a caller need not build a query to
+// look it up.
 bool proof_cache_on();
 
-// Whether `assertions` under `context` were proved unsat before (counted in
-// proof_cache_hits()).
-bool proof_kept(const z3::expr_vector& assertions, const std::string& context);
+// The key a query's proof is kept under: its assertions' digest with
+// `context` folded in (query_digest.hpp); nullopt when proofs are not kept
+// (TAGPROOF_PROOF_CACHE=off, no directory) or the query cannot be digested.
+// A caller digests a query once and both looks it up and keeps it by this.
+std::optional<Hash128> proof_key(const z3::expr_vector& assertions, const std::string& context);
 
-// Keeps the fact that `assertions` under `context` are unsat (Z3 said so).
-void keep_proof(const z3::expr_vector& assertions, const std::string& context);
+// Whether the query of `key` was proved unsat before (counted in
+// proof_cache_hits()).
+bool proof_kept(const Hash128& key);
+
+// Keeps the fact that the query of `key` is unsat (Z3 said so).
+void keep_proof(const Hash128& key);
 
 // For a solver whose context holds nothing else that is checked later (a
 // context per check): s.check(), unless a check of the same assertions under the same `context`

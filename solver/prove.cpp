@@ -243,6 +243,9 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
             vd.why_not = q.why_not;
             out.push_back(vd);
         };
+        // the key of its first query, digested once in the probe context:
+        // looked up there, and kept under it if the fresh context proves it
+        std::optional<Hash128> kept_key;
         if (use_kept) {
             const auto t0 = std::chrono::steady_clock::now();
             ContextScope probe_scope(*probe);
@@ -253,7 +256,8 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
             }
             const auto scopes = scopes_of(pb->q);
             const bool first_with_contracts = scopes.size() == 1 && scopes[0].second;
-            if (proof_kept(query_assertions(*pb, first_with_contracts), kept_context)) {
+            kept_key = proof_key(query_assertions(*pb, first_with_contracts), kept_context);
+            if (kept_key && proof_kept(*kept_key)) {
                 vd.entry = pb->q.entry;
                 vd.method = pb->q.method;
                 const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -411,7 +415,7 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
             auto t0 = std::chrono::steady_clock::now();
             z3::solver rs = make_solver(false, raw.scope, raw);
             const z3::check_result rr = rs.check();
-            if (rr == z3::unsat && use_kept) keep_proof(rs.assertions(), kept_context);
+            if (rr == z3::unsat && kept_key) keep_proof(*kept_key);
             if (rr == z3::unsat) {
                 decide(rs, rr, raw.scope, raw);
                 raw.ms = ms_since(t0);
@@ -446,7 +450,7 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
             auto t0 = std::chrono::steady_clock::now();
             z3::solver s = make_solver(scopes[0].second, sv.scope, sv);
             const z3::check_result r = s.check();
-            if (r == z3::unsat && use_kept) keep_proof(s.assertions(), kept_context);
+            if (r == z3::unsat && kept_key) keep_proof(*kept_key);
             decide(s, r, sv.scope, sv);
             sv.ms = ms_since(t0);
             vd.scopes.push_back(sv);

@@ -36,10 +36,10 @@ public:
     // first, from an explicit stack): a deep term does not deepen the C++
     // stack.
     std::optional<Hash128> ast(Z3_ast root) {
-        std::vector<std::pair<Z3_ast, bool>> todo{{root, false}};
-        while (!todo.empty()) {
-            auto [a, children_done] = todo.back();
-            todo.pop_back();
+        std::vector<std::pair<Z3_ast, bool>> stack{{root, false}};
+        while (!stack.empty()) {
+            auto [a, children_done] = stack.back();
+            stack.pop_back();
             const unsigned id = Z3_get_ast_id(c_, a);
             if (asts_.count(id)) continue;
             std::optional<Hash128> h;
@@ -49,10 +49,10 @@ public:
                     const Z3_app app_ = Z3_to_app(c_, a);
                     const unsigned n = Z3_get_app_num_args(c_, app_);
                     if (!children_done) {
-                        todo.push_back({a, true});
+                        stack.push_back({a, true});
                         for (unsigned i = n; i-- > 0;) {
                             const Z3_ast arg = Z3_get_app_arg(c_, app_, i);
-                            if (!asts_.count(Z3_get_ast_id(c_, arg))) todo.push_back({arg, false});
+                            if (!asts_.count(Z3_get_ast_id(c_, arg))) stack.push_back({arg, false});
                         }
                         continue;
                     }
