@@ -24,7 +24,8 @@ struct TagRangeCost {
 // DCZID_EL0 as a parameter: BS in bits 3:0, DZP in bit 4 (BS = 4: 64 bytes).
 inline TagRangeCost mte_set_mem_tag_range_cost(std::uint64_t addr, std::uint64_t size, std::uint64_t dczid = 4) {
     constexpr std::uint64_t G = 16;
-    const std::uint64_t bs = std::uint64_t(4) << (dczid & 0xF);
+    const unsigned bs_shift = 2 + unsigned(dczid & 0xF);  // bs a power of two: shifts, not divisions
+    const std::uint64_t bs = std::uint64_t(1) << bs_shift;
     const bool dzp = (dczid >> 4) & 1;
     TagRangeCost c;
     c.granules = size / G;
@@ -37,7 +38,7 @@ inline TagRangeCost mte_set_mem_tag_range_cost(std::uint64_t addr, std::uint64_t
     // the STG loop runs at least once and stops at the first block boundary after addr
     const std::uint64_t first_boundary = (addr | mask) + 1;
     // the DC loop runs at least once; size >= 2 blocks puts end2 past first_boundary
-    c.dc_gva = (end2 - first_boundary) / bs;
+    c.dc_gva = (end2 - first_boundary) >> bs_shift;
     c.stg = (first_boundary - addr) / G + (end3 - end2) / G;
     return c;
 }

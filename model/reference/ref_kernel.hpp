@@ -161,6 +161,7 @@ private:
     kernel::CEnv env_;
     std::shared_ptr<const GfpLayout> gfp_;  // the variant's, shared by every copy
     gfp_t gfp_comp_ = 0, gfp_kernel_nowarn_ = 0, skip_flag_ = 0;
+    unsigned random_tag_min_ = 0, random_tag_max_ = 0;  // kasan_random_tag()'s range, the era's rule
 
     // physical memory
     std::uint64_t npages_;
@@ -191,6 +192,10 @@ private:
     };
     struct Cache {
         std::uint64_t object_size = 0, slot_size = 0;
+        // ceil(2^40 / slot_size): an offset into a slab (under 2^15 bytes, order
+        // at most 3) times this, shifted down 40, is the slot, without a division
+        std::uint64_t slot_reciprocal = 0;
+        std::uint64_t slot_of(std::uint64_t offset) const { return (offset * slot_reciprocal) >> 40; }
         unsigned order = 0;
         bool is_kmalloc = true;
         std::vector<std::int32_t> slabs;                    // indexes into slabs_, creation order
@@ -198,6 +203,10 @@ private:
     };
     std::vector<Cache> caches_;
     std::array<std::int32_t, 14> kmalloc_cache_{};  // size class -> cache (-1: not yet created)
+    // kmalloc_index() of every size up to KMALLOC_MAX_CACHE_SIZE, by (size + 7) / 8
+    // (every class is a multiple of 8), from the era's kmalloc_minalign at
+    // construction: the rule is evaluated once, not on every kmalloc
+    std::array<std::uint8_t, 8192 / 8 + 1> kmalloc_class_{};  // ref_memory.cpp checks 8192
     std::int32_t pgd_cache_ = -1;
     std::vector<Slab> slabs_;
     // per slot (all slabs): live?, and the stack ring reduced to what a report

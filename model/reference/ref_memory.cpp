@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "error.hpp"
+#include "layout.hpp"
 #include "mte_cost.hpp"
 #include "ref_kernel.hpp"
 #include "runtime.hpp"
@@ -36,6 +37,12 @@ RefKernel::RefKernel(const kernel::Variant& v, const RefConfig& cfg, TagSource& 
     zero_.assign((ng + 63) / 64, cfg_.boot.init_on_free ? ~std::uint64_t(0) : 0);
     cpus_.resize(cfg_.machine.cpus);
     kmalloc_cache_.fill(-1);
+    random_tag_min_ = v_.random_tag_min(env_);  // the era's range, fixed for the run
+    random_tag_max_ = v_.random_tag_max(env_);
+    static_assert(sizeof(kmalloc_class_) == layout::KMALLOC_MAX_CACHE_SIZE / 8 + 1);
+    const std::uint64_t minalign = v_.kmalloc_minalign(env_);  // the era's rule
+    for (std::size_t k = 1; k < kmalloc_class_.size(); ++k)
+        kmalloc_class_[k] = std::uint8_t(layout::kmalloc_index(k * 8, minalign));
     // kasan.page_alloc.sample=N starts every CPU's counter at 0, as the model does by default
     if (cfg_.build.kfence) throw InputError("", "the reference implementation does not model KFENCE");
     release_boot_memory();
@@ -115,17 +122,16 @@ void RefKernel::charge_clear_pages(std::uint64_t n) {
 
 void RefKernel::zero_granules(std::size_t g, std::size_t n, bool value) {
     if (value && n && cfg_.mutation == RefMutation::zero_misses_last_granule) --n;
-    // bit runs, a word at a time in the middle
-    while (n && g % 64) {
-        std::uint64_t bit = std::uint64_t(1) << (g % 64);
-        zero_[g / 64] = value ? zero_[g / 64] | bit : zero_[g / 64] & ~bit;
-        ++g, --n;
-    }
-    for (; n >= 64; g += 64, n -= 64) zero_[g / 64] = value ? ~std::uint64_t(0) : 0;
-    for (; n; ++g, --n) {
-        std::uint64_t bit = std::uint64_t(1) << (g % 64);
-        zero_[g / 64] = value ? zero_[g / 64] | bit : zero_[g / 64] & ~bit;
-    }
+    if (n == 0) return;
+    // a masked first and last word, whole words between
+    auto put = [&](std::size_t w, std::uint64_t m) { zero_[w] = value ? zero_[w] | m : zero_[w] & ~m; };
+    const std::size_t first = g / 64, last = (g + n - 1) / 64;
+    const std::uint64_t head = ~std::uint64_t(0) << (g % 64);
+    const std::uint64_t tail = ~std::uint64_t(0) >> (63 - (g + n - 1) % 64);
+    if (first == last) return put(first, head & tail);
+    put(first, head);
+    for (std::size_t w = first + 1; w < last; ++w) zero_[w] = value ? ~std::uint64_t(0) : 0;
+    put(last, tail);
 }
 
 // Tags of a block in the linear map: one call, one contiguous granule run.
@@ -142,6 +148,14 @@ void RefKernel::tag_range_virt(std::uint64_t addr, std::uint64_t len, std::uint8
     if (len == 0) return;
     addr |= ~ADDR_MASK;
     std::uint64_t end = addr + (len + G - 1) / G * G;
+    if (addr >= LINEAR_BASE && end > addr && end - LINEAR_BASE <= npages_ * PAGE_SIZE) {
+        // the linear map is physically contiguous: one granule run (a slab
+        // object, a kmalloc redzone), the same granules the page walk visits
+        const std::size_t g = (addr - LINEAR_BASE) / G, n = (end - addr) / G;
+        tags_.set_range(g, n, nibble);
+        if (init) zero_granules(g, n, true);
+        return charge_tag_call(addr, len, init);
+    }
     for (std::uint64_t a = addr; a < end;) {
         std::uint64_t page_end = (a / PAGE_SIZE + 1) * PAGE_SIZE;
         std::uint64_t stop = std::min(end, page_end);
@@ -174,7 +188,7 @@ void RefKernel::zero_range_virt(std::uint64_t addr, std::uint64_t len, bool valu
 
 Tag RefKernel::random_tag() {
     ++cost_.random_tags;
-    return tagsrc_.next(v_.random_tag_min(env_), v_.random_tag_max(env_));
+    return tagsrc_.next(random_tag_min_, random_tag_max_);
 }
 
 // kasan_byte_accessible(), HW_TAGS: match-all, or the first granule's tag.

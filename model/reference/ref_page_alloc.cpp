@@ -5,6 +5,8 @@
 // policy (model/spec/page_alloc.cpp), so the two agree pfn for pfn; the scan
 // reads the allocation bitmap a word (64 pages) at a time from the lowest word
 // with a free page.
+#include <bit>
+
 #include "error.hpp"
 #include "effects.hpp"
 #include "ref_kernel.hpp"
@@ -15,15 +17,21 @@ std::int64_t RefKernel::find_free_block(unsigned order) const {
     const std::uint64_t n = std::uint64_t(1) << order;
     const std::size_t words = alloc_.size();
     if (n <= 64) {
-        const std::uint64_t m = n == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << n) - 1;
+        // the aligned offsets of a word where n free pages start: bit p of
+        // `run` says pages [p, p + n) are free once the free bits are ANDed
+        // with themselves shifted by 1, 2, 4, ... n / 2 (the bits past the
+        // last page read as allocated, so no run crosses the end of RAM)
+        static constexpr std::uint64_t kAligned[] = {~0ull, 0x5555555555555555ull, 0x1111111111111111ull,
+                                                     0x0101010101010101ull, 0x0001000100010001ull,
+                                                     0x0000000100000001ull, 1ull};
         for (std::size_t w = free_hint_; w < words; ++w) {
-            std::uint64_t bits = alloc_[w];
-            if (bits == ~std::uint64_t(0)) continue;
-            for (unsigned off = 0; off < 64; off += unsigned(n))
-                if (((bits >> off) & m) == 0) {
-                    std::uint64_t pfn = w * 64 + off;
-                    if (pfn + n <= npages_) return std::int64_t(pfn);
-                }
+            std::uint64_t run = ~alloc_[w];
+            for (std::uint64_t s = 1; s < n && run; s <<= 1) run &= run >> s;
+            run &= kAligned[order];
+            if (run) {
+                const std::uint64_t pfn = w * 64 + unsigned(std::countr_zero(run));
+                return pfn + n <= npages_ ? std::int64_t(pfn) : -1;
+            }
         }
         return -1;
     }

@@ -3,6 +3,8 @@
 // __kasan_slab_pre_free, __kasan_slab_free), large kmalloc through
 // page_alloc. The layout is the model's (model/spec/slab.cpp): size classes,
 // at least 4 objects a slab, freed slots reused LIFO.
+#include <cassert>
+
 #include "error.hpp"
 #include "layout.hpp"
 #include "promises.hpp"
@@ -18,6 +20,7 @@ std::int32_t RefKernel::create_cache(std::uint64_t object_size, std::uint64_t sl
     Cache c;
     c.object_size = object_size;
     c.slot_size = slot_size;
+    c.slot_reciprocal = ((std::uint64_t(1) << 40) + slot_size - 1) / slot_size;
     c.order = slab_order(slot_size);
     c.is_kmalloc = is_kmalloc;
     c.freelist.reserve(64);
@@ -26,7 +29,7 @@ std::int32_t RefKernel::create_cache(std::uint64_t object_size, std::uint64_t sl
 }
 
 std::int32_t RefKernel::cache_for_size(std::uint64_t size) {
-    const unsigned i = layout::kmalloc_index(size, v_.kmalloc_minalign(env_));  // the era's rule
+    const unsigned i = kmalloc_class_[(size + 7) / 8];  // layout::kmalloc_index() with the era's minalign
     const std::uint64_t cls = layout::kKmallocClasses[i];
     if (kmalloc_cache_[i] < 0) kmalloc_cache_[i] = create_cache(cls, cls, true);
     return kmalloc_cache_[i];
@@ -149,7 +152,8 @@ void RefKernel::kfree(std::uint64_t ptr) {
     const Slab& s = slabs_[si];
     const Cache& c = caches_[s.cache];
     const std::uint64_t start = LINEAR_BASE + s.pfn * PAGE_SIZE;
-    const std::uint64_t slot = (a - start) / c.slot_size;
+    const std::uint64_t slot = c.slot_of(a - start);
+    assert(slot == (a - start) / c.slot_size);
     if (rt_.kasan_enabled) {
         if (a != start + slot * c.slot_size) return report_free(ptr, "invalid-free");
         if (!byte_accessible(ptr)) return report_free(ptr, "double-free");

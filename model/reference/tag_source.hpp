@@ -27,8 +27,8 @@ public:
         s_ ^= s_ >> 12;
         s_ ^= s_ << 25;
         s_ ^= s_ >> 27;
-        std::uint64_t r = (s_ * 0x2545F4914F6CDD1Dull) >> 32;
-        return Tag(lo + r % (hi - lo + 1));
+        const std::uint64_t r = (s_ * 0x2545F4914F6CDD1Dull) >> 32;
+        return Tag(lo + ((r * (hi - lo + 1)) >> 32));  // [0, 2^32) scaled to the range: no division
     }
 
 private:

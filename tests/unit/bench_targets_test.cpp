@@ -1,6 +1,8 @@
-// `tagproof bench`'s reading of Google Benchmark JSON and its targets: the
-// recorded run meets them (its medians, not its means), a run with a slow reference and a slow tag store
-// misses exactly those, and what is not benchmark output is refused.
+// `tagproof bench`'s reading of Google Benchmark JSON and its targets: a
+// recorded run is judged on the medians of its repetitions (not its means,
+// not one repetition), a run kept as aggregates on its _median entries, a
+// run with a slow reference and a slow tag store misses exactly those, and
+// what is not benchmark output is refused.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -21,23 +23,66 @@ std::string read(const std::string& name) {
     return ss.str();
 }
 
-TEST(BenchTargets, TheRecordedRunMeetsEveryTarget) {
+std::vector<std::string> missed(const std::vector<TargetCheck>& checks) {
+    std::vector<std::string> out;
+    for (const auto& c : checks)
+        if (!c.met()) out.push_back(c.what);
+    return out;
+}
+
+// A run of `tagproof bench --json` (reports/PERFORMANCE.md, 2026-12-06): five
+// repetitions of each benchmark, judged on medians computed from them, each
+// side's spread in the detail.
+TEST(BenchTargets, ARecordedRunIsJudgedOnTheMediansOfItsRepetitions) {
+    const auto rs = parse_benchmark_json(read("run-2026-12-06.json"), "run-2026-12-06.json");
+    const Measured ref = measure(rs, "BM_ReferenceEvents", true);
+    EXPECT_EQ(ref.runs, 5);
+    EXPECT_NEAR(ref.median / 1e6, 19.89, 0.01);
+    EXPECT_NEAR(ref.min / 1e6, 16.2, 0.05);  // one slow repetition: the median is not moved by it
+    EXPECT_NEAR(ref.spread(), 0.19, 0.01);
+    const auto checks = check_targets(rs);
+    ASSERT_EQ(checks.size(), 6u);
+    EXPECT_NEAR(checks[1].measured, 21.19, 0.01);
+    EXPECT_NE(checks[2].detail.find("5 runs"), std::string::npos) << checks[2].detail;
+    EXPECT_EQ(missed(checks), (std::vector<std::string>{"reference events per second (millions)",
+                                                        "reference / model events per second"}));
+}
+
+// The median, not the mean: a run kept with its aggregates alone (12-01)
+// is read from its _median entries, and says its spread is unknown.
+TEST(BenchTargets, ARunKeptAsAggregatesIsReadFromItsMedians) {
+    const auto checks = check_targets(parse_benchmark_json(read("aggregates-2026-12-01.json"), "x.json"));
+    ASSERT_EQ(checks.size(), 6u);
+    EXPECT_NEAR(checks[1].measured, 167.71, 0.01);
+    EXPECT_NEAR(checks[3].measured, 1.29, 0.01);  // 4 KiB: over 1.2
+    EXPECT_NE(checks[0].detail.find("spread unknown"), std::string::npos) << checks[0].detail;
+    EXPECT_EQ(missed(checks), (std::vector<std::string>{"reference events per second (millions)",
+                                                        "TagStore::set_range / memset, 4096 B"}));
+}
+
+// met.json is constructed (its context says how): every target met.
+TEST(BenchTargets, ARunMeetingEveryTargetIsMet) {
     const auto checks = check_targets(parse_benchmark_json(read("met.json"), "met.json"));
-    ASSERT_EQ(checks.size(), 5u);
-    // the run in reports/PERFORMANCE.md (five repetitions interleaved, judged
-    // on the medians that sit beside the means and deviations in the JSON)
-    EXPECT_NEAR(checks[0].measured, 167.71, 0.01);
-    EXPECT_NEAR(checks[2].measured, 1.29, 0.01);
     for (const auto& c : checks) EXPECT_TRUE(c.met()) << c.what << " " << c.measured;
 }
 
 TEST(BenchTargets, ASlowReferenceAndASlowTagStoreAreMissed) {
     const auto checks = check_targets(parse_benchmark_json(read("missed.json"), "missed.json"));
-    std::vector<std::string> missed;
-    for (const auto& c : checks)
-        if (!c.met()) missed.push_back(c.what);
-    EXPECT_EQ(missed, (std::vector<std::string>{"reference / model events per second",
-                                                "TagStore::set_range / memset, 4096 B"}));
+    EXPECT_EQ(missed(checks), (std::vector<std::string>{"reference events per second (millions)",
+                                                        "reference / model events per second",
+                                                        "TagStore::set_range / memset, 4096 B"}));
+}
+
+TEST(BenchTargets, TheMedianOfAnEvenCountIsTheMeanOfTheMiddleTwo) {
+    std::vector<BenchResult> rs;
+    for (double t : {4.0, 1.0, 3.0, 100.0}) rs.push_back({"BM_X", t, "ns", 0, false});
+    rs.push_back({"BM_X_median", 999, "ns", 0, true});  // an aggregate beside them is not a repetition
+    const Measured m = measure(rs, "BM_X", false);
+    EXPECT_EQ(m.runs, 4);
+    EXPECT_DOUBLE_EQ(m.median, 3.5);
+    EXPECT_DOUBLE_EQ(m.min, 1.0);
+    EXPECT_DOUBLE_EQ(m.max, 100.0);
+    EXPECT_THROW(measure(rs, "BM_Y", false), InputError);
 }
 
 TEST(BenchTargets, WhatIsNotBenchmarkOutputIsRefused) {
