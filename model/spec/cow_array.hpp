@@ -15,14 +15,20 @@
 // values; a chunk keeps its runs once asked (most pages of a state are its
 // parent's), and a chunk whose runs were taken is never written again: a
 // write makes a new one.
+//
+// A chunk's count of sharers is a plain integer, not shared_ptr's atomic
+// one: a Model and its copies live on the thread that made them (a review's
+// workers each build their own; nothing hands a Model to another thread
+// while its maker still holds a copy), and the locked increment per chunk was
+// a sixth of the explorer's time (a copy of 48 pages took 192 of them, and
+// its destruction 192 more). Debug builds check the thread.
 #pragma once
 #include <algorithm>
-#include <atomic>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
-#include <mutex>
 #include <stdexcept>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -40,7 +46,7 @@ public:
         chunk_ = chunk;
         shift_ = 0;
         while ((std::size_t(1) << shift_) < chunk) ++shift_;
-        chunks_.assign(n / chunk, std::make_shared<Chunk>(std::vector<T>(chunk, v)));
+        chunks_.assign(n / chunk, Ref(new Chunk(std::vector<T>(chunk, v))));
     }
     std::size_t size() const { return n_; }
     bool empty() const { return n_ == 0; }
@@ -76,38 +82,76 @@ public:
     using Runs = std::vector<std::pair<std::uint32_t, T>>;
     const Runs& chunk_runs(std::size_t c) const {
         const Chunk& k = *chunks_[c];
-        if (!k.ready.load(std::memory_order_acquire)) {
-            std::lock_guard<std::mutex> lock(k.mu);
-            if (!k.ready.load(std::memory_order_relaxed)) {
-                for (std::size_t i = 0; i < k.v.size();) {
-                    std::size_t j = i + 1;
-                    while (j < k.v.size() && k.v[j] == k.v[i]) ++j;
-                    k.runs.emplace_back(std::uint32_t(j - i), k.v[i]);
-                    i = j;
-                }
-                k.ready.store(true, std::memory_order_release);
+        if (!k.ready) {
+            for (std::size_t i = 0; i < k.v.size();) {
+                std::size_t j = i + 1;
+                while (j < k.v.size() && k.v[j] == k.v[i]) ++j;
+                k.runs.emplace_back(std::uint32_t(j - i), k.v[i]);
+                i = j;
             }
+            k.ready = true;
         }
         return k.runs;
     }
     // whether chunk c is the same block in both (a copy that neither wrote)
-    bool same_chunk(const CowArray& o, std::size_t c) const { return chunks_[c] == o.chunks_[c]; }
+    bool same_chunk(const CowArray& o, std::size_t c) const { return chunks_[c].get() == o.chunks_[c].get(); }
 
 private:
     struct Chunk {
         explicit Chunk(std::vector<T> values) : v(std::move(values)) {}
         std::vector<T> v;
-        mutable std::mutex mu;
-        mutable std::atomic<bool> ready{false};
+        mutable bool ready = false;  // runs computed: the chunk is read-only from now on
         mutable Runs runs;
+        std::uint32_t refs = 1;      // the CowArrays sharing it
+#ifndef NDEBUG
+        std::thread::id owner = std::this_thread::get_id();
+#endif
+    };
+    // A counted reference to a chunk, on one thread (see the file comment).
+    class Ref {
+    public:
+        Ref() = default;
+        explicit Ref(Chunk* c) : c_(c) {}
+        Ref(const Ref& o) : c_(o.c_) { take(); }
+        Ref(Ref&& o) noexcept : c_(o.c_) { o.c_ = nullptr; }
+        Ref& operator=(const Ref& o) {
+            if (c_ != o.c_) {
+                Ref copy(o);
+                std::swap(c_, copy.c_);
+            }
+            return *this;
+        }
+        Ref& operator=(Ref&& o) noexcept {
+            std::swap(c_, o.c_);
+            return *this;
+        }
+        ~Ref() {
+            if (c_) {
+                assert(c_->owner == std::this_thread::get_id());
+                if (--c_->refs == 0) delete c_;
+            }
+        }
+        Chunk* get() const { return c_; }
+        Chunk* operator->() const { return c_; }
+        Chunk& operator*() const { return *c_; }
+        bool shared() const { return c_->refs > 1; }
+
+    private:
+        void take() {
+            if (c_) {
+                assert(c_->owner == std::this_thread::get_id());
+                ++c_->refs;
+            }
+        }
+        Chunk* c_ = nullptr;
     };
     // shared, or its runs taken: written in a fresh copy
     T* writable(std::size_t c) {
-        std::shared_ptr<Chunk>& p = chunks_[c];
-        if (p.use_count() > 1 || p->ready.load(std::memory_order_acquire)) p = std::make_shared<Chunk>(p->v);
+        Ref& p = chunks_[c];
+        if (p.shared() || p->ready) p = Ref(new Chunk(p->v));
         return p->v.data();
     }
-    std::vector<std::shared_ptr<Chunk>> chunks_;
+    std::vector<Ref> chunks_;
     std::size_t n_ = 0, chunk_ = 1;
     unsigned shift_ = 0;  // log2(chunk_): an index is split by shift and mask, not divided
 };
