@@ -6,6 +6,7 @@
 // recorded verdicts.
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <mutex>
 #include <cstdio>
 #include <filesystem>
@@ -174,9 +175,17 @@ int verb_review(const Args& args) {
         targets.push_back(kernel::find_variant(o.get("--variant"), "--variant").name());
     if (!ro.baseline.empty()) kernel::find_variant(ro.baseline, "--baseline");
 
-    // corpus, solver, explorer: one variant a worker
+    // corpus, solver, explorer: one variant a worker. RapidCheck's
+    // configuration is process-wide (its implicit parameters are statics), so
+    // its bursts and the replay of each variant's findings run on this
+    // thread, a variant as soon as its worker is done with it, in order,
+    // while the workers go on with the next ones (each variant's burst is
+    // seeded by its name: the order it runs in changes nothing).
     std::vector<review::VariantReview> reviews(targets.size());
     std::vector<std::string> errors(targets.size());
+    std::vector<char> done(targets.size(), 0);
+    std::mutex done_mu;
+    std::condition_variable done_cv;
     std::atomic<std::size_t> next{0};
     auto worker = [&] {
         for (std::size_t i; (i = next++) < targets.size();) {
@@ -185,19 +194,31 @@ int verb_review(const Args& args) {
             } catch (const std::exception& e) {
                 errors[i] = e.what();
             }
+            std::lock_guard<std::mutex> lock(done_mu);
+            done[i] = 1;
+            done_cv.notify_all();
         }
     };
     std::vector<std::thread> pool;
     for (unsigned j = 0; j < std::min<std::size_t>(jobs, targets.size()); ++j) pool.emplace_back(worker);
+    try {
+        for (std::size_t i = 0; i < targets.size(); ++i) {
+            {
+                std::unique_lock<std::mutex> lock(done_mu);
+                done_cv.wait(lock, [&] { return done[i] != 0; });
+            }
+            if (!errors[i].empty()) continue;  // told below, after every worker has stopped
+            review::add_rapidcheck(reviews[i], ro);
+            review::explain_findings(reviews[i]);
+        }
+    } catch (...) {
+        next = targets.size();  // no worker starts another variant
+        for (auto& t : pool) t.join();
+        throw;
+    }
     for (auto& t : pool) t.join();
     for (std::size_t i = 0; i < targets.size(); ++i)
         if (!errors[i].empty()) throw InputError(targets[i], errors[i]);
-
-    // RapidCheck (its configuration is process-wide), then every finding replayed
-    for (auto& r : reviews) {
-        review::add_rapidcheck(r, ro);
-        review::explain_findings(r);
-    }
 
     std::filesystem::create_directories(out);
     // the terms a newcomer meets first, where they first appear
