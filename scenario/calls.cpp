@@ -4,6 +4,9 @@
 // oversized literal is refused here rather than tried as an allocation.
 #include "calls.hpp"
 
+#include <string_view>
+#include <unordered_map>
+
 #include "error.hpp"
 #include "model.hpp"
 
@@ -89,9 +92,14 @@ bool digit(char c) { return c >= '0' && c <= '9'; }
 }  // namespace
 
 const CallSpec* find_call(const std::string& name) {
-    for (const auto& c : calls())
-        if (name == c.name) return &c;
-    return nullptr;
+    // by name, built once: the interpreter asks on every numeric argument
+    static const std::unordered_map<std::string_view, const CallSpec*> by_name = [] {
+        std::unordered_map<std::string_view, const CallSpec*> m;
+        for (const auto& c : calls()) m.emplace(c.name, &c);  // the first of a name, as the scan found
+        return m;
+    }();
+    const auto it = by_name.find(name);
+    return it == by_name.end() ? nullptr : it->second;
 }
 
 std::string call_names() {

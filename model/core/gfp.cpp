@@ -218,17 +218,18 @@ gfp_t GfpLayout::parse(const std::string& text, const std::string& where) const 
     while (pos <= text.size()) {
         std::size_t bar = text.find('|', pos);
         std::string tok = trim(text.substr(pos, bar == std::string::npos ? std::string::npos : bar - pos));
-        std::string col = " (column " + std::to_string(pos + 1) + ")";
-        if (tok.empty()) throw InputError(where, "empty flag name in GFP string '" + text + "'" + col);
+        // for a message only: made when one is thrown, not for every token read
+        auto col = [pos] { return " (column " + std::to_string(pos + 1) + ")"; };
+        if (tok.empty()) throw InputError(where, "empty flag name in GFP string '" + text + "'" + col());
         if (tok == "none" || tok == "0") {
         } else if (std::isdigit((unsigned char)tok[0])) {
             std::uint64_t n = 0;
             const NumberRead r = read_number(tok, n);
             if (r == NumberRead::beyond_u64) n = ~std::uint64_t(0);  // refused just below as any n > 32 bits
-            else if (r != NumberRead::ok) throw InputError(where, "bad number '" + tok + "' in GFP string" + col);
+            else if (r != NumberRead::ok) throw InputError(where, "bad number '" + tok + "' in GFP string" + col());
             // gfp_t is an unsigned int (include/linux/types.h): 32 bits in every era
             if (n > 0xFFFFFFFFull)
-                throw InputError(where, "'" + tok + "' does not fit gfp_t (unsigned int, 32 bits)" + col);
+                throw InputError(where, "'" + tok + "' does not fit gfp_t (unsigned int, 32 bits)" + col());
             v |= n;
         } else if (const GfpName* f = find(tok)) {
             v |= f->mask;
@@ -241,7 +242,7 @@ gfp_t GfpLayout::parse(const std::string& text, const std::string& where) const 
             else if (tok.rfind("GFP", 0) != 0 && tok.rfind("__GFP", 0) != 0)
                 hint = "; flag names look like GFP_KERNEL or __GFP_ZERO";
             throw InputError(where, "unknown GFP flag '" + tok + "' in the " + gfp_era_name(era_) + " layout" +
-                                        col + hint);
+                                        col() + hint);
         }
         if (bar == std::string::npos) break;
         pos = bar + 1;
