@@ -15,6 +15,7 @@
 #include "cross_check.hpp"
 #include "proofs.hpp"
 #include "family_explorer.hpp"
+#include "decided_cache.hpp"
 #include "proof_cache.hpp"
 #include "family_walk_property.hpp"
 #include "property.hpp"
@@ -483,7 +484,7 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
             f.scenario = sv.scenario;
             add_candidate(r, f);
         };
-        const std::size_t kept_before = solver::proof_cache_hits();
+        const std::size_t kept_before = solver::proof_cache_hits(), decided_before = solver::decided_cache_hits();
         for (const auto& vd : solver::prove(po)) absorb(vd, std::nullopt);
         for (const auto& [id, seen] : failed)
             for (Mode m : opt.modes) {
@@ -500,6 +501,9 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
                 if (s.status == SourceVerdict::not_covered && proved[p][m])
                     s = {"solver", SourceVerdict::holds, "proved (" + std::to_string(proved[p][m]) + " obligations)"};
             }
+        if (const std::size_t kept = solver::decided_cache_hits() - decided_before; kept && opt.progress)
+            opt.progress(variant, "solver: " + std::to_string(kept) + " counterexamples kept from an earlier run of this "
+                                  "binary over the same obligations and code (TAGPROOF_PROOF_CACHE=off finds them again)");
         if (const std::size_t kept = solver::proof_cache_hits() - kept_before; kept && opt.progress)
             opt.progress(variant, "solver: " + std::to_string(kept) + " proofs kept from an earlier run of this binary "
                                   "over the same queries (TAGPROOF_PROOF_CACHE=off proves them again)");

@@ -14,6 +14,7 @@
 #include "build_cache.hpp"
 #include "error.hpp"
 #include "hash128.hpp"
+#include "kept_fields.hpp"
 #include "file/variant_file.hpp"
 #include "variant.hpp"
 
@@ -23,37 +24,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// ---- the entry's text: length-prefixed fields --------------------------------
-
-void put(std::ostream& o, const std::string& s) { o << s.size() << ':' << s << '\n'; }
-void put(std::ostream& o, std::uint64_t n) { put(o, std::to_string(n)); }
-
-bool get(std::istream& in, std::string& s) {
-    std::size_t n = 0;
-    char colon = 0;
-    if (!(in >> n) || !in.get(colon) || colon != ':' || n > (std::size_t(1) << 30)) return false;
-    s.resize(n);
-    if (!in.read(s.data(), std::streamsize(n))) return false;
-    return in.get() == '\n';
-}
-bool get(std::istream& in, std::uint64_t& x) {
-    std::string s;
-    if (!get(in, s) || s.empty() || s.size() > 20 || s.find_first_not_of("0123456789") != std::string::npos) return false;
-    x = std::strtoull(s.c_str(), nullptr, 10);
-    return true;
-}
-bool get_list(std::istream& in, std::vector<std::string>& v) {
-    std::uint64_t n = 0;
-    if (!get(in, n) || n > 1000000) return false;
-    v.resize(n);
-    for (auto& s : v)
-        if (!get(in, s)) return false;
-    return true;
-}
-void put_list(std::ostream& o, const std::vector<std::string>& v) {
-    put(o, std::uint64_t(v.size()));
-    for (const auto& s : v) put(o, s);
-}
+using kept::get;
+using kept::get_list;
+using kept::put;
+using kept::put_list;
 
 const char kMagic[] = "tagproof corpus cache 1";
 
@@ -80,18 +54,13 @@ std::string corpus_cache_key(const std::vector<std::string>& files, const std::s
     put(k, "build-id " + id);
     put(k, "options " + options);
     put(k, "variant " + variant);
-    try {
-        const kernel::Variant& v = kernel::find_variant(variant);
-        if (kernel::find_file_variant(variant) == &v) {
-            const std::string src = kernel::variant_file_source(variant);
-            if (src.empty()) return "";  // registered from a struct: no text stands for it
-            put(k, "file");
-            put(k, src);
-        } else {
-            put(k, "built-in");  // its code is the binary's
-        }
-    } catch (const InputError&) {
-        return "";
+    const std::string identity = kernel::variant_identity(variant);
+    if (identity.empty()) return "";
+    if (identity == "built-in") {
+        put(k, identity);
+    } else {  // the entry's text as it was: "file", then the source
+        put(k, "file");
+        put(k, identity.substr(5));
     }
     put(k, std::uint64_t(files.size()));
     for (const auto& f : files) {
@@ -162,18 +131,7 @@ void corpus_cache_store(const std::string& key, const CorpusResult& r) {
     }
     put_list(o, ce);
     put(o, std::string("end"));
-    const std::string path = corpus_cache_entry(key);
-    const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!(out << o.str())) {
-            fs::remove(tmp, ec);
-            return;
-        }
-    }
-    fs::rename(tmp, path, ec);
-    if (ec) fs::remove(tmp, ec);
-    prune_other_builds(dir);
+    if (kept::write_whole(corpus_cache_entry(key), o.str())) prune_other_builds(dir);
 }
 
 }  // namespace tagproof::scenario

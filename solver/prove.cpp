@@ -16,6 +16,7 @@
 
 #include "error.hpp"
 #include "obligation.hpp"
+#include "decided_cache.hpp"
 #include "proof_cache.hpp"
 #include "runner.hpp"
 #include "scenario.hpp"
@@ -150,6 +151,14 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
     // What decides a query's answer besides its assertions (make_solver's
     // logic and parameters): the key its proof is kept under beside them.
     const std::string kept_context = "QF_BV timeout=" + std::to_string(opt.timeout_ms);
+    // Counterexamples are kept too (decided_cache.hpp), under what decides
+    // their text besides the variants' code: these options. Not read or kept
+    // by a call that writes files of its own per query.
+    const bool use_decided = use_kept && opt.scenario_dir.empty();
+    const std::string decided_options = kept_context + " depth=" + std::to_string(opt.depth) +
+                                        " mode=" + (opt.mode ? mode_name(*opt.mode) : "any") +
+                                        " raw_scope=" + std::to_string(opt.raw_scope) +
+                                        " replay=" + std::to_string(opt.replay);
     for (const Obligation& ob : all_obligations()) {
         bool selected = opt.only.empty();
         for (const auto& p : opt.only) selected |= ob.id.rfind(p, 0) == 0;
@@ -245,7 +254,7 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
         };
         // the key of its first query, digested once in the probe context:
         // looked up there, and kept under it if the fresh context proves it
-        std::optional<Hash128> kept_key;
+        std::optional<Hash128> kept_key, decided;
         if (use_kept) {
             const auto t0 = std::chrono::steady_clock::now();
             ContextScope probe_scope(*probe);
@@ -271,6 +280,19 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
                 }
                 out.push_back(vd);
                 continue;
+            }
+            if (kept_key && use_decided)
+                decided = decided_key(vd.variant, base_name, ob.id, decided_options, *kept_key);
+            if (decided) {
+                if (auto scopes = decided_kept(*decided)) {
+                    vd.entry = pb->q.entry;
+                    vd.method = pb->q.method;
+                    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+                    for (auto& sv : *scopes) sv.ms = ms;
+                    vd.scopes = std::move(*scopes);
+                    out.push_back(vd);
+                    continue;
+                }
             }
         }
         z3::context c;
@@ -455,6 +477,7 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
             sv.ms = ms_since(t0);
             vd.scopes.push_back(sv);
         }
+        if (decided) keep_decided(*decided, vd.scopes);
         out.push_back(vd);
     }
     return out;

@@ -222,6 +222,17 @@ std::string variant_file_source(const std::string& name) {
     return "";
 }
 
+std::string variant_identity(const std::string& name) {
+    try {
+        const Variant& v = find_variant(name);
+        if (find_file_variant(name) != &v) return "built-in";  // its code is the binary's
+        const std::string src = variant_file_source(name);
+        return src.empty() ? "" : "file\n" + src;
+    } catch (const InputError&) {
+        return "";
+    }
+}
+
 std::string variant_file_path(const std::string& name) {
     std::lock_guard<std::mutex> g(loaded_lock());
     for (const auto& l : loaded())

@@ -54,6 +54,12 @@ const Variant* find_file_variant(const std::string& name);
 // The source (VariantFile::source) of a loaded variant file, "" for any
 // other variant.
 std::string variant_file_source(const std::string& name);
+// What stands for a variant's code in a key of work kept across processes
+// (with the binary's build-id beside it): "built-in" for a variant compiled
+// in, "file" and the file's source (its base files' sources included) for a
+// loaded variant file; "" when no text stands for it (a file registered from
+// a struct) or the name is unknown: nothing is kept for it then.
+std::string variant_identity(const std::string& name);
 // The absolute path a loaded variant file was read from ("" for any other
 // variant): what a Reproduce command passes as --variant-file.
 std::string variant_file_path(const std::string& name);
