@@ -6,7 +6,8 @@
 // configuration preferred, the fewest GFP bits, a dozen more checks), read
 // into a configuration, witnesses and a scenario, and replayed. All of that
 // is a function of the obligation, the variant's and the baseline's code,
-// the options and the binary: the same for the same of each, since every
+// the options (prove.cpp lists them, the planted modelling gap of a negative
+// control among them) and the binary: the same for the same of each, since every
 // query is asked in a fresh context. So an obligation decided with a
 // counterexample (or a change) is kept whole — every scope's verdict and
 // text — under a key of all of those, and a later prove() of the same

@@ -48,13 +48,18 @@ std::string replay_once(const std::string& kept, const std::string& name, const 
 
 // Confirmed when the model, over its tag choices, shows the violation the
 // scenario expects; other violations it shows on the way are named too.
-std::string replay(const std::string& text, const std::string& name, const std::string& invariant, bool& ok) {
-    // Negative control of "a solver result the model does not reproduce is a
-    // modelling gap, never a finding": TAGPROOF_PLANT_MODELLING_GAP=1 replays
-    // the counterexample's header without its events.
+// Negative control of "a solver result the model does not reproduce is a
+// modelling gap, never a finding": TAGPROOF_PLANT_MODELLING_GAP=1 replays
+// the counterexample's header without its events. (It changes a replay's
+// outcome, so it is one of the options a kept decision is keyed by.)
+bool modelling_gap_planted() {
     const char* plant = std::getenv("TAGPROOF_PLANT_MODELLING_GAP");
+    return plant && *plant == '1';
+}
+
+std::string replay(const std::string& text, const std::string& name, const std::string& invariant, bool& ok) {
     std::string kept = text;
-    if (plant && *plant == '1') {
+    if (modelling_gap_planted()) {
         kept.clear();
         std::istringstream in(text);
         for (std::string l; std::getline(in, l);) {
@@ -158,7 +163,8 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
     const std::string decided_options = kept_context + " depth=" + std::to_string(opt.depth) +
                                         " mode=" + (opt.mode ? mode_name(*opt.mode) : "any") +
                                         " raw_scope=" + std::to_string(opt.raw_scope) +
-                                        " replay=" + std::to_string(opt.replay);
+                                        " replay=" + std::to_string(opt.replay) +
+                                        " planted-modelling-gap=" + std::to_string(modelling_gap_planted());
     for (const Obligation& ob : all_obligations()) {
         bool selected = opt.only.empty();
         for (const auto& p : opt.only) selected |= ob.id.rfind(p, 0) == 0;

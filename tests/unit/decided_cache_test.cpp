@@ -149,3 +149,23 @@ TEST(DecidedCache, OffKeepsNothing) {
     solver::prove(alloc_pages_of_sample_v2());
     EXPECT_EQ(c.decided(), 0u);
 }
+
+// The negative control of "a counterexample the model does not reproduce is
+// a modelling gap" plants one in the replay (TAGPROOF_PLANT_MODELLING_GAP):
+// that changes a kept decision's text, so it is in the key. A planted run
+// after a kept one must still see its gap (cli.review_modelling_gap failed
+// on a warm cache before it was).
+TEST(DecidedCache, APlantedModellingGapIsNotReadFromAnUnplantedRun) {
+    Cache c;
+    const auto clean = solver::prove(alloc_pages_of_sample_v2());
+    ASSERT_TRUE(clean[0].primary()->replay_ok);
+    const std::size_t before = solver::decided_cache_hits();
+    ::setenv("TAGPROOF_PLANT_MODELLING_GAP", "1", 1);
+    const auto planted = solver::prove(alloc_pages_of_sample_v2());
+    ::unsetenv("TAGPROOF_PLANT_MODELLING_GAP");
+    EXPECT_EQ(solver::decided_cache_hits(), before);
+    EXPECT_FALSE(planted[0].primary()->replay_ok) << planted[0].primary()->replay;
+    // the control: unplanted again, the kept decision is read
+    expect_same(clean, solver::prove(alloc_pages_of_sample_v2()));
+    EXPECT_EQ(solver::decided_cache_hits(), before + 1);
+}
