@@ -315,10 +315,21 @@ std::optional<Tag> Model::mte_allocation_tag(const Ptr& p) const {
     return mte_tag_at(w.pfn, w.off);
 }
 
+// Every granule of [addr rounded down, addr + len) holds zero. One
+// translation per page, as set_tags (a mapping covers a whole page), then the
+// page's granules read in place.
 bool Model::data_zero(const Ptr& p, std::uint64_t len) const {
-    for (std::uint64_t a = p.addr - p.addr % G_; a < p.addr + len; a += G_) {
-        Where w = translate(a);
-        if (!w.mapped || data_[gidx(w.pfn, w.off)] != DATA_ZERO) return false;
+    std::uint64_t a = p.addr - p.addr % G_;
+    const std::uint64_t end = p.addr + len;
+    while (a < end) {
+        const Where w = translate(a);
+        if (!w.mapped) return false;
+        const std::uint64_t span = std::min<std::uint64_t>(end - a, PAGE_SIZE - a % PAGE_SIZE);
+        const std::uint64_t steps = (span + G_ - 1) / G_;
+        const std::uint32_t* d = data_.at(gidx(w.pfn, w.off));  // the rest of the page's granules
+        for (std::uint64_t i = 0; i < steps; ++i)
+            if (d[i] != DATA_ZERO) return false;
+        a += steps * G_;
     }
     return true;
 }
