@@ -56,12 +56,7 @@ std::string corpus_cache_key(const std::vector<std::string>& files, const std::s
     put(k, "variant " + variant);
     const std::string identity = kernel::variant_identity(variant);
     if (identity.empty()) return "";
-    if (identity == "built-in") {
-        put(k, identity);
-    } else {  // the entry's text as it was: "file", then the source
-        put(k, "file");
-        put(k, identity.substr(5));
-    }
+    put(k, identity);
     put(k, std::uint64_t(files.size()));
     for (const auto& f : files) {
         std::ifstream in(f, std::ios::binary);

@@ -7,9 +7,9 @@
 #include <sstream>
 #include <system_error>
 
-#include "build_cache.hpp"
 #include "file/variant_file.hpp"
 #include "kept_fields.hpp"
+#include "proof_cache.hpp"
 
 namespace tagproof::solver {
 
@@ -24,7 +24,7 @@ const char kMagic[] = "tagproof decided obligation 1";
 
 thread_local std::size_t hits = 0;
 
-std::string dir() { return build_cache_dir("proofs", "TAGPROOF_PROOF_CACHE"); }
+std::string dir() { return proofs_dir(); }  // beside the proofs: one switch, one pruning
 
 std::string entry(const std::string& d, const Hash128& h) {
     char name[48];

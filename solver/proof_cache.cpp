@@ -65,9 +65,9 @@ void keep(const std::string& dir, const Hash128& h) {
     std::ofstream(dir + "/" + entry_name(h));
 }
 
-std::string proofs_dir() { return build_cache_dir("proofs", "TAGPROOF_PROOF_CACHE"); }
-
 }  // namespace
+
+std::string proofs_dir() { return build_cache_dir("proofs", "TAGPROOF_PROOF_CACHE"); }
 
 bool proof_cache_on() { return !proofs_dir().empty(); }
 

@@ -30,6 +30,10 @@
 
 namespace tagproof::solver {
 
+// The directory kept proofs (and decided_cache.hpp's entries) live in; ""
+// when none are kept.
+std::string proofs_dir();
+
 // Whether proofs are kept (TAGPROOF_PROOF_CACHE is not "off" and a
 // directory can be named): with none, a caller need not build a query to
 // look it up.
