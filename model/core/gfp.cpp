@@ -191,8 +191,14 @@ GfpLayout::GfpLayout(GfpEra era, const BuildConfig& build, const std::vector<Gfp
             m = parse(def, std::string("gfp table ") + gfp_era_name(era));
         composites_.push_back({name, m});
     }
-    print_order_ = print_order(era, singles_);
-    for (const auto& x : extra) print_order_.push_back(x.name);
+    // the names print() writes, in __def_gfpflag_names order, with their masks
+    // (a name looked up per flag per print was a fortieth of an exploration:
+    // every allocation's description prints its gfp)
+    std::vector<std::string> order = print_order(era, singles_);
+    for (const auto& x : extra) order.push_back(x.name);
+    for (const auto& name : order)
+        if (const GfpName* f = find(name); f && f->mask != 0)  // not compiled in: never printed
+            print_order_.push_back(*f);
 }
 
 const GfpName* GfpLayout::find(const std::string& name) const {
@@ -254,12 +260,11 @@ std::string GfpLayout::print(gfp_t gfp) const {
     if (gfp == 0) return "none";
     std::string out;
     gfp_t left = gfp;
-    for (const auto& name : print_order_) {
-        const GfpName* f = find(name);
-        if (!f || f->mask == 0) continue;  // not compiled in: never printed
-        if ((left & f->mask) != f->mask) continue;
-        left &= ~f->mask;
-        out += (out.empty() ? "" : "|") + name;
+    for (const GfpName& f : print_order_) {
+        if ((left & f.mask) != f.mask) continue;
+        left &= ~f.mask;
+        if (!out.empty()) out += '|';
+        out += f.name;
     }
     if (left) {
         char buf[32];

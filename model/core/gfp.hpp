@@ -81,7 +81,7 @@ private:
     GfpEra era_;
     std::vector<GfpName> singles_;     // every ___GFP_* bit of this era (mask 0 if absent in build)
     std::vector<GfpName> composites_;  // composite names, defined from singles
-    std::vector<std::string> print_order_;  // __def_gfpflag_names order
+    std::vector<GfpName> print_order_;  // __def_gfpflag_names order, the flags this build has
     gfp_t bits_mask_ = 0;
     int bits_shift_ = 0;
     const GfpName* find(const std::string& name) const;

@@ -17,6 +17,7 @@
 #include "chooser.hpp"
 #include "config.hpp"
 #include "state.hpp"
+#include "tag_set.hpp"
 #include "effects.hpp"
 #include "variant.hpp"
 
@@ -204,12 +205,12 @@ private:
     void set_mte_page_tags_pfn(std::uint64_t pfn, std::uint64_t npages, std::uint8_t t, int by);
     // How many granules hold each value (physical tags); values ever held by a
     // vmalloc shadow or chosen as a tag. They make random_tag() cheap.
-    std::array<std::uint32_t, 256> tag_count_{};
+    ValueCounts tag_count_;
     // pages by their page->flags tag field (page_kasan_tag_set() the one
     // writer): random_tag() reads which fields are present without a pass
     // over every page
-    std::array<std::uint32_t, 256> field_count_{};
-    std::bitset<256> seen_elsewhere_;
+    ValueCounts field_count_;
+    TagSet seen_elsewhere_;
     std::vector<VmArea> areas_;
     std::uint64_t next_vaddr_ = VMALLOC_BASE;
     std::vector<Cache> caches_;

@@ -295,8 +295,8 @@ void Model::page_kasan_tag_set(std::uint64_t pfn, std::uint64_t npages, Tag t) {
     if (!tags) return;
     const auto field = std::uint8_t(v_.page_kasan_tag_field(env_, t));
     for (std::uint64_t i = 0; i < npages; ++i) {
-        --field_count_[pages_[pfn + i].kasan_tag_field];
-        ++field_count_[field];
+        field_count_.sub(pages_[pfn + i].kasan_tag_field, 1);
+        field_count_.add(field, 1);
         pages_[pfn + i].kasan_tag_field = field;
     }
 }
