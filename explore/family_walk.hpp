@@ -6,6 +6,7 @@
 // and in any boot configuration, not only the breadth-first bound.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -15,10 +16,31 @@
 
 namespace tagproof::explore {
 
+// The starts of walks, kept by a caller that makes many (a RapidCheck check):
+// per family, boot, mode and variant, the model after the family's setup
+// lines, which each walk copies instead of making again. Kept only where
+// making it drew no random choice, so a copy is exactly the state the walk's
+// own sampler would have made (family_walk.cpp). Not thread-safe: one per
+// thread, outliving the walks made with it.
+class WalkStarts {
+public:
+    WalkStarts();
+    ~WalkStarts();
+    WalkStarts(const WalkStarts&) = delete;
+    WalkStarts& operator=(const WalkStarts&) = delete;
+    std::size_t shared() const;  // starts kept (for tests)
+
+private:
+    friend class FamilyWalk;
+    struct Start;
+    std::map<std::string, std::unique_ptr<Start>> starts_;
+};
+
 class FamilyWalk {
 public:
-    // Runs the family's setup lines; the random tags come from `seed`.
-    FamilyWalk(const FamilyOptions& opt, std::uint64_t seed);
+    // Runs the family's setup lines; the random tags come from `seed`. With
+    // `starts`, the setup's result is copied from there when it can be.
+    FamilyWalk(const FamilyOptions& opt, std::uint64_t seed, WalkStarts* starts = nullptr);
     ~FamilyWalk();
     FamilyWalk(const FamilyWalk&) = delete;
     FamilyWalk& operator=(const FamilyWalk&) = delete;

@@ -20,8 +20,8 @@ namespace {
 // The walk of `choices` under `variant` (nullptr when it cannot run there:
 // a baseline without the family's entry points or boot syntax).
 std::unique_ptr<explore::FamilyWalk> walk(const explore::FamilyOptions& fo, std::uint64_t seed,
-                                          const std::vector<std::uint16_t>& choices) {
-    auto w = std::make_unique<explore::FamilyWalk>(fo, seed);
+                                          const std::vector<std::uint16_t>& choices, explore::WalkStarts& starts) {
+    auto w = std::make_unique<explore::FamilyWalk>(fo, seed, &starts);
     for (std::uint16_t c : choices) w->step(c);
     return w;
 }
@@ -77,6 +77,8 @@ PropertyResult check_family_walks(const kernel::Variant& v, const WalkOptions& o
         weighted.insert(weighted.end(), m == Mode::hw_tags ? 3 : 1, m);
     }
     if (weighted.empty()) throw InputError("walk modes", "no KASAN mode of the walk boots under " + v.name());
+    // each walk copies its start from here (a quarter of a burst was making them)
+    explore::WalkStarts starts;
     auto property = [&] {
         explore::FamilyOptions fo;
         fo.variant = v.name();
@@ -92,14 +94,14 @@ PropertyResult check_family_walks(const kernel::Variant& v, const WalkOptions& o
             int(opt.max_events),
             rc::gen::container<std::vector<std::uint16_t>>(rc::gen::inRange<std::uint16_t>(0, 4096)));
         RC_TAG(fo.family.name, mode_name(fo.mode));
-        const auto w = walk(fo, seed, choices);
+        const auto w = walk(fo, seed, choices, starts);
         std::set<std::string> theirs;
         if (!base.empty() && !w->broken().empty()) {
             explore::FamilyOptions bo = fo;
             bo.variant = base;
             bo.config.boot = parse_boot_params(fo.config.boot, kernel::find_variant(base).boot_syntax()).to_cmdline();
             try {
-                const auto bw = walk(bo, seed, choices);  // named: broken() lives in it
+                const auto bw = walk(bo, seed, choices, starts);  // named: broken() lives in it
                 for (const auto& b : bw->broken()) theirs.insert(b.invariant);
             } catch (const std::exception&) {
                 // the baseline cannot run this family or configuration: nothing to filter with
@@ -133,7 +135,7 @@ PropertyResult check_family_walks(const kernel::Variant& v, const WalkOptions& o
             }
             std::unique_ptr<explore::FamilyWalk> bw;
             if (boots) try {
-                    bw = std::make_unique<explore::FamilyWalk>(bo, seed);
+                    bw = std::make_unique<explore::FamilyWalk>(bo, seed, &starts);
                 } catch (const std::exception&) {
                     // the baseline has no such family or configuration: nothing to compare with
                 }
