@@ -46,15 +46,15 @@ std::vector<ModeResult> run_scenario(const Scenario& sc, const RunOptions& opt);
 // (InputError at the line that is wrong).
 spec::ModelConfig model_config(const Scenario& sc, Mode mode, const kernel::Variant& v);
 
-// The violations of `invariant` ("invariant: message") a scenario's text
-// shows, in `mode` only if given (every mode otherwise); none if it does not
-// parse or run. What minimisers and the review's replays ask.
 // The lines of the events after which a scenario's text owes its caller
 // zeroed memory in `mode` (the oracle's zeroing requirement checked there, met
 // or not); none if it does not parse or run. What a kernel confirmation asks
 // before it counts a statement's non-zero data as a zeroing violation.
 std::set<int> zeroing_required_lines(const std::string& text, Mode mode);
 
+// The violations of `invariant` ("invariant: message") a scenario's text
+// shows, in `mode` only if given (every mode otherwise); none if it does not
+// parse or run. What minimisers and the review's replays ask.
 std::vector<std::string> violations_shown(const std::string& text, const std::string& invariant,
                                           std::optional<Mode> mode = std::nullopt, std::size_t max_runs = 256,
                                           std::size_t samples = 32);
