@@ -11,10 +11,10 @@ namespace tagproof::explore {
 
 using namespace detail;
 
-// A walk's start as WalkStarts keeps it. Its model's chooser is `delegate`,
-// which a walk copying the state points at its own sampler before each step
-// (walks of one start may be alive at once: a variant's and its baseline's
-// replay are two starts, but a shrinking RapidCheck case re-runs a walk).
+// A walk's start as WalkStarts keeps it. Every copy of its model chooses
+// through `delegate`, which each walk points at its own sampler before each
+// step it takes: two walks of one start may be alive at once (nothing in the
+// interface forbids it), and each draws from its own seed.
 struct WalkStarts::Start {
     detail::Start start;
     Delegate delegate;
