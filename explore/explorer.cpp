@@ -180,14 +180,17 @@ ExploreResult explore(const ExploreOptions& opt) {
     std::unordered_map<std::string, Vertex> index;
     std::vector<std::unique_ptr<State>> states;  // by vertex
     auto add_vertex = [&](std::unique_ptr<State> s, unsigned depth, bool& fresh) -> Vertex {
-        std::string summary;
-        std::string key = canonical_key(*s, &summary);
+        std::string key = canonical_key(*s, nullptr);
         auto it = index.find(key);
         if (it != index.end()) {
             fresh = false;
             return it->second;
         }
         fresh = true;
+        // the vertex's summary, for a new state only (nine transitions in ten
+        // reach a state seen before)
+        std::string summary;
+        canonical_key(*s, &summary);
         Vertex u = boost::add_vertex(VertexProp{key, depth, summary}, r.graph);
         index.emplace(std::move(key), u);
         states.push_back(std::move(s));
