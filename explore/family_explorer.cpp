@@ -69,15 +69,16 @@ FamilyResult explore_family(const FamilyOptions& opt) {
     std::size_t stored = 0;
     auto key_of = [](const State& s) {
         std::vector<spec::Ptr> held;
-        std::string k;
-        for (const auto& [n, val] : s.vars) {  // the handles: their pointers, and the ids they name
-            held.push_back(val.p);
-            k += n + char(val.kind);
-            k.append(reinterpret_cast<const char*>(&val.id), sizeof val.id);
-        }
-        for (Slot x : s.slot) k += char('0' + x);
+        held.reserve(s.vars.size());
+        for (const auto& [n, val] : s.vars) held.push_back(val.p);
         std::string key = spec::state_key(s.model, held);
-        return key += k;
+        for (const auto& [n, val] : s.vars) {  // the handles: their pointers (above), and the ids they name
+            key.append(n);
+            key.push_back(char(val.kind));
+            key.append(reinterpret_cast<const char*>(&val.id), sizeof val.id);
+        }
+        for (Slot x : s.slot) key.push_back(char('0' + x));
+        return key;
     };
     const unsigned max_depth = opt.depth + unsigned(opt.family.setup.size());
     auto add_vertex = [&](std::unique_ptr<State> s, unsigned depth, bool& fresh) -> std::size_t {
