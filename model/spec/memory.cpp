@@ -98,21 +98,12 @@ Model::Where Model::translate(std::uint64_t addr) const {
     return {false, 0, 0, false, -1};
 }
 
-// The tag/shadow slot for one granule of a virtual address.
-
-// One translation per page of the range, not per granule: a mapping (linear
-// or a vm area's page) covers a whole page, and the per-granule lookup was a
-// fifth of a review's corpus time.
+// Page by page (each_page_span), not per granule: the per-granule lookup was
+// a fifth of a review's corpus time.
 void Model::set_tags(std::uint64_t addr, std::uint64_t len, std::uint8_t t, int by) {
     bool software = cfg_.build.mode == Mode::generic || cfg_.build.mode == Mode::sw_tags;
     std::uint8_t stored = cfg_.build.mode == Mode::hw_tags ? mte_tag_from_nibble(t) : t;
-    std::uint64_t a = addr;
-    const std::uint64_t end = addr + len;
-    while (a < end) {
-        const Where w = translate(a);
-        // the granules of [a, end) on a's page, stepping by G_ as the range does
-        const std::uint64_t span = std::min<std::uint64_t>(end - a, PAGE_SIZE - a % PAGE_SIZE);
-        const std::uint64_t steps = (span + G_ - 1) / G_;
+    each_page_span(addr, addr + len, [&](const Where& w, std::uint64_t a, std::uint64_t steps) {
         if (w.mapped && !(software && w.area >= 0)) {
             // the granules' own tags, consecutive in tag_: the counts move by
             // runs, not a load-add-store on one counter per granule
@@ -143,8 +134,8 @@ void Model::set_tags(std::uint64_t addr, std::uint64_t len, std::uint8_t t, int 
             std::fill_n(va.vshadow.begin() + std::ptrdiff_t(v0), steps, stored);
             std::fill_n(va.vshadow_by.begin() + std::ptrdiff_t(v0), steps, by);
         }
-        a += steps * G_;
-    }
+        return true;
+    });
 }
 
 // krealloc() / vrealloc() moving an object (mm/slab_common.c __do_krealloc,
@@ -170,15 +161,10 @@ void Model::copy_resized(int from_obj, int to_obj, std::uint64_t bytes, bool ask
 
 void Model::set_data(std::uint64_t addr, std::uint64_t len, std::uint32_t d) {
     if (len == 0) return;
-    std::uint64_t a = addr - (addr % G_);
-    const std::uint64_t end = addr + len;
-    while (a < end) {
-        const Where w = translate(a);
-        const std::uint64_t span = std::min<std::uint64_t>(end - a, PAGE_SIZE - a % PAGE_SIZE);
-        const std::uint64_t steps = (span + G_ - 1) / G_;
+    each_page_span(addr - addr % G_, addr + len, [&](const Where& w, std::uint64_t, std::uint64_t steps) {
         if (w.mapped) data_.fill(gidx(w.pfn, w.off), gidx(w.pfn, w.off) + steps, d);
-        a += steps * G_;
-    }
+        return true;
+    });
 }
 
 void Model::set_page_tags_pfn(std::uint64_t pfn, std::uint64_t npages, std::uint8_t t, int by) {
@@ -318,19 +304,11 @@ std::optional<Tag> Model::mte_allocation_tag(const Ptr& p) const {
 // translation per page, as set_tags (a mapping covers a whole page), then the
 // page's granules read in place.
 bool Model::data_zero(const Ptr& p, std::uint64_t len) const {
-    std::uint64_t a = p.addr - p.addr % G_;
-    const std::uint64_t end = p.addr + len;
-    while (a < end) {
-        const Where w = translate(a);
+    return each_page_span(p.addr - p.addr % G_, p.addr + len, [&](const Where& w, std::uint64_t, std::uint64_t steps) {
         if (!w.mapped) return false;
-        const std::uint64_t span = std::min<std::uint64_t>(end - a, PAGE_SIZE - a % PAGE_SIZE);
-        const std::uint64_t steps = (span + G_ - 1) / G_;
         const std::uint32_t* d = data_.at(gidx(w.pfn, w.off));  // the rest of the page's granules
-        for (std::uint64_t i = 0; i < steps; ++i)
-            if (d[i] != DATA_ZERO) return false;
-        a += steps * G_;
-    }
-    return true;
+        return std::all_of(d, d + steps, [](std::uint32_t x) { return x == DATA_ZERO; });
+    });
 }
 
 std::string Model::ptr_str(const Ptr& p) const {

@@ -5,6 +5,7 @@
 // its decision, asks the Chooser for random tags, applies the plan, records
 // KASAN reports as the kernel would print them, and runs the oracle.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <bitset>
 #include <functional>
@@ -246,6 +247,21 @@ private:
     std::size_t gran_per_page() const { return PAGE_SIZE / G_; }
     struct Where { bool mapped; std::uint64_t pfn; std::uint64_t off; bool tagged_mapping; int area; };
     Where translate(std::uint64_t addr) const;
+    // [a, end) page by page, one translation each: f(w, a, steps) with the
+    // page's mapping, the span's first address, and its granules (stepping by
+    // G_ from a, so consecutive at gidx(w.pfn, w.off) when mapped: a mapping
+    // covers a whole page). f returns false to stop; so does the walk.
+    template <class F>
+    bool each_page_span(std::uint64_t a, std::uint64_t end, F f) const {
+        while (a < end) {
+            const Where w = translate(a);
+            const std::uint64_t span = std::min<std::uint64_t>(end - a, PAGE_SIZE - a % PAGE_SIZE);
+            const std::uint64_t steps = (span + G_ - 1) / G_;
+            if (!f(w, a, steps)) return false;
+            a += steps * G_;
+        }
+        return true;
+    }
     std::size_t gidx(std::uint64_t pfn, std::uint64_t off) const { return pfn * gran_per_page() + off / G_; }
     void set_tags(std::uint64_t addr, std::uint64_t len, std::uint8_t tag, int by);
     void set_data(std::uint64_t addr, std::uint64_t len, std::uint32_t d);

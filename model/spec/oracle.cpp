@@ -121,18 +121,13 @@ void Model::oracle_after_alloc(int id) {
 }
 
 // The bytes [from, size) of object `id` read zero; `when` says what the
-// caller did last ("" at its allocation). One translation per page, as
-// set_tags: a page's granules are consecutive in data_ (the per-granule
-// lookup was an eighth of the explorer's time).
+// caller did last ("" at its allocation). Page by page
+// (each_page_span): a page's granules are consecutive in data_ (the
+// per-granule lookup was an eighth of the explorer's time).
 void Model::oracle_zeroed(int id, std::uint64_t from, const std::string& when) {
     ++zeroing_checks_;
     const Object& o = objects_[id];
-    const std::uint64_t end = o.base + o.size;
-    std::uint64_t a = o.base + from / G_ * G_;
-    while (a < end) {
-        const Where w = translate(a);
-        const std::uint64_t span = std::min<std::uint64_t>(end - a, PAGE_SIZE - a % PAGE_SIZE);
-        const std::uint64_t steps = (span + G_ - 1) / G_;
+    each_page_span(o.base + from / G_ * G_, o.base + o.size, [&](const Where& w, std::uint64_t a, std::uint64_t steps) {
         if (w.mapped) {
             const std::uint32_t* data = data_.at(gidx(w.pfn, w.off));
             for (std::uint64_t i = 0; i < steps; ++i) {
@@ -146,11 +141,11 @@ void Model::oracle_zeroed(int id, std::uint64_t from, const std::string& when) {
                                          ((o.gfp & env_.gfp.ZERO) ? "" : "; allocated with " + gfp_->print(o.gfp) +
                                                                              ": no __GFP_ZERO") +
                                          (env_.init_on_alloc ? ", with init_on_alloc=1" : ""));
-                return;
+                return false;
             }
         }
-        a += steps * G_;
-    }
+        return true;
+    });
 }
 
 // 6 page-tag-consistency, free side: pages whose caller asked not to be

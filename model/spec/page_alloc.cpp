@@ -39,13 +39,8 @@ void Model::end_event() {
                 for (const auto& e : pl.reserve) in_reserve |= e.obj == o.id;
             if (in_reserve) continue;
         }
-        // one translation per page (the granules of a page share it)
-        const std::uint64_t end = o.base + (PAGE_SIZE << o.order);
-        bool reported = false;
-        for (std::uint64_t a = o.base; a < end && !reported;) {
-            const Where w = translate(a);
-            const std::uint64_t span = std::min<std::uint64_t>(end - a, PAGE_SIZE - a % PAGE_SIZE);
-            const std::uint64_t steps = (span + G_ - 1) / G_;
+        // page by page (each_page_span: the granules of a page share its translation)
+        each_page_span(o.base, o.base + (PAGE_SIZE << o.order), [&](const Where& w, std::uint64_t a, std::uint64_t steps) {
             // an unmapped page (KFENCE's guard) has no tag to disagree with
             const std::size_t g0 = w.mapped ? gidx(w.pfn, w.off) : 0;
             const bool hw = cfg_.build.mode == Mode::hw_tags;
@@ -54,10 +49,7 @@ void Model::end_event() {
             if (w.mapped) {
                 const std::uint8_t want = hw ? mte_tag_from_nibble(mte_nibble(pt)) : pt;
                 const std::uint8_t* p = tag_.at(g0);
-                if (std::all_of(p, p + steps, [want](std::uint8_t m) { return m == want; })) {
-                    a += steps * G_;
-                    continue;
-                }
+                if (std::all_of(p, p + steps, [want](std::uint8_t m) { return m == want; })) return true;
             }
             for (std::uint64_t i = 0; w.mapped && i < steps; ++i) {
                 const std::uint8_t m = tag_[g0 + i];
@@ -67,11 +59,10 @@ void Model::end_event() {
                           "page_address() of " + o.what + " carries tag " + tag_hex(pt) +
                               " but the memory tag at offset " + std::to_string(a + i * G_ - o.base) + " is " +
                               tag_hex(m) + ": an access through page_address() faults");
-                reported = true;
-                break;
+                return false;  // one report per object
             }
-            a += steps * G_;
-        }
+            return true;
+        });
     }
 }
 
