@@ -43,9 +43,9 @@ const std::vector<LiftTarget>& lift_targets() {
          read_skb_with_frags_gfp},
         {"__vmalloc_node_range", "mm/vmalloc.c",
          "the KASAN part: the gfp of __get_vm_area_node(), the tagged prot and the pages' skip flags in the "
-         "PAGE_KERNEL branch, the conditions of KASAN_VMALLOC_PROT_NORMAL, KASAN_VMALLOC_INIT and the "
-         "kasan_unpoison_vmalloc() call: rules vmalloc_meta_gfp, vmalloc_tagged_prot, vmalloc_page_skip_flags, "
-         "vmalloc_prot_normal, vmalloc_init, vmalloc_calls_unpoison",
+         "PAGE_KERNEL branch, the conditions of KASAN_VMALLOC_PROT_NORMAL, KASAN_VMALLOC_INIT, KASAN_VMALLOC_VM_ALLOC "
+         "and the kasan_unpoison_vmalloc() call: rules vmalloc_meta_gfp, vmalloc_tagged_prot, "
+         "vmalloc_page_skip_flags, vmalloc_prot_normal, vmalloc_init, vmalloc_vm_alloc, vmalloc_calls_unpoison",
          read_vmalloc_kasan},
         {"vma_alloc_zeroed_movable_folio", "arch/arm64/mm/fault.c",
          "the gfp of the allocation it returns, its local flags folded statement by statement: rule user_page_gfp",

@@ -297,7 +297,9 @@ struct VmallocReading {
 // (vmalloc_tagged_prot) and the flags the same branch adds to gfp_mask for the
 // pages (vmalloc_page_skip_flags); the conditions of `kasan_flags |=
 // KASAN_VMALLOC_PROT_NORMAL` (vmalloc_prot_normal), of `kasan_flags |=
-// KASAN_VMALLOC_INIT` (vmalloc_init) and of the kasan_unpoison_vmalloc() call
+// KASAN_VMALLOC_INIT` (vmalloc_init), of `kasan_flags |= KASAN_VMALLOC_VM_ALLOC`
+// (vmalloc_vm_alloc: no such statement reads as never, kasan_flags starting
+// at KASAN_VMALLOC_NONE) and of the kasan_unpoison_vmalloc() call
 // (vmalloc_calls_unpoison). v6.1 .. v7.0: `if (kasan_hw_tags_enabled())`,
 // __GFP_SKIP_KASAN_UNPOISON | __GFP_SKIP_ZERO (v6.1 .. v6.3) or
 // __GFP_SKIP_KASAN | __GFP_SKIP_ZERO (v6.4 on), PROT_NORMAL for every
@@ -332,6 +334,7 @@ std::string read_vmalloc_kasan(const PartInput& in, std::string& why) {
     const Call* unpoison = nth_call(in, "kasan_unpoison_vmalloc", 0);
     const std::size_t prot_normal = find_statement(in, {"kasan_flags", "|=", "KASAN_VMALLOC_PROT_NORMAL"});
     const std::size_t init = find_statement(in, {"kasan_flags", "|=", "KASAN_VMALLOC_INIT"});
+    const std::size_t vm_alloc = find_statement(in, {"kasan_flags", "|=", "KASAN_VMALLOC_VM_ALLOC"});
     if (!tagged || !unpoison || prot_normal == npos || init == npos) {
         why = in.def.name + " has no " +
               (!tagged ? "arch_vmap_pgprot_tagged() call"
@@ -341,22 +344,26 @@ std::string read_vmalloc_kasan(const PartInput& in, std::string& why) {
         return "";
     }
     const std::size_t tagged_at = token_at(in, tagged->offset), unpoison_at = token_at(in, unpoison->offset);
-    std::string tagged_cond, flags_cond, normal_cond, init_cond, unpoison_cond;
-    bool pk_tagged = false, pk_flags = false, pk_normal = false, pk_init = false, pk_unpoison = false;
+    std::string tagged_cond, flags_cond, normal_cond, init_cond, unpoison_cond, vm_alloc_cond = "false";
+    bool pk_tagged = false, pk_flags = false, pk_normal = false, pk_init = false, pk_unpoison = false,
+         pk_vm_alloc = false;
     if (tagged_at == npos || unpoison_at == npos ||
         !r.conditions(tagged_at, "arch_vmap_pgprot_tagged() at " + at(in, tagged->line), tagged_cond, pk_tagged) ||
         !r.conditions(r.skip_flags, "gfp_mask |= at " + at(in, T[r.skip_flags].line), flags_cond, pk_flags) ||
         !r.conditions(prot_normal, "KASAN_VMALLOC_PROT_NORMAL at " + at(in, T[prot_normal].line), normal_cond, pk_normal) ||
         !r.conditions(init, "KASAN_VMALLOC_INIT at " + at(in, T[init].line), init_cond, pk_init) ||
+        (vm_alloc != npos &&
+         !r.conditions(vm_alloc, "KASAN_VMALLOC_VM_ALLOC at " + at(in, T[vm_alloc].line), vm_alloc_cond, pk_vm_alloc)) ||
         !r.conditions(unpoison_at, "kasan_unpoison_vmalloc() at " + at(in, unpoison->line), unpoison_cond, pk_unpoison)) {
         why = r.why.empty() ? why : r.why;
         if (why.empty()) why = "a call of " + in.def.name + " is not among the file's tokens";
         return "";
     }
     // The shapes the model's plan has (rules_6_1.hpp vmalloc_node_range).
-    if (!pk_tagged || !pk_normal || pk_init || pk_unpoison) {
+    if (!pk_tagged || !pk_normal || pk_init || pk_vm_alloc || pk_unpoison) {
         why = std::string(!pk_tagged ? "arch_vmap_pgprot_tagged()" : !pk_normal ? "KASAN_VMALLOC_PROT_NORMAL"
                                        : pk_init                ? "KASAN_VMALLOC_INIT"
+                                       : pk_vm_alloc            ? "KASAN_VMALLOC_VM_ALLOC"
                                                                 : "kasan_unpoison_vmalloc()") +
               (!pk_tagged || !pk_normal ? " is not inside the PAGE_KERNEL branch" : " is inside the PAGE_KERNEL branch") +
               ": the model decides it " + (!pk_tagged || !pk_normal ? "there" : "for every area");
@@ -377,10 +384,13 @@ std::string read_vmalloc_kasan(const PartInput& in, std::string& why) {
     return meta + "# " + where + ": the tagged prot at " + at(in, tagged->line) + " and the pages' skip flags\n" +
            "rule vmalloc_tagged_prot(gfp) = " + tagged_cond + "\nrule vmalloc_page_skip_flags = " + flags + "\n" +
            "# " + in.def.name + ": KASAN_VMALLOC_PROT_NORMAL at " + at(in, T[prot_normal].line) +
-           ", KASAN_VMALLOC_INIT at " + at(in, T[init].line) + ", kasan_unpoison_vmalloc() at " +
+           ", KASAN_VMALLOC_INIT at " + at(in, T[init].line) + ", KASAN_VMALLOC_VM_ALLOC " +
+           (vm_alloc == npos ? std::string("nowhere (never passed)") : "at " + at(in, T[vm_alloc].line)) +
+           ", kasan_unpoison_vmalloc() at " +
            at(in, unpoison->line) + " (gfp_mask there: the caller's gfp with the skip flags)\n" +
            "rule vmalloc_prot_normal(gfp, gfp_mask) = " + normal_cond + "\nrule vmalloc_init(gfp, gfp_mask) = " +
-           init_cond + "\nrule vmalloc_calls_unpoison(gfp, gfp_mask) = " + unpoison_cond + "\n";
+           init_cond + "\nrule vmalloc_vm_alloc(gfp, gfp_mask) = " + vm_alloc_cond +
+           "\nrule vmalloc_calls_unpoison(gfp, gfp_mask) = " + unpoison_cond + "\n";
 }
 
 }  // namespace tagproof::tree

@@ -34,7 +34,7 @@ const std::vector<Modelled>& modelled_functions() {
         // mm/vmalloc.c
         {"__vmalloc_node_range", "mm/vmalloc.c",
          "rules vmalloc_meta_gfp, vmalloc_tagged_prot, vmalloc_page_skip_flags, vmalloc_prot_normal, vmalloc_init, "
-         "vmalloc_calls_unpoison, read from the tree in part (tree/lift_parts.cpp)"},
+         "vmalloc_vm_alloc, vmalloc_calls_unpoison, read from the tree in part (tree/lift_parts.cpp)"},
         {"__vmalloc_area_node", "mm/vmalloc.c", "vmalloc plan: the pages allocated with the gfp_mask __vmalloc_node_range passes"},
         {"vmalloc_fix_flags", "mm/vmalloc.c", "rule GFP_VMALLOC_SUPPORTED"},
         {"GFP_VMALLOC_SUPPORTED", "mm/vmalloc.c", "rule GFP_VMALLOC_SUPPORTED"},

@@ -253,6 +253,9 @@ struct rules_6_1 {
     //   vmalloc_prot_normal(gfp, gfp_mask)     `kasan_flags |= KASAN_VMALLOC_PROT_NORMAL` done
     //   vmalloc_calls_unpoison(gfp, gfp_mask)  kasan_unpoison_vmalloc() called
     //   vmalloc_init(gfp, gfp_mask)            `kasan_flags |= KASAN_VMALLOC_INIT` done
+    //   vmalloc_vm_alloc(gfp, gfp_mask)        `kasan_flags |= KASAN_VMALLOC_VM_ALLOC` done
+    //                                (without it HW_TAGS' __kasan_unpoison_vmalloc
+    //                                returns before tagging or zeroing anything)
     // (gfp is the caller's mask; gfp_mask the function's variable at that
     // point: the caller's, with the pages' skip flags added if the area got
     // the tagged prot. A condition written on gfp_mask there sees them.)
@@ -278,6 +281,11 @@ struct rules_6_1 {
     static typename D::Bool vmalloc_init(const KasanEnv<D>& e, typename D::Word gfp, typename D::Word gfp_mask) {
         return !e.init_on_free && Self::want_init_on_alloc(e, gfp_mask) && D::any(gfp_mask, e.gfp.SKIP_ZERO);
     }
+    // every VM_ALLOC area, unconditionally (v5.17 on, every era)
+    template <class D>
+    static typename D::Bool vmalloc_vm_alloc(const KasanEnv<D>& e, typename D::Word gfp, typename D::Word gfp_mask) {
+        return D::boolean(true);
+    }
     template <class D>
     static typename D::Word vmalloc_meta_gfp(const KasanEnv<D>& e, typename D::Word gfp) { return gfp; }
     template <class D>
@@ -288,7 +296,7 @@ struct rules_6_1 {
         v.tagged_mapping = prot_kernel && Self::vmalloc_tagged_prot(e, gfp);
         v.page_gfp = gfp | D::ite(v.tagged_mapping, Self::vmalloc_page_skip_flags(e), D::lit(0));
         v.flag_prot_normal = prot_kernel && Self::vmalloc_prot_normal(e, gfp, v.page_gfp);
-        v.flag_vm_alloc = D::boolean(true);
+        v.flag_vm_alloc = Self::vmalloc_vm_alloc(e, gfp, v.page_gfp);
         v.flag_init = Self::vmalloc_init(e, gfp, v.page_gfp);
         v.call_unpoison = Self::vmalloc_calls_unpoison(e, gfp, v.page_gfp);
         return v;

@@ -65,6 +65,7 @@ struct VmallocShape {
     std::string flags = "\t\t\tgfp_mask |= __GFP_SKIP_KASAN | __GFP_SKIP_ZERO;\n";
     std::string normal = "\t\tkasan_flags |= KASAN_VMALLOC_PROT_NORMAL;\n";
     std::string after_branch = "";
+    std::string vm_alloc = "\tkasan_flags |= KASAN_VMALLOC_VM_ALLOC;\n";
     std::string unpoison = "\taddr = kasan_unpoison_vmalloc(addr, size, kasan_flags);\n";
 };
 
@@ -89,8 +90,7 @@ std::string vmalloc_file(const VmallocShape& v) {
            "\t\tif (" + v.tagged + ") {\n"
            "\t\t\tprot = arch_vmap_pgprot_tagged(prot);\n" + v.flags +
            "\t\t}\n" + v.normal +
-           "\t}\n" + v.after_branch +
-           "\tkasan_flags |= KASAN_VMALLOC_VM_ALLOC;\n"
+           "\t}\n" + v.after_branch + v.vm_alloc +
            "\tif (!want_init_on_free() && want_init_on_alloc(gfp_mask) &&\n"
            "\t    (gfp_mask & __GFP_SKIP_ZERO))\n"
            "\t\tkasan_flags |= KASAN_VMALLOC_INIT;\n" + v.unpoison +
@@ -211,7 +211,7 @@ TEST(LiftParts, VmallocRowsAreDecidedBesideTheEra) {
         return m;
     };
     const auto era = rows_of(read_vmalloc({}));
-    ASSERT_EQ(era.size(), 6u);
+    ASSERT_EQ(era.size(), 7u);
     for (const auto& [n, r] : era) EXPECT_TRUE(r.equal) << n << ": " << r.witness;
     VmallocShape v;
     v.decl = "\t\tint skip_kasan = gfp_mask & __GFP_SKIP_KASAN;\n\n";
@@ -224,6 +224,14 @@ TEST(LiftParts, VmallocRowsAreDecidedBesideTheEra) {
         EXPECT_NE(seed.at(n).witness.find("__GFP_SKIP_KASAN"), std::string::npos) << n << ": " << seed.at(n).witness;
     }
     EXPECT_TRUE(seed.at("vmalloc_init").equal);
+    // KASAN_VMALLOC_VM_ALLOC never passed (a "redundant" flag dropped): the
+    // row reads false and differs from every era's, where it is always passed
+    VmallocShape no_vm_alloc;
+    no_vm_alloc.vm_alloc = "";
+    const auto dropped = rows_of(read_vmalloc(no_vm_alloc));
+    ASSERT_TRUE(dropped.count("vmalloc_vm_alloc"));
+    EXPECT_FALSE(dropped.at("vmalloc_vm_alloc").equal);
+    EXPECT_TRUE(era.at("vmalloc_vm_alloc").equal);
 }
 
 namespace {

@@ -43,6 +43,7 @@
     X2(vmalloc_prot_normal, Bool, gfp, Word, gfp_mask, Word)    \
     X2(vmalloc_calls_unpoison, Bool, gfp, Word, gfp_mask, Word) \
     X2(vmalloc_init, Bool, gfp, Word, gfp_mask, Word)           \
+    X2(vmalloc_vm_alloc, Bool, gfp, Word, gfp_mask, Word)       \
     X1(reset_tags_initially, Bool, zero_tags, Bool)       \
     X2(zero_tags, Bool, gfp, Word, init, Bool)            \
     X2(sample_eligible, Bool, order, Word, gfp, Word)     \

@@ -69,6 +69,7 @@ const char* rule_site(const std::string& n) {
         {"vmalloc_prot_normal", "mm/vmalloc.c __vmalloc_node_range: kasan_flags |= KASAN_VMALLOC_PROT_NORMAL"},
         {"vmalloc_calls_unpoison", "mm/vmalloc.c __vmalloc_node_range: kasan_unpoison_vmalloc() called"},
         {"vmalloc_init", "mm/vmalloc.c __vmalloc_node_range: kasan_flags |= KASAN_VMALLOC_INIT"},
+        {"vmalloc_vm_alloc", "mm/vmalloc.c __vmalloc_node_range: kasan_flags |= KASAN_VMALLOC_VM_ALLOC"},
         {"reset_tags_initially", "mm/page_alloc.c post_alloc_hook: reset_tags' first value"},
         {"zero_tags", "mm/page_alloc.c post_alloc_hook: zero_tags"},
         {"sample_eligible", "mm/kasan/kasan.h kasan_sample_page_alloc: the allocation is counted (v6.3+)"},
