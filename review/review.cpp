@@ -346,6 +346,10 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
                                   "(TAGPROOF_CORPUS_CACHE=off runs it again)");
         };
         said_reused(cr, variant);
+        if (!cr.reused && cr.files_reused && opt.progress)
+            opt.progress(variant, "corpus: " + std::to_string(cr.files_reused) + " of " + std::to_string(cr.files) +
+                                      " files' runs kept from a variant that answered every question they asked "
+                                      "alike (TAGPROOF_CORPUS_CACHE=off runs them again)");
         std::map<Mode, std::size_t> runs_by_mode;
         for (const auto& e : cr.entries) ++runs_by_mode[e.mode];
         for (const auto& p : properties())

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runner.hpp"
+#include "variant.hpp"
 
 namespace tagproof::scenario {
 
@@ -26,6 +27,8 @@ struct CorpusResult {
     // invariant -> first counterexample (file [mode]: message)
     std::map<std::string, std::string> counterexamples;
     bool reused = false;  // read from the corpus cache (corpus_cache.hpp), not run in this process
+    // files whose runs another variant made, answering every question alike (corpus_file_cache.hpp)
+    std::size_t files = 0, files_reused = 0;
 };
 
 // Every *.litmus below the directories, sorted.
@@ -33,5 +36,9 @@ std::vector<std::string> corpus_files(const std::vector<std::string>& dirs);
 // Runs each file under `variant` (the file's own variant line is overridden;
 // its expectations are not judged, only what happened).
 CorpusResult run_corpus(const std::vector<std::string>& files, const std::string& variant);
+// The same, file by file, without the whole corpus's caches (the process's and
+// corpus_cache.hpp's): only each file's runs kept by a variant that answered
+// their questions alike (corpus_file_cache.hpp) are reused.
+CorpusResult run_corpus_files(const std::vector<std::string>& files, const kernel::Variant& v);
 
 }  // namespace tagproof::scenario

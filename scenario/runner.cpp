@@ -332,12 +332,15 @@ std::string ModeResult::line() const {
 
 std::vector<ModeResult> run_scenario(const Scenario& sc, const RunOptions& opt) {
     std::vector<ModeResult> out;
-    const kernel::Variant& v =
-        kernel::find_variant(opt.variant_override.empty() ? sc.variant : opt.variant_override, sc.file);
+    const kernel::Variant& v = opt.variant && !opt.variant_override.empty()
+                                   ? *opt.variant
+                                   : kernel::find_variant(opt.variant_override.empty() ? sc.variant : opt.variant_override, sc.file);
     for (Mode mode : sc.modes) {
         ModeResult res;
         res.mode = mode;
-        res.variant = v.name();
+        // the name it was asked by: a recording variant's transcript then holds
+        // name() only where a run printed it
+        res.variant = opt.variant && !opt.variant_override.empty() ? opt.variant_override : v.name();
         spec::ModelConfig cfg = model_config(sc, mode, v);
         res.hw_tags_active = derive_runtime(cfg.build, cfg.machine, cfg.boot).hw_tags_enabled;
         if (!opt.check_style_override.empty())

@@ -13,6 +13,9 @@ namespace tagproof::scenario {
 
 struct RunOptions {
     std::string variant_override;  // --variant
+    // Asked instead of looking variant_override up (with it set, and named
+    // by it): the corpus hands a kernel::RecordingVariant here.
+    const kernel::Variant* variant = nullptr;
     std::string check_style_override;  // --check-style: the SW_TAGS check style, over the file's config
     std::size_t max_runs = 4096;   // exhaustive up to this many runs, then sample
     std::size_t samples = 400;

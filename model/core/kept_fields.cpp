@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -43,7 +44,9 @@ bool get_list(std::istream& in, std::vector<std::string>& v) {
 bool write_whole(const std::string& path, const std::string& text) {
     namespace fs = std::filesystem;
     std::error_code ec;
-    const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+    // the process and a count: two threads of one review may keep the same entry at once
+    static std::atomic<unsigned> n{0};
+    const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(n++);
     {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
         if (!(out << text)) {

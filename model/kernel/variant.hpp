@@ -103,6 +103,10 @@ public:
     // What the patch claims to change (claims.hpp): where behaviour may differ
     // from the baseline, and which allocations it leaves untagged.
     virtual Claims claims() const = 0;
+    // The allocations its claims leave untagged, alone: what the model's
+    // oracle reads at every allocation (variant_calls.hpp records this
+    // narrower question, so a run does not depend on the claim's words).
+    virtual std::vector<UntagClaim> untag_claims() const { return claims().untags; }
     bool claims_hw_only_change() const { return claims().changes == ChangeScope::hw_tags_active; }
     // The next revision of the same series ("" if none): `prove` says what it changes.
     virtual std::string next_version() const = 0;

@@ -100,7 +100,9 @@ kernel::Requirement<kernel::Concrete> Model::requirement_of(const Object& o) con
 // end_event (a caller may still be re-tagging, e.g. vmalloc).
 void Model::oracle_coverage(const Object& o, Tag handed_out) {
     const bool area = o.area >= 0;
-    const auto loss = kernel::coverage_loss<kernel::Concrete>(env_, v_.claims(), o.caller, requirement_of(o), o.gfp,
+    kernel::Claims untags;
+    untags.untags = v_.untag_claims();
+    const auto loss = kernel::coverage_loss<kernel::Concrete>(env_, untags, o.caller, requirement_of(o), o.gfp,
                                                               handed_out, area, area && areas_[o.area].tagged_mapping);
     if (loss.match_all_pointer)
         violation("detection", o.what + " is handed out through a match-all pointer (tag " + tag_hex(handed_out) +
