@@ -4,10 +4,13 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <unordered_map>
 
 #include "error.hpp"
+#include "family_cache.hpp"
+#include "file/rule_use.hpp"
 #include "family_steps.hpp"
 #include "hash128.hpp"
 #include "interpreter.hpp"
@@ -47,15 +50,13 @@ std::string FamilyResult::scenario(const FamilyVerdict& v) const {
     return s + "expect violation " + v.invariant + "\n";
 }
 
-FamilyResult explore_family(const FamilyOptions& opt) {
+// The exploration itself, of opt.asked (FamilyVerdict::recorded is the
+// caller's to set).
+static FamilyResult explore_family_run(const FamilyOptions& opt) {
     FamilyResult r;
     r.options = opt;
-    const kernel::Variant& v = kernel::find_variant(opt.variant, "--variant");
     const Start start = start_of(opt);
     const bool async = start.async;
-    // The variant's own record only: a defect its baselines record is the
-    // baseline's, and is told apart by exploring the baseline (explore_families).
-    std::vector<std::string> recorded = v.known_defects();
     Statements statement("explore " + opt.family.name);
 
     Delegate delegate;
@@ -156,7 +157,6 @@ FamilyResult explore_family(const FamilyOptions& opt) {
     for (const auto& inv : family_invariants()) {
         FamilyVerdict fv;
         fv.invariant = inv;
-        fv.recorded = std::find(recorded.begin(), recorded.end(), inv) != recorded.end();
         auto edges = shortest.path(inv);
         if (!edges.empty()) {
             fv.violated = true;
@@ -170,6 +170,28 @@ FamilyResult explore_family(const FamilyOptions& opt) {
         }
         r.verdicts.push_back(fv);
     }
+    return r;
+}
+
+FamilyResult explore_family(const FamilyOptions& opt) {
+    const kernel::Variant& v = variant_of(opt);
+    // never while a caller records which rules a run evaluates (file/rule_use.hpp)
+    const std::string key = kernel::rule_use ? "" : family_key(opt);
+    FamilyResult r;
+    if (auto kept = family_kept(key, opt, v)) {
+        r = std::move(*kept);
+    } else {
+        std::optional<kernel::RecordingVariant> asked;
+        FamilyOptions o = opt;
+        o.asked = key.empty() ? &v : &asked.emplace(v);
+        r = explore_family_run(o);
+        r.options = opt;
+        if (asked) keep_family(key, asked->transcript(), r);
+    }
+    // The variant's own record only: a defect its baselines record is the
+    // baseline's, and is told apart by exploring the baseline (explore_families).
+    const std::vector<std::string> recorded = v.known_defects();
+    for (auto& fv : r.verdicts) fv.recorded = std::find(recorded.begin(), recorded.end(), fv.invariant) != recorded.end();
     return r;
 }
 

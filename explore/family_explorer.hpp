@@ -24,6 +24,9 @@ struct FamilyOptions {
     unsigned depth = 4;                // events after the setup
     std::size_t max_states = 200000;   // stop (truncated) beyond this many states
     std::size_t max_bytes = std::size_t(1) << 30;  // ... or when the states waiting to be expanded hold this much
+    // Asked instead of looking `variant` up (explore_family hands a
+    // kernel::RecordingVariant here, family_cache.hpp).
+    const kernel::Variant* asked = nullptr;
 };
 
 struct FamilyEdge {
@@ -56,6 +59,9 @@ struct FamilyResult {
 // that one compares two variants, which `review` does).
 const std::vector<std::string>& family_invariants();
 
+// An exploration's graph and verdicts; kept with the questions it asked of
+// the variant and reused by a variant that answers them alike
+// (family_cache.hpp).
 FamilyResult explore_family(const FamilyOptions& opt);
 
 }  // namespace tagproof::explore

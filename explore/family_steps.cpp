@@ -88,8 +88,12 @@ const scenario::Statement& Statements::operator()(const std::string& line) {
     return it->second;
 }
 
+const kernel::Variant& variant_of(const FamilyOptions& o) {
+    return o.asked ? *o.asked : kernel::find_variant(o.variant, "--variant");
+}
+
 Start start_of(const FamilyOptions& o) {
-    const kernel::Variant& v = kernel::find_variant(o.variant, "--variant");
+    const kernel::Variant& v = variant_of(o);
     const scenario::Scenario sc =
         scenario::parse_scenario(header(o) + "observe reports == 0\n", "explore " + o.family.name);
     Start st;
@@ -100,7 +104,7 @@ Start start_of(const FamilyOptions& o) {
 }
 
 State initial_state(const FamilyOptions& o, const Start& st, spec::Chooser& chooser) {
-    return State{spec::Model(kernel::find_variant(o.variant, "--variant"), st.config, chooser), {},
+    return State{spec::Model(variant_of(o), st.config, chooser), {},
                  std::vector<Slot>(st.slots, empty), std::vector<std::uint64_t>(st.slots, 0)};
 }
 

@@ -71,6 +71,8 @@ struct Start {
     bool async = false;
     unsigned slots = 0;
 };
+// The variant an exploration asks: its `asked`, else the one it names.
+const kernel::Variant& variant_of(const FamilyOptions& o);
 Start start_of(const FamilyOptions& o);
 State initial_state(const FamilyOptions& o, const Start& st, spec::Chooser& chooser);
 

@@ -1,0 +1,295 @@
+// family_cache.cpp — see family_cache.hpp.
+#include "family_cache.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <system_error>
+#include <unordered_map>
+
+#include "build_cache.hpp"
+#include "corpus_cache.hpp"
+#include "hash128.hpp"
+#include "kept_fields.hpp"
+
+namespace tagproof::explore {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using kept::get;
+using kept::put;
+
+const char kMagic[] = "tagproof family exploration 1";
+
+std::string hex(const Hash128& h) {
+    char name[40];
+    std::snprintf(name, sizeof name, "%016llx%016llx", static_cast<unsigned long long>(h.hi),
+                  static_cast<unsigned long long>(h.lo));
+    return name;
+}
+
+std::string key_dir(const std::string& key) {
+    return scenario::corpus_cache_dir() + "/families/" + hex(hash128(key));
+}
+
+// The graph and verdicts as four-byte numbers and a table of the strings
+// (an event line recurs on thousands of edges).
+class Blob {
+public:
+    void u32(std::uint32_t x) {
+        for (int i = 0; i < 4; ++i) s_.push_back(char(x >> (8 * i)));
+    }
+    void str(const std::string& x) {
+        auto [it, fresh] = index_.try_emplace(x, std::uint32_t(table_.size()));
+        if (fresh) table_.push_back(x);
+        u32(it->second);
+    }
+    std::string bytes() const {
+        Blob head;
+        head.u32(std::uint32_t(table_.size()));
+        for (const auto& t : table_) {
+            head.u32(std::uint32_t(t.size()));
+            head.s_ += t;
+        }
+        return head.s_ + s_;
+    }
+
+private:
+    std::string s_;
+    std::vector<std::string> table_;
+    std::unordered_map<std::string, std::uint32_t> index_;
+};
+
+class Unblob {
+public:
+    explicit Unblob(const std::string& b) : b_(b) {
+        const std::uint32_t n = u32();
+        for (std::uint32_t i = 0; ok_ && i < n; ++i) {
+            const std::uint32_t len = u32();
+            if (!ok_ || b_.size() - at_ < len) {
+                ok_ = false;
+                break;
+            }
+            table_.push_back(b_.substr(at_, len));
+            at_ += len;
+        }
+    }
+    std::uint32_t u32() {
+        if (!ok_ || b_.size() - at_ < 4) {
+            ok_ = false;
+            return 0;
+        }
+        std::uint32_t x = 0;
+        for (int i = 0; i < 4; ++i) x |= std::uint32_t(std::uint8_t(b_[at_ + i])) << (8 * i);
+        at_ += 4;
+        return x;
+    }
+    const std::string& str() {
+        static const std::string none;
+        const std::uint32_t i = u32();
+        if (!ok_ || i >= table_.size()) {
+            ok_ = false;
+            return none;
+        }
+        return table_[i];
+    }
+    bool ok() const { return ok_; }
+    bool done() const { return ok_ && at_ == b_.size(); }
+
+private:
+    const std::string& b_;
+    std::size_t at_ = 0;
+    bool ok_ = true;
+    std::vector<std::string> table_;
+};
+
+std::string joined(const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& x : v) s += x + '\n';
+    return s;
+}
+std::vector<std::string> split(const std::string& s) {
+    std::vector<std::string> v;
+    for (std::size_t a = 0, b; (b = s.find('\n', a)) != std::string::npos; a = b + 1) v.push_back(s.substr(a, b - a));
+    return v;
+}
+
+std::string graph_blob(const FamilyResult& r) {
+    Blob b;
+    b.u32(std::uint32_t(boost::num_vertices(r.graph)));
+    b.u32(std::uint32_t(r.initial));
+    b.u32(r.truncated);
+    b.u32(std::uint32_t(r.refused));
+    b.u32(std::uint32_t(r.sampled_events));
+    // edges in boost::edges' order, which is the order they were added (the
+    // explorer expands vertices in the order it numbered them): read back
+    // in that order, every vertex's out- and in-edges are as they were
+    b.u32(std::uint32_t(boost::num_edges(r.graph)));
+    for (auto [e, end] = boost::edges(r.graph); e != end; ++e) {
+        const FamilyEdge& fe = r.graph[*e];
+        b.u32(std::uint32_t(boost::source(*e, r.graph)));
+        b.u32(std::uint32_t(boost::target(*e, r.graph)));
+        b.str(fe.line);
+        b.str(joined(fe.violated));
+        b.str(fe.message);
+    }
+    b.u32(std::uint32_t(r.verdicts.size()));
+    for (const auto& v : r.verdicts) {
+        b.str(v.invariant);
+        b.u32(v.violated);
+        b.str(v.message);
+        b.str(joined(v.path));
+    }
+    return b.bytes();
+}
+
+std::optional<FamilyResult> read_graph(const std::string& blob, const FamilyOptions& o) {
+    Unblob u(blob);
+    FamilyResult r;
+    r.options = o;
+    const std::uint32_t vertices = u.u32();
+    r.initial = u.u32();
+    const std::uint32_t truncated = u.u32();
+    r.refused = u.u32();
+    r.sampled_events = u.u32();
+    const std::uint32_t edges = u.u32();
+    if (!u.ok() || truncated > 1 || r.initial >= std::max<std::uint32_t>(vertices, 1) || edges > blob.size())
+        return std::nullopt;
+    r.truncated = truncated;
+    r.graph = FamilyGraph(vertices);
+    for (std::uint32_t i = 0; i < edges && u.ok(); ++i) {
+        const std::uint32_t s = u.u32(), t = u.u32();
+        FamilyEdge fe;
+        fe.line = u.str();
+        fe.violated = split(u.str());
+        fe.message = u.str();
+        if (s >= vertices || t >= vertices) return std::nullopt;
+        boost::add_edge(s, t, std::move(fe), r.graph);
+    }
+    const std::uint32_t verdicts = u.u32();
+    if (!u.ok() || verdicts > 64) return std::nullopt;
+    for (std::uint32_t i = 0; i < verdicts && u.ok(); ++i) {
+        FamilyVerdict v;
+        v.invariant = u.str();
+        const std::uint32_t violated = u.u32();
+        v.violated = violated == 1;
+        v.message = u.str();
+        v.path = split(u.str());
+        if (violated > 1) return std::nullopt;
+        r.verdicts.push_back(std::move(v));
+    }
+    if (!u.done()) return std::nullopt;
+    return r;
+}
+
+// What a process knows of a key: each entry's transcript and its file (the
+// graph is read only for the entry that answers).
+struct Known {
+    kernel::CallTranscript asked;
+    std::string path;
+};
+
+std::optional<Known> read_head(const std::string& path, const std::string& key, std::string* blob) {
+    std::ifstream in(path, std::ios::binary);
+    std::string magic, k, asked;
+    if (!in || !get(in, magic) || magic != kMagic || !get(in, k) || k != key || !get(in, asked)) return std::nullopt;
+    auto t = kernel::CallTranscript::parse(asked);
+    if (!t) return std::nullopt;
+    if (blob) {
+        std::string end;
+        if (!get(in, *blob) || !get(in, end) || end != "end") return std::nullopt;
+    }
+    return Known{std::move(*t), path};
+}
+
+std::mutex mu;
+std::map<std::string, std::vector<std::shared_ptr<const Known>>> known;
+
+std::vector<std::shared_ptr<const Known>> entries_of(const std::string& key) {
+    std::lock_guard<std::mutex> lock(mu);
+    auto [it, fresh] = known.try_emplace(key);
+    if (fresh) {
+        std::error_code ec;
+        for (fs::directory_iterator d(key_dir(key), ec), end; !ec && d != end; d.increment(ec))
+            if (d->path().extension() == ".graph")
+                if (auto e = read_head(d->path().string(), key, nullptr))
+                    it->second.push_back(std::make_shared<const Known>(std::move(*e)));
+    }
+    return it->second;
+}
+
+void put_family(std::ostream& k, const Family& f) {
+    put(k, f.name);
+    put(k, std::uint64_t(f.pages));
+    put(k, std::uint64_t(f.config.size()));
+    for (const auto& c : f.config) put(k, c);
+    put(k, std::uint64_t(f.setup.size()));
+    for (const auto& s : f.setup) put(k, s);
+    put(k, std::uint64_t(f.kinds.size()));
+    for (const auto& a : f.kinds) {
+        for (const std::string* s : {&a.stem, &a.alloc, &a.free, &a.realloc, &a.shrink, &a.touch}) put(k, *s);
+        for (std::uint64_t n : {a.size, std::uint64_t(a.slots), std::uint64_t(a.per_cpu), std::uint64_t(a.refree),
+                                std::uint64_t(a.accessed), a.realloc_size, a.shrink_size, std::uint64_t(a.page)})
+            put(k, n);
+    }
+    put(k, std::uint64_t(f.globals.size()));
+    for (const auto& g : f.globals) put(k, g);
+    // review_depth, review_other_boots and walked say who explores it, not what an exploration does
+}
+
+}  // namespace
+
+std::string family_key(const FamilyOptions& o) {
+    if (scenario::corpus_cache_dir().empty()) return "";
+    const std::string id = own_build_id();
+    if (id.empty()) return "";
+    std::ostringstream k;
+    put(k, std::string(kMagic));
+    put(k, "build-id " + id);
+    put_family(k, o.family);
+    put(k, o.config.boot);
+    put(k, std::uint64_t(o.config.mte));
+    put(k, std::uint64_t(o.mode));
+    put(k, std::uint64_t(o.depth));
+    put(k, std::uint64_t(o.max_states));
+    put(k, std::uint64_t(o.max_bytes));
+    return k.str();
+}
+
+std::optional<FamilyResult> family_kept(const std::string& key, const FamilyOptions& o, const kernel::Variant& v) {
+    if (key.empty()) return std::nullopt;
+    for (const auto& e : entries_of(key)) {
+        if (!e->asked.same_answers(v)) continue;
+        std::string blob;
+        if (!read_head(e->path, key, &blob)) continue;
+        if (auto r = read_graph(blob, o)) return r;
+    }
+    return std::nullopt;
+}
+
+void keep_family(const std::string& key, const kernel::CallTranscript& asked, const FamilyResult& r) {
+    if (key.empty()) return;
+    const std::string bytes = asked.bytes();
+    const std::string dir = key_dir(key);
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) return;
+    const std::string path = dir + "/" + hex(hash128(bytes)) + ".graph";
+    std::ostringstream text;
+    put(text, std::string(kMagic));
+    put(text, key);
+    put(text, bytes);
+    put(text, graph_blob(r));
+    put(text, std::string("end"));
+    if (!kept::write_whole(path, text.str())) return;
+    std::lock_guard<std::mutex> lock(mu);
+    known[key].push_back(std::make_shared<const Known>(Known{asked, path}));
+}
+
+}  // namespace tagproof::explore
