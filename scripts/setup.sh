@@ -3,7 +3,7 @@
 # Idempotent: does nothing when every package is already installed.
 set -eu
 PKGS="cmake ninja-build g++ make pkg-config libgtest-dev googletest libgmock-dev librapidcheck-dev \
-libboost-graph-dev libz3-dev z3 libbenchmark-dev libjemalloc-dev clang libclang-rt-14-dev libclang-14-dev graphviz \
+libboost-graph-dev zlib1g-dev libz3-dev z3 libbenchmark-dev libjemalloc-dev clang libclang-rt-14-dev libclang-14-dev graphviz \
 chromium fonts-dejavu-core python3"
 # chromium, fonts-dejavu-core, python3: the HTML report looked at in headless
 # Chromium (ctest review.html-screenshot, tests/html_check.py). The font is
