@@ -29,15 +29,8 @@ using kept::put;
 
 const char kMagic[] = "tagproof family exploration 2";
 
-std::string hex(const Hash128& h) {
-    char name[40];
-    std::snprintf(name, sizeof name, "%016llx%016llx", static_cast<unsigned long long>(h.hi),
-                  static_cast<unsigned long long>(h.lo));
-    return name;
-}
-
 std::string key_dir(const std::string& key) {
-    return scenario::corpus_cache_dir() + "/families/" + hex(hash128(key));
+    return scenario::corpus_cache_dir() + "/families/" + hash128_hex(hash128(key));
 }
 
 // The graph and verdicts as four-byte numbers and a table of the strings
@@ -307,7 +300,7 @@ void keep_family(const std::string& key, const kernel::CallTranscript& asked, co
     std::error_code ec;
     fs::create_directories(dir, ec);
     if (ec) return;
-    const std::string path = dir + "/" + hex(hash128(bytes)) + ".graph";
+    const std::string path = dir + "/" + hash128_hex(hash128(bytes)) + ".graph";
     std::ostringstream text;
     put(text, std::string(kMagic));
     put(text, key);

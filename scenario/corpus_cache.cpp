@@ -38,11 +38,8 @@ std::string corpus_cache_dir() { return build_cache_dir("corpus", "TAGPROOF_CORP
 std::string corpus_cache_entry(const std::string& key) {
     const std::string dir = corpus_cache_dir();
     if (dir.empty()) return "";
-    const Hash128 h = hash128(key);  // the explorer's state hash (model/core/hash128.hpp)
-    char name[40];
-    std::snprintf(name, sizeof name, "%016llx%016llx", static_cast<unsigned long long>(h.hi),
-                  static_cast<unsigned long long>(h.lo));
-    return dir + "/" + name + ".corpus";
+    // the explorer's state hash (model/core/hash128.hpp)
+    return dir + "/" + hash128_hex(hash128(key)) + ".corpus";
 }
 
 std::string corpus_cache_key(const std::vector<std::string>& files, const std::string& variant,

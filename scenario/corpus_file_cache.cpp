@@ -29,14 +29,7 @@ using kept::put_list;
 
 const char kMagic[] = "tagproof corpus file runs 1";
 
-std::string hex(const Hash128& h) {
-    char name[40];
-    std::snprintf(name, sizeof name, "%016llx%016llx", static_cast<unsigned long long>(h.hi),
-                  static_cast<unsigned long long>(h.lo));
-    return name;
-}
-
-std::string key_dir(const std::string& key) { return corpus_cache_dir() + "/files/" + hex(hash128(key)); }
+std::string key_dir(const std::string& key) { return corpus_cache_dir() + "/files/" + hash128_hex(hash128(key)); }
 
 struct Kept {
     kernel::CallTranscript asked;
@@ -150,7 +143,7 @@ void keep_file_runs(const std::string& key, const kernel::CallTranscript& asked,
     std::error_code ec;
     fs::create_directories(dir, ec);
     if (ec) return;
-    kept::write_whole(dir + "/" + hex(hash128(bytes)) + ".runs", entry_text(key, bytes, runs));
+    kept::write_whole(dir + "/" + hash128_hex(hash128(bytes)) + ".runs", entry_text(key, bytes, runs));
 }
 
 std::size_t file_runs_reused() { return reused; }

@@ -26,12 +26,7 @@ thread_local std::size_t hits = 0;
 
 std::string dir() { return proofs_dir(); }  // beside the proofs: one switch, one pruning
 
-std::string entry(const std::string& d, const Hash128& h) {
-    char name[48];
-    std::snprintf(name, sizeof name, "%016llx%016llx.decided", static_cast<unsigned long long>(h.hi),
-                  static_cast<unsigned long long>(h.lo));
-    return d + "/" + name;
-}
+std::string entry(const std::string& d, const Hash128& h) { return d + "/" + hash128_hex(h) + ".decided"; }
 
 bool decided(const std::string& verdict) { return verdict != "unknown"; }
 bool found(const std::string& verdict) { return verdict == "counterexample" || verdict == "changed"; }

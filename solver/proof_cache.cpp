@@ -29,12 +29,7 @@ std::mutex known_lock;
 std::unordered_map<std::string, std::unordered_set<Hash128, Hash128Hasher>> known_unsat;
 std::unordered_set<std::string> made;
 
-std::string entry_name(const Hash128& h) {
-    char name[40];
-    std::snprintf(name, sizeof name, "%016llx%016llx.unsat", static_cast<unsigned long long>(h.hi),
-                  static_cast<unsigned long long>(h.lo));
-    return name;
-}
+std::string entry_name(const Hash128& h) { return hash128_hex(h) + ".unsat"; }
 
 bool recall(const std::string& dir, const Hash128& h) {
     {

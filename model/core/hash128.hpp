@@ -12,7 +12,9 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <string>
 #include <string_view>
 
 namespace tagproof {
@@ -21,6 +23,14 @@ struct Hash128 {
     std::uint64_t lo = 0, hi = 0;
     bool operator==(const Hash128& o) const { return lo == o.lo && hi == o.hi; }
 };
+
+// The 32 hex digits a kept entry's file is named by (high half first).
+inline std::string hash128_hex(const Hash128& h) {
+    char name[40];
+    std::snprintf(name, sizeof name, "%016llx%016llx", static_cast<unsigned long long>(h.hi),
+                  static_cast<unsigned long long>(h.lo));
+    return name;
+}
 
 // For std::unordered_map: the low half is already well mixed.
 struct Hash128Hasher {
