@@ -144,7 +144,10 @@ std::string graph_blob(const FamilyResult& r) {
     return b.bytes();
 }
 
-std::optional<FamilyResult> read_graph(const std::string& blob, const FamilyOptions& o) {
+// Reads the blob into `into` (whole, or `into` untouched and false). Boost's
+// adjacency_list has no move: a graph is filled where it will live, and
+// swapped in.
+bool read_graph(const std::string& blob, const FamilyOptions& o, FamilyResult& into) {
     Unblob u(blob);
     FamilyResult r;
     r.options = o;
@@ -155,20 +158,20 @@ std::optional<FamilyResult> read_graph(const std::string& blob, const FamilyOpti
     r.sampled_events = u.u32();
     const std::uint32_t edges = u.u32();
     if (!u.ok() || truncated > 1 || r.initial >= std::max<std::uint32_t>(vertices, 1) || edges > blob.size())
-        return std::nullopt;
+        return false;
     r.truncated = truncated;
-    r.graph = FamilyGraph(vertices);
+    for (std::uint32_t i = 0; i < vertices; ++i) boost::add_vertex(r.graph);
     for (std::uint32_t i = 0; i < edges && u.ok(); ++i) {
         const std::uint32_t s = u.u32(), t = u.u32();
         FamilyEdge fe;
         fe.line = u.str();
         fe.violated = split(u.str());
         fe.message = u.str();
-        if (s >= vertices || t >= vertices) return std::nullopt;
+        if (s >= vertices || t >= vertices) return false;
         boost::add_edge(s, t, std::move(fe), r.graph);
     }
     const std::uint32_t verdicts = u.u32();
-    if (!u.ok() || verdicts > 64) return std::nullopt;
+    if (!u.ok() || verdicts > 64) return false;
     for (std::uint32_t i = 0; i < verdicts && u.ok(); ++i) {
         FamilyVerdict v;
         v.invariant = u.str();
@@ -176,11 +179,18 @@ std::optional<FamilyResult> read_graph(const std::string& blob, const FamilyOpti
         v.violated = violated == 1;
         v.message = u.str();
         v.path = split(u.str());
-        if (violated > 1) return std::nullopt;
+        if (violated > 1) return false;
         r.verdicts.push_back(std::move(v));
     }
-    if (!u.done()) return std::nullopt;
-    return r;
+    if (!u.done()) return false;
+    into.options = std::move(r.options);
+    into.graph.swap(r.graph);
+    into.initial = r.initial;
+    into.truncated = r.truncated;
+    into.refused = r.refused;
+    into.sampled_events = r.sampled_events;
+    into.verdicts = std::move(r.verdicts);
+    return true;
 }
 
 // The blob deflated (zlib, fastest level): a graph's edges are runs of small
@@ -282,15 +292,15 @@ std::string family_key(const FamilyOptions& o) {
     return k.str();
 }
 
-std::optional<FamilyResult> family_kept(const std::string& key, const FamilyOptions& o, const kernel::Variant& v) {
-    if (key.empty()) return std::nullopt;
+bool family_kept(const std::string& key, const FamilyOptions& o, const kernel::Variant& v, FamilyResult& into) {
+    if (key.empty()) return false;
     for (const auto& e : entries_of(key)) {
         if (!e->asked.same_answers(v)) continue;
         std::string blob;
         if (!read_head(e->path, key, &blob)) continue;
-        if (auto r = read_graph(blob, o)) return r;
+        if (read_graph(blob, o, into)) return true;
     }
-    return std::nullopt;
+    return false;
 }
 
 void keep_family(const std::string& key, const kernel::CallTranscript& asked, const FamilyResult& r) {

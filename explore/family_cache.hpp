@@ -28,9 +28,10 @@ namespace tagproof::explore {
 // the binary has no build-id).
 std::string family_key(const FamilyOptions& o);
 
-// The exploration kept under `key` by a variant that answered every question
-// as `v` does; its options are `o`.
-std::optional<FamilyResult> family_kept(const std::string& key, const FamilyOptions& o, const kernel::Variant& v);
+// Fills `into` with the exploration kept under `key` by a variant that
+// answered every question as `v` does (its options `o`); false, `into`
+// untouched, when there is none.
+bool family_kept(const std::string& key, const FamilyOptions& o, const kernel::Variant& v, FamilyResult& into);
 
 // Keeps `r` under `key` with the transcript of what it asked.
 void keep_family(const std::string& key, const kernel::CallTranscript& asked, const FamilyResult& r);

@@ -50,10 +50,10 @@ std::string FamilyResult::scenario(const FamilyVerdict& v) const {
     return s + "expect violation " + v.invariant + "\n";
 }
 
-// The exploration itself, of opt.asked (FamilyVerdict::recorded is the
-// caller's to set).
-static FamilyResult explore_family_run(const FamilyOptions& opt) {
-    FamilyResult r;
+// The exploration itself, of opt.asked, into an empty `r` (Boost's graph
+// has no move: it is built where it will live). FamilyVerdict::recorded is
+// the caller's to set.
+static void explore_family_run(const FamilyOptions& opt, FamilyResult& r) {
     r.options = opt;
     const Start start = start_of(opt);
     const bool async = start.async;
@@ -170,7 +170,6 @@ static FamilyResult explore_family_run(const FamilyOptions& opt) {
         }
         r.verdicts.push_back(fv);
     }
-    return r;
 }
 
 FamilyResult explore_family(const FamilyOptions& opt) {
@@ -178,13 +177,11 @@ FamilyResult explore_family(const FamilyOptions& opt) {
     // never while a caller records which rules a run evaluates (file/rule_use.hpp)
     const std::string key = kernel::rule_use ? "" : family_key(opt);
     FamilyResult r;
-    if (auto kept = family_kept(key, opt, v)) {
-        r = std::move(*kept);
-    } else {
+    if (!family_kept(key, opt, v, r)) {
         std::optional<kernel::RecordingVariant> asked;
         FamilyOptions o = opt;
         o.asked = key.empty() ? &v : &asked.emplace(v);
-        r = explore_family_run(o);
+        explore_family_run(o, r);
         r.options = opt;
         if (asked) keep_family(key, asked->transcript(), r);
     }

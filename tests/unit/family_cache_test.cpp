@@ -81,6 +81,7 @@ TEST(FamilyCache, AReusedExplorationIsTheExplorationAfresh) {
         for (const auto& f : fams) explore_family(options_of("linux-7.0", f));
     }
     std::size_t served = 0;
+    FamilyResult scratch;
     for (const std::string v : {"mutant-skip-drops-zero", "mutant-no-free-poison", "mutant-no-tcma", "linux-6.4"}) {
         for (const auto& f : families(kernel::find_variant(v))) {
             SCOPED_TRACE(v + " " + f.name);
@@ -91,7 +92,7 @@ TEST(FamilyCache, AReusedExplorationIsTheExplorationAfresh) {
                 afresh = explore_family(o);
             }
             Cache on(dir);
-            served += bool(family_kept(family_key(o), o, kernel::find_variant(v)));
+            served += bool(family_kept(family_key(o), o, kernel::find_variant(v), scratch));
             expect_same(explore_family(o), afresh);
         }
     }
@@ -109,17 +110,18 @@ TEST(FamilyCache, AVariantThatAnswersOtherwiseIsExplored) {
     FamilyOptions base = options_of("linux-7.0", pages);
     base.depth = 3;
     const FamilyResult b = explore_family(base);
-    EXPECT_TRUE(family_kept(family_key(base), base, kernel::find_variant("linux-7.0")));
+    FamilyResult scratch;
+    EXPECT_TRUE(family_kept(family_key(base), base, kernel::find_variant("linux-7.0"), scratch));
     // mutant-no-free-poison answers free_pages_prepare otherwise: not served, and its
     // exploration finds the use-after-free (alloc, free, read) linux-7.0's does not
     FamilyOptions m = options_of("mutant-no-free-poison", pages);
     m.depth = 3;
-    EXPECT_FALSE(family_kept(family_key(m), m, kernel::find_variant("mutant-no-free-poison")));
+    EXPECT_FALSE(family_kept(family_key(m), m, kernel::find_variant("mutant-no-free-poison"), scratch));
     EXPECT_NE(violates(explore_family(m), "detection"), violates(b, "detection"));
     // a torn entry is a miss: its graph is read from the file when it answers
     for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
         if (e.path().extension() == ".graph") std::filesystem::resize_file(e.path(), std::filesystem::file_size(e.path()) / 2);
-    EXPECT_FALSE(family_kept(family_key(base), base, kernel::find_variant("linux-7.0")));
+    EXPECT_FALSE(family_kept(family_key(base), base, kernel::find_variant("linux-7.0"), scratch));
     expect_same(explore_family(base), b);
 }
 
