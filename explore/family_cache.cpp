@@ -157,7 +157,10 @@ bool read_graph(const std::string& blob, const FamilyOptions& o, FamilyResult& i
     r.refused = u.u32();
     r.sampled_events = u.u32();
     const std::uint32_t edges = u.u32();
-    if (!u.ok() || truncated > 1 || r.initial >= std::max<std::uint32_t>(vertices, 1) || edges > blob.size())
+    // every vertex but the first was reached by an edge: a count past that is
+    // no entry of ours (and would be allocated before anything else is read)
+    if (!u.ok() || truncated > 1 || r.initial >= std::max<std::uint32_t>(vertices, 1) || edges > blob.size() / 20 ||
+        vertices > std::uint64_t(edges) + 1)
         return false;
     r.truncated = truncated;
     for (std::uint32_t i = 0; i < vertices; ++i) boost::add_vertex(r.graph);
@@ -205,7 +208,8 @@ std::string deflated(const std::string& raw) {
     return out;
 }
 std::optional<std::string> inflated(const std::string& packed, std::uint64_t size) {
-    if (size > (std::uint64_t(1) << 32)) return std::nullopt;
+    // deflate expands at most 1032 to 1: a larger size is a torn entry, not an allocation to make
+    if (size > std::uint64_t(packed.size()) * 1032 + 64) return std::nullopt;
     std::string out(size, '\0');
     uLongf n = uLongf(size);
     if (uncompress(reinterpret_cast<Bytef*>(out.data()), &n, reinterpret_cast<const Bytef*>(packed.data()),
