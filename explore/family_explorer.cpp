@@ -177,7 +177,8 @@ FamilyResult explore_family(const FamilyOptions& opt) {
     // never while a caller records which rules a run evaluates (file/rule_use.hpp)
     const std::string key = kernel::rule_use ? "" : family_key(opt);
     FamilyResult r;
-    if (!family_kept(key, opt, v, r)) {
+    r.reused = family_kept(key, opt, v, r);
+    if (!r.reused) {
         std::optional<kernel::RecordingVariant> asked;
         FamilyOptions o = opt;
         o.asked = key.empty() ? &v : &asked.emplace(v);

@@ -52,6 +52,7 @@ struct FamilyResult {
     std::size_t refused = 0;           // events the model refused (InputError): not enabled there
     std::size_t sampled_events = 0;    // transitions whose tag choices were sampled, not all enumerated
     std::vector<FamilyVerdict> verdicts;  // one per invariant the oracle judges
+    bool reused = false;  // read from family_cache.hpp: another variant's, answering every question alike
     std::string scenario(const FamilyVerdict& v) const;  // replays with `tagproof run`
 };
 

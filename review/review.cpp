@@ -544,7 +544,7 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
         // depth, and to depth 2 under every other boot of the product
         // (sampling, init_on_free, kasan.vmalloc=off, no MTE, ...: paths
         // that exist only there, such as a mempool page re-issued sampled out)
-        std::size_t fstates = 0, ftransitions = 0, explorations = 0;
+        std::size_t fstates = 0, ftransitions = 0, explorations = 0, reused = 0;
         std::string depths, default_only;
         explore::CrossChecker checker(proved_obligations);
         const kernel::Variant& rv = kernel::find_variant(r.variant);
@@ -563,6 +563,7 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
                 fo.depth = default_boot ? fam.review_depth : std::min(fam.review_depth, other_boot_depth);
                 const explore::FamilyResult fr = explore::explore_family(fo);
                 ++explorations;
+                reused += fr.reused;
                 checker.add(fr);
                 fstates += boost::num_vertices(fr.graph);
                 ftransitions += boost::num_edges(fr.graph);
@@ -593,6 +594,10 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
                 }
             }
         }
+        if (reused && opt.progress)
+            opt.progress(variant, "explorer: " + std::to_string(reused) + " of " + std::to_string(explorations) +
+                                      " family explorations kept from a variant that answered every question they "
+                                      "asked alike (TAGPROOF_CORPUS_CACHE=off explores them again)");
         if (opt.families)
             r.notes.push_back("explorer families: " + std::to_string(explorations) + " explorations, " +
                               std::to_string(fstates) + " states, " + std::to_string(ftransitions) +
