@@ -1,33 +1,26 @@
 // family_cache.cpp — see family_cache.hpp.
 #include "family_cache.hpp"
 
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <map>
-#include <memory>
-#include <mutex>
+#include <optional>
 #include <sstream>
-#include <system_error>
 #include <unordered_map>
 
 #include "build_cache.hpp"
 #include "corpus_cache.hpp"
 #include "hash128.hpp"
+#include "kept_by_answers.hpp"
 #include "kept_fields.hpp"
 
 #include <zlib.h>
 
 namespace tagproof::explore {
 
-namespace fs = std::filesystem;
-
 namespace {
 
 using kept::get;
 using kept::put;
 
-const char kMagic[] = "tagproof family exploration 2";
+const char kMagic[] = "tagproof family exploration 3";
 
 std::string key_dir(const std::string& key) {
     return scenario::corpus_cache_dir() + "/families/" + hash128_hex(hash128(key));
@@ -218,44 +211,26 @@ std::optional<std::string> inflated(const std::string& packed, std::uint64_t siz
     return out;
 }
 
-// What a process knows of a key: each entry's transcript and its file (the
-// graph is read only for the entry that answers).
-struct Known {
-    kernel::CallTranscript asked;
-    std::string path;
-};
-
-std::optional<Known> read_head(const std::string& path, const std::string& key, std::string* blob) {
-    std::ifstream in(path, std::ios::binary);
-    std::string magic, k, asked;
-    if (!in || !get(in, magic) || magic != kMagic || !get(in, k) || k != key || !get(in, asked)) return std::nullopt;
-    auto t = kernel::CallTranscript::parse(asked);
-    if (!t) return std::nullopt;
-    if (blob) {
-        std::string packed, end;
-        std::uint64_t size = 0;
-        if (!get(in, size) || !get(in, packed) || !get(in, end) || end != "end") return std::nullopt;
-        auto raw = inflated(packed, size);
-        if (!raw) return std::nullopt;
-        *blob = std::move(*raw);
-    }
-    return Known{std::move(*t), path};
+kernel::KeptByAnswers& store() {
+    static kernel::KeptByAnswers s(kMagic, ".graph");
+    return s;
 }
 
-std::mutex mu;
-std::map<std::string, std::vector<std::shared_ptr<const Known>>> known;
-
-std::vector<std::shared_ptr<const Known>> entries_of(const std::string& key) {
-    std::lock_guard<std::mutex> lock(mu);
-    auto [it, fresh] = known.try_emplace(key);
-    if (fresh) {
-        std::error_code ec;
-        for (fs::directory_iterator d(key_dir(key), ec), end; !ec && d != end; d.increment(ec))
-            if (d->path().extension() == ".graph")
-                if (auto e = read_head(d->path().string(), key, nullptr))
-                    it->second.push_back(std::make_shared<const Known>(std::move(*e)));
-    }
-    return it->second;
+// The payload: the graph blob's size and the blob deflated.
+std::string payload_of(const FamilyResult& r) {
+    const std::string raw = graph_blob(r), packed = deflated(raw);
+    if (packed.empty()) return "";
+    std::ostringstream o;
+    put(o, std::uint64_t(raw.size()));
+    put(o, packed);
+    return o.str();
+}
+std::optional<std::string> blob_of(const std::string& payload) {
+    std::istringstream in(payload);
+    std::string packed;
+    std::uint64_t size = 0;
+    if (!get(in, size) || !get(in, packed) || in.peek() != std::char_traits<char>::eof()) return std::nullopt;
+    return inflated(packed, size);
 }
 
 void put_family(std::ostream& k, const Family& f) {
@@ -298,35 +273,15 @@ std::string family_key(const FamilyOptions& o) {
 
 bool family_kept(const std::string& key, const FamilyOptions& o, const kernel::Variant& v, FamilyResult& into) {
     if (key.empty()) return false;
-    for (const auto& e : entries_of(key)) {
-        if (!e->asked.same_answers(v)) continue;
-        std::string blob;
-        if (!read_head(e->path, key, &blob)) continue;
-        if (read_graph(blob, o, into)) return true;
-    }
-    return false;
+    auto payload = store().find(key_dir(key), key, v);
+    if (!payload) return false;
+    auto blob = blob_of(*payload);
+    return blob && read_graph(*blob, o, into);
 }
 
 void keep_family(const std::string& key, const kernel::CallTranscript& asked, const FamilyResult& r) {
     if (key.empty()) return;
-    const std::string bytes = asked.bytes();
-    const std::string dir = key_dir(key);
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec) return;
-    const std::string path = dir + "/" + hash128_hex(hash128(bytes)) + ".graph";
-    std::ostringstream text;
-    put(text, std::string(kMagic));
-    put(text, key);
-    put(text, bytes);
-    const std::string raw = graph_blob(r), packed = deflated(raw);
-    if (packed.empty()) return;
-    put(text, std::uint64_t(raw.size()));
-    put(text, packed);
-    put(text, std::string("end"));
-    if (!kept::write_whole(path, text.str())) return;
-    std::lock_guard<std::mutex> lock(mu);
-    known[key].push_back(std::make_shared<const Known>(Known{asked, path}));
+    if (const std::string payload = payload_of(r); !payload.empty()) store().keep(key_dir(key), key, asked, payload);
 }
 
 }  // namespace tagproof::explore

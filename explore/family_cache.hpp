@@ -14,7 +14,7 @@
 // variant each time.
 //
 // Entries live beside the corpus's (corpus_cache_dir()/families, off with
-// TAGPROOF_CORPUS_CACHE=off); a torn or foreign entry is a miss.
+// TAGPROOF_CORPUS_CACHE=off), kept by kernel/kept_by_answers.hpp.
 #pragma once
 #include <optional>
 #include <string>

@@ -13,7 +13,7 @@
 // same run). A key may hold several entries, one per distinct transcript.
 //
 // Entries live under corpus_cache_dir()/files (TAGPROOF_CORPUS_CACHE=off keeps
-// none); a torn or foreign entry is a miss, never an error.
+// none), kept by kernel/kept_by_answers.hpp.
 #pragma once
 #include <cstddef>
 #include <optional>
@@ -39,13 +39,10 @@ struct FileRuns {
 std::string file_runs_key(const std::string& file, const std::string& options);
 
 // Runs kept under `key` by a variant that answered every question as `v`
-// does (counted in file_runs_reused()).
+// does (FileRuns::reused set).
 std::optional<FileRuns> file_runs_kept(const std::string& key, const kernel::Variant& v);
 
 // Keeps `runs` under `key` with the transcript of what they asked.
 void keep_file_runs(const std::string& key, const kernel::CallTranscript& asked, const FileRuns& runs);
-
-// This process's count of files whose runs were reused.
-std::size_t file_runs_reused();
 
 }  // namespace tagproof::scenario
