@@ -25,7 +25,7 @@ namespace {
 // vrealloc_node_align_noprof() from v6.17).
 const std::map<std::string, std::vector<std::string>>& functions_of() {
     static const std::map<std::string, std::vector<std::string>> f = {
-        {"alloc_pages", {"post_alloc_hook()", "kasan_unpoison_pages()", "should_skip_kasan_unpoison()"}},
+        {"alloc_pages", {"post_alloc_hook()", "should_skip_init()", "kasan_unpoison_pages()", "should_skip_kasan_unpoison()"}},
         {"free_pages", {"free_pages_prepare()", "should_skip_kasan_poison()", "kasan_poison_pages()"}},
         {"kmalloc", {"__kasan_slab_alloc()", "__kasan_kmalloc()"}},
         {"kzalloc", {"__kasan_slab_alloc()", "__kasan_kmalloc()"}},
@@ -67,7 +67,7 @@ const std::map<std::string, std::vector<std::string>>& functions_of() {
 std::vector<std::string> caller_functions(const std::string& happened) {
     using kernel::Caller;
     static const std::map<Caller, std::vector<std::string>> f = {
-        {Caller::alloc_pages, {"post_alloc_hook()", "should_skip_kasan_unpoison()"}},
+        {Caller::alloc_pages, {"post_alloc_hook()", "should_skip_init()", "should_skip_kasan_unpoison()"}},
         {Caller::pgtable_kernel, {"pte_alloc_one_kernel()", "post_alloc_hook()"}},
         {Caller::pgtable_user, {"pte_alloc_one()", "post_alloc_hook()"}},
         {Caller::pgd_slab, {"pgd_alloc()", "__kasan_slab_alloc()"}},
