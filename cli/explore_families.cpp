@@ -68,7 +68,7 @@ FamilyTotals explore_families(const kernel::Variant& v, const std::vector<explor
                 for (const auto& bv : explore::explore_family(bo).verdicts)
                     if (bv.violated) theirs.insert(bv.invariant);
             }
-            const std::size_t n = boost::num_vertices(r.graph), e = boost::num_edges(r.graph);
+            const std::size_t n = r.states, e = r.transitions;
             t.states += n;
             t.transitions += e;
             ++t.runs;

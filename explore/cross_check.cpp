@@ -117,12 +117,13 @@ void CrossChecker::add(const FamilyResult& fr) {
         auto [it, fresh] = runs_of.try_emplace({&d, nfp});
         if (!fresh) return it->second;
         std::unordered_map<std::string_view, char> by_line;
-        for (auto [e, end] = boost::edges(fr.graph); e != end; ++e) {
-            const std::string& line = fr.graph[*e].line;
+        std::vector<char>& out = it->second;
+        fr.for_each_edge([&](std::size_t, std::size_t, const std::string& line, const std::vector<std::string>&,
+                             const std::string&) {
             auto [l, new_line] = by_line.try_emplace(line, 0);
             if (new_line) l->second = runs_entry(d, line, inv);
-            it->second.push_back(l->second);
-        }
+            out.push_back(l->second);
+        });
         return it->second;
     };
     for (std::size_t i = 0; i < proved_.size(); ++i) {
@@ -135,17 +136,17 @@ void CrossChecker::add(const FamilyResult& fr) {
         truncated_[i] = truncated_[i] || fr.truncated;
         const std::vector<char>& edge_runs = runs(*d, inv);
         std::size_t k = 0;
-        for (auto [e, end] = boost::edges(fr.graph); e != end; ++e, ++k) {
-            const FamilyEdge& fe = fr.graph[*e];
-            if (!edge_runs[k]) continue;
+        fr.for_each_edge([&](std::size_t, std::size_t, const std::string& line, const std::vector<std::string>& violated,
+                             const std::string& message) {
+            if (!edge_runs[k++]) return;
             ++cc.transitions;
-            if (cc.kind == CrossCheck::disagrees) continue;
-            if (std::find(fe.violated.begin(), fe.violated.end(), inv) == fe.violated.end()) continue;
-            if (d->message_has && fe.message.find(d->message_has) == std::string::npos) continue;
+            if (cc.kind == CrossCheck::disagrees) return;
+            if (std::find(violated.begin(), violated.end(), inv) == violated.end()) return;
+            if (d->message_has && message.find(d->message_has) == std::string::npos) return;
             cc.kind = CrossCheck::disagrees;
-            cc.detail = "the " + fr.options.family.name + " family at " + fr.options.config.name() + ": '" + fe.line +
-                        "' breaks " + inv + ": " + fe.message;
-        }
+            cc.detail = "the " + fr.options.family.name + " family at " + fr.options.config.name() + ": '" + line +
+                        "' breaks " + inv + ": " + message;
+        });
     }
 }
 
@@ -200,7 +201,7 @@ ProductCrossCheck cross_check_over_product(const std::string& variant, std::vect
             const FamilyResult fr = explore_family(fo);
             checker.add(fr);
             ++out.runs;
-            out.states += boost::num_vertices(fr.graph);
+            out.states += fr.states;
         }
     }
     out.results = checker.results();

@@ -1,6 +1,7 @@
 // family_cache.cpp — see family_cache.hpp.
 #include "family_cache.hpp"
 
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <unordered_map>
@@ -20,7 +21,7 @@ namespace {
 using kept::get;
 using kept::put;
 
-const char kMagic[] = "tagproof family exploration 3";
+const char kMagic[] = "tagproof family exploration 4";
 
 std::string key_dir(const std::string& key) {
     return scenario::corpus_cache_dir() + "/families/" + hash128_hex(hash128(key));
@@ -80,13 +81,19 @@ public:
     }
     const std::string& str() {
         static const std::string none;
+        const std::uint32_t i = str_index();
+        return ok_ ? table_[i] : none;
+    }
+    // a string's index in the table (0 when not ok())
+    std::uint32_t str_index() {
         const std::uint32_t i = u32();
         if (!ok_ || i >= table_.size()) {
             ok_ = false;
-            return none;
+            return 0;
         }
-        return table_[i];
+        return i;
     }
+    std::vector<std::string> take_table() { return std::move(table_); }
     bool ok() const { return ok_; }
     bool done() const { return ok_ && at_ == b_.size(); }
 
@@ -108,25 +115,15 @@ std::vector<std::string> split(const std::string& s) {
     return v;
 }
 
-std::string graph_blob(const FamilyResult& r) {
+// The summary: what a review reads (the counts, the verdicts).
+std::string summary_blob(const FamilyResult& r) {
     Blob b;
-    b.u32(std::uint32_t(boost::num_vertices(r.graph)));
+    b.u32(std::uint32_t(r.states));
+    b.u32(std::uint32_t(r.transitions));
     b.u32(std::uint32_t(r.initial));
     b.u32(r.truncated);
     b.u32(std::uint32_t(r.refused));
     b.u32(std::uint32_t(r.sampled_events));
-    // edges in boost::edges' order, which is the order they were added (the
-    // explorer expands vertices in the order it numbered them): read back
-    // in that order, every vertex's out- and in-edges are as they were
-    b.u32(std::uint32_t(boost::num_edges(r.graph)));
-    for (auto [e, end] = boost::edges(r.graph); e != end; ++e) {
-        const FamilyEdge& fe = r.graph[*e];
-        b.u32(std::uint32_t(boost::source(*e, r.graph)));
-        b.u32(std::uint32_t(boost::target(*e, r.graph)));
-        b.str(fe.line);
-        b.str(joined(fe.violated));
-        b.str(fe.message);
-    }
     b.u32(std::uint32_t(r.verdicts.size()));
     for (const auto& v : r.verdicts) {
         b.str(v.invariant);
@@ -137,35 +134,37 @@ std::string graph_blob(const FamilyResult& r) {
     return b.bytes();
 }
 
-// Reads the blob into `into` (whole, or `into` untouched and false). Boost's
-// adjacency_list has no move: a graph is filled where it will live, and
-// swapped in.
-bool read_graph(const std::string& blob, const FamilyOptions& o, FamilyResult& into) {
+// The graph: its edges in boost::edges' order, which is the order they were
+// added (the explorer expands vertices in the order it numbered them): read
+// back in that order, every vertex's out- and in-edges are as they were.
+std::string graph_blob(const FamilyResult& r) {
+    Blob b;
+    r.for_each_edge([&](std::size_t s, std::size_t t, const std::string& line, const std::vector<std::string>& violated,
+                        const std::string& message) {
+        b.u32(std::uint32_t(s));
+        b.u32(std::uint32_t(t));
+        b.str(line);
+        b.str(joined(violated));
+        b.str(message);
+    });
+    return b.bytes();
+}
+
+// Reads a summary into `into` (whole, or `into` untouched and false).
+bool read_summary(const std::string& blob, const FamilyOptions& o, FamilyResult& into) {
     Unblob u(blob);
     FamilyResult r;
     r.options = o;
-    const std::uint32_t vertices = u.u32();
+    r.states = u.u32();
+    r.transitions = u.u32();
     r.initial = u.u32();
     const std::uint32_t truncated = u.u32();
     r.refused = u.u32();
     r.sampled_events = u.u32();
-    const std::uint32_t edges = u.u32();
-    // every vertex but the first was reached by an edge: a count past that is
-    // no entry of ours (and would be allocated before anything else is read)
-    if (!u.ok() || truncated > 1 || r.initial >= std::max<std::uint32_t>(vertices, 1) || edges > blob.size() / 20 ||
-        vertices > std::uint64_t(edges) + 1)
+    // every vertex but the first was reached by an edge
+    if (!u.ok() || truncated > 1 || r.initial >= std::max<std::size_t>(r.states, 1) || r.states > r.transitions + 1)
         return false;
     r.truncated = truncated;
-    for (std::uint32_t i = 0; i < vertices; ++i) boost::add_vertex(r.graph);
-    for (std::uint32_t i = 0; i < edges && u.ok(); ++i) {
-        const std::uint32_t s = u.u32(), t = u.u32();
-        FamilyEdge fe;
-        fe.line = u.str();
-        fe.violated = split(u.str());
-        fe.message = u.str();
-        if (s >= vertices || t >= vertices) return false;
-        boost::add_edge(s, t, std::move(fe), r.graph);
-    }
     const std::uint32_t verdicts = u.u32();
     if (!u.ok() || verdicts > 64) return false;
     for (std::uint32_t i = 0; i < verdicts && u.ok(); ++i) {
@@ -179,14 +178,42 @@ bool read_graph(const std::string& blob, const FamilyOptions& o, FamilyResult& i
         r.verdicts.push_back(std::move(v));
     }
     if (!u.done()) return false;
-    into.options = std::move(r.options);
-    into.graph.swap(r.graph);
-    into.initial = r.initial;
-    into.truncated = r.truncated;
-    into.refused = r.refused;
-    into.sampled_events = r.sampled_events;
-    into.verdicts = std::move(r.verdicts);
+    into = std::move(r);
     return true;
+}
+
+// A kept graph as read: its strings, each split at newlines too (an edge's
+// `violated` list), and its edges as indices into them, in their order.
+struct KeptEdges {
+    struct Edge {
+        std::uint32_t source, target, line, violated, message;
+    };
+    std::vector<std::string> strings;
+    std::vector<std::vector<std::string>> lists;
+    std::vector<Edge> edges;
+};
+
+// A graph blob of `edges` edges over `vertices` vertices, whole and in range,
+// else null.
+std::shared_ptr<const KeptEdges> read_edges(const std::string& blob, std::size_t vertices, std::size_t edges) {
+    if (edges > blob.size() / 20) return nullptr;  // a count past the blob's size: no entry of ours
+    Unblob u(blob);
+    auto k = std::make_shared<KeptEdges>();
+    k->edges.reserve(edges);
+    for (std::size_t i = 0; i < edges && u.ok(); ++i) {
+        KeptEdges::Edge e;
+        e.source = u.u32();
+        e.target = u.u32();
+        e.line = u.str_index();
+        e.violated = u.str_index();
+        e.message = u.str_index();
+        if (e.source >= vertices || e.target >= vertices) return nullptr;
+        k->edges.push_back(e);
+    }
+    if (!u.done()) return nullptr;
+    k->strings = u.take_table();
+    for (const auto& x : k->strings) k->lists.push_back(split(x));
+    return k;
 }
 
 // The blob deflated (zlib, fastest level): a graph's edges are runs of small
@@ -216,21 +243,37 @@ kernel::KeptByAnswers& store() {
     return s;
 }
 
-// The payload: the graph blob's size and the blob deflated.
+// The payload: the summary, and the graph blob's size and the blob deflated.
 std::string payload_of(const FamilyResult& r) {
     const std::string raw = graph_blob(r), packed = deflated(raw);
     if (packed.empty()) return "";
     std::ostringstream o;
+    put(o, summary_blob(r));
     put(o, std::uint64_t(raw.size()));
     put(o, packed);
     return o.str();
 }
-std::optional<std::string> blob_of(const std::string& payload) {
+
+// A payload read into `into` (whole, or `into` untouched and false): the
+// summary, and the graph checked whole and kept as read; FamilyResult::graph()
+// builds the Boost graph from it only when asked.
+bool read_payload(const std::string& payload, const FamilyOptions& o, FamilyResult& into) {
     std::istringstream in(payload);
-    std::string packed;
+    std::string summary, packed;
     std::uint64_t size = 0;
-    if (!get(in, size) || !get(in, packed) || in.peek() != std::char_traits<char>::eof()) return std::nullopt;
-    return inflated(packed, size);
+    if (!get(in, summary) || !get(in, size) || !get(in, packed) || in.peek() != std::char_traits<char>::eof())
+        return false;
+    const auto raw = inflated(packed, size);
+    FamilyResult r;
+    if (!raw || !read_summary(summary, o, r)) return false;
+    auto kept = read_edges(*raw, r.states, r.transitions);
+    if (!kept) return false;
+    r.kept_edges_ = [kept](const FamilyResult::EdgeFn& f) {
+        for (const auto& e : kept->edges)
+            f(e.source, e.target, kept->strings[e.line], kept->lists[e.violated], kept->strings[e.message]);
+    };
+    into = std::move(r);
+    return true;
 }
 
 void put_family(std::ostream& k, const Family& f) {
@@ -274,9 +317,7 @@ std::string family_key(const FamilyOptions& o) {
 bool family_kept(const std::string& key, const FamilyOptions& o, const kernel::Variant& v, FamilyResult& into) {
     if (key.empty()) return false;
     auto payload = store().find(key_dir(key), key, v);
-    if (!payload) return false;
-    auto blob = blob_of(*payload);
-    return blob && read_graph(*blob, o, into);
+    return payload && read_payload(*payload, o, into);
 }
 
 void keep_family(const std::string& key, const kernel::CallTranscript& asked, const FamilyResult& r) {

@@ -7,9 +7,10 @@
 // ask it: they build the very graph the base's review built. Each exploration
 // is kept per binary and per everything in its options (the family's events
 // and setup, the boot, the mode, the depth and budgets) beside the transcript
-// of its questions, and read back — the whole graph, edge by edge in the order
-// it was built, and the verdicts — when re-asking every question of the new
-// variant gives the recorded answers. What the variant's own record adds
+// of its questions, and read back — the counts and the verdicts at once, the
+// graph (edge by edge in the order it was built) checked whole at once and
+// built only when FamilyResult::graph() is asked for — when re-asking every
+// question of the new variant gives the recorded answers. What the variant's own record adds
 // (FamilyVerdict::recorded) is not kept: explore_family() reads it from the
 // variant each time.
 //

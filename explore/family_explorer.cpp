@@ -50,11 +50,37 @@ std::string FamilyResult::scenario(const FamilyVerdict& v) const {
     return s + "expect violation " + v.invariant + "\n";
 }
 
+const FamilyGraph& FamilyResult::graph() const {
+    if (!graph_) {
+        // a kept exploration's edges, added in their order to its vertices
+        auto g = std::make_shared<FamilyGraph>(states);
+        if (kept_edges_)
+            kept_edges_([&](std::size_t s, std::size_t t, const std::string& line,
+                            const std::vector<std::string>& violated, const std::string& message) {
+                boost::add_edge(s, t, FamilyEdge{line, violated, message}, *g);
+            });
+        graph_ = std::move(g);
+    }
+    return *graph_;
+}
+
+void FamilyResult::for_each_edge(const EdgeFn& f) const {
+    if (graph_ || !kept_edges_) {
+        const FamilyGraph& g = graph();
+        for (auto [e, end] = boost::edges(g); e != end; ++e)
+            f(boost::source(*e, g), boost::target(*e, g), g[*e].line, g[*e].violated, g[*e].message);
+        return;
+    }
+    kept_edges_(f);
+}
+
 // The exploration itself, of opt.asked, into an empty `r` (Boost's graph
 // has no move: it is built where it will live). FamilyVerdict::recorded is
 // the caller's to set.
 static void explore_family_run(const FamilyOptions& opt, FamilyResult& r) {
     r.options = opt;
+    r.graph_ = std::make_shared<FamilyGraph>();
+    FamilyGraph& graph = *r.graph_;
     const Start start = start_of(opt);
     const bool async = start.async;
     Statements statement("explore " + opt.family.name);
@@ -90,7 +116,7 @@ static void explore_family_run(const FamilyOptions& opt, FamilyResult& r) {
             return it->second;
         }
         fresh = true;
-        const std::size_t u = boost::add_vertex(r.graph);
+        const std::size_t u = boost::add_vertex(graph);
         index.emplace(key, u);
         depth_of.push_back(depth);
         if (depth < max_depth) stored += state_bytes;
@@ -144,7 +170,7 @@ static void explore_family_run(const FamilyOptions& opt, FamilyResult& r) {
                 }
                 bool is_new = false;
                 const std::size_t w = add_vertex(std::move(t), d + 1, is_new);
-                boost::add_edge(u, w, fe, r.graph);
+                boost::add_edge(u, w, std::move(fe), graph);
                 if (is_new) frontier.push_back(w);
                 more = advance();
             }
@@ -152,17 +178,19 @@ static void explore_family_run(const FamilyOptions& opt, FamilyResult& r) {
         }
     }
     pending.clear();
+    r.states = boost::num_vertices(graph);
+    r.transitions = boost::num_edges(graph);
 
-    const ShortestViolations<FamilyGraph> shortest(r.graph, r.initial);
+    const ShortestViolations<FamilyGraph> shortest(graph, r.initial);
     for (const auto& inv : family_invariants()) {
         FamilyVerdict fv;
         fv.invariant = inv;
         auto edges = shortest.path(inv);
         if (!edges.empty()) {
             fv.violated = true;
-            fv.message = r.graph[edges.back()].message;
+            fv.message = graph[edges.back()].message;
             for (std::size_t i = setup; i < edges.size(); ++i) {
-                const std::string& l = r.graph[edges[i]].line;
+                const std::string& l = graph[edges[i]].line;
                 const auto nl = l.find('\n');
                 fv.path.push_back(l.substr(0, nl));
                 if (nl != std::string::npos) fv.path.push_back(l.substr(nl + 1));

@@ -7,6 +7,8 @@
 #pragma once
 #include <boost/graph/adjacency_list.hpp>
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -46,14 +48,33 @@ struct FamilyVerdict {
 
 struct FamilyResult {
     FamilyOptions options;
-    FamilyGraph graph;
     std::size_t initial = 0;
     bool truncated = false;
     std::size_t refused = 0;           // events the model refused (InputError): not enabled there
     std::size_t sampled_events = 0;    // transitions whose tag choices were sampled, not all enumerated
+    std::size_t states = 0, transitions = 0;  // the graph's vertices and edges
     std::vector<FamilyVerdict> verdicts;  // one per invariant the oracle judges
     bool reused = false;  // read from family_cache.hpp: another variant's, answering every question alike
     std::string scenario(const FamilyVerdict& v) const;  // replays with `tagproof run`
+
+    // The state graph. A reused exploration's is built from its kept entry
+    // the first time it is asked for: a review reads the verdicts and the
+    // counts only, and building the graph (an allocation an edge) was most of
+    // a reused exploration's time. Copies share one graph; the first call is
+    // not to be raced by another thread.
+    const FamilyGraph& graph() const;
+    // Every transition (its states, its event line, the invariants it
+    // breaks, the first one's text) in boost::edges' order, read from the
+    // kept entry without building the graph (the cross-check reads every edge
+    // of every family).
+    using EdgeFn = std::function<void(std::size_t source, std::size_t target, const std::string& line,
+                                      const std::vector<std::string>& violated, const std::string& message)>;
+    void for_each_edge(const EdgeFn& f) const;
+
+    // How graph() and for_each_edge() get it: the exploration sets graph_, a
+    // kept entry kept_edges_ (family_cache.cpp).
+    mutable std::shared_ptr<FamilyGraph> graph_;
+    std::function<void(const EdgeFn&)> kept_edges_;
 };
 
 // The invariants a family exploration judges (the model's, less mode-isolation:

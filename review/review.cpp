@@ -565,8 +565,8 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
                 ++explorations;
                 reused += fr.reused;
                 checker.add(fr);
-                fstates += boost::num_vertices(fr.graph);
-                ftransitions += boost::num_edges(fr.graph);
+                fstates += fr.states;
+                ftransitions += fr.transitions;
                 const std::string where = fam.name + (default_boot ? "" : ", " + boot.name());
                 if (fr.truncated) r.notes.push_back("explorer: the " + where + " exploration was truncated (state budget)");
                 for (const auto& fv : fr.verdicts) {
@@ -587,7 +587,7 @@ VariantReview review_variant(const std::string& variant, const ReviewOptions& op
                     f.mode = Mode::hw_tags;
                     f.source = "explorer";
                     f.origin = "breadth-first search of the " + where + " family, " +
-                               std::to_string(boost::num_vertices(fr.graph)) + " states";
+                               std::to_string(fr.states) + " states";
                     f.scenario = fr.scenario(fv);
                     f.happened = fv.message;
                     add_candidate(r, f);

@@ -27,11 +27,12 @@
 // method left out would be answered by the inner variant unrecorded) and every
 // struct's fields to its serialiser.
 #pragma once
+#include <any>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
+#include <vector>
 
 #include "hash128.hpp"
 #include "variant.hpp"
@@ -159,7 +160,29 @@ private:
 
     const Variant& inner_;
     mutable CallTranscript log_;
-    mutable std::unordered_set<Hash128, Hash128Hasher> asked_;  // question, env number, other arguments
+    // Each distinct question (its method, env number and other arguments)
+    // and its answer, by number. A question asked again is answered from
+    // here: a variant answers alike whenever asked alike (the premise of the
+    // transcript itself), and a lifted tree's rules are an interpreter run
+    // (post_alloc_hook at every allocation was a fifth of a tree patch's
+    // review). An answer that threw is not kept: the inner variant is asked
+    // again, and throws again.
+    mutable std::unordered_map<Hash128, std::uint32_t, Hash128Hasher> asked_;
+    mutable std::vector<std::any> answers_;
+    // The last few keys of each question, byte for byte, with their numbers:
+    // a model asks the same few questions over and over (page_kasan_tag of
+    // each page at every state key), and a compare is cheaper than a hash and
+    // a probe.
+    struct Recent {
+        static constexpr std::size_t kWays = 4, kWords = 5, kBytes = 8 * kWords;
+        std::uint8_t n[kWays] = {};  // 0: empty
+        std::uint64_t b[kWays][kWords];
+        std::uint32_t number[kWays];
+        unsigned next = 0;
+        bool has(const char* k, std::size_t len, std::uint32_t& number_out) const;
+        void add(const char* k, std::size_t len, std::uint32_t number_in);
+    };
+    mutable Recent recent_[std::size_t(Question::count)];
     mutable std::unordered_map<std::string, std::uint32_t> envs_;
     mutable CEnv last_env_{};  // the env passed last, byte for byte, and its number
     mutable std::uint32_t last_number_ = 0;

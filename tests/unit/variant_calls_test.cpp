@@ -160,6 +160,29 @@ TEST(VariantCalls, ANameAskedIsAnAnswerToo) {
     EXPECT_FALSE(t.same_answers(find_variant("linux-6.4")));
 }
 
+// The recent keys a question remembers (four, compared byte for byte) only
+// answer "asked before" for what was recorded: asked in turn over more
+// distinct arguments than it remembers, and again, every one is in the
+// transcript once and answered as the inner variant answers; one never asked
+// is recorded when it comes.
+TEST(VariantCalls, EveryDistinctQuestionIsRecordedPastTheRecentOnes) {
+    const Variant& base = find_variant("linux-7.0");
+    RecordingVariant rec(base);
+    const CEnv e = env_of(rec, Mode::hw_tags);
+    const std::size_t before = rec.transcript().size();
+    // asked again, a question is answered from what was kept: the inner variant's answer
+    for (int round = 0; round < 3; ++round)
+        for (std::uint64_t field = 0; field < 6; ++field) EXPECT_EQ(rec.page_kasan_tag(e, field), base.page_kasan_tag(e, field));
+    EXPECT_EQ(rec.transcript().size(), before + 6);
+    rec.page_kasan_tag(e, 6);  // new: past every remembered key
+    EXPECT_EQ(rec.transcript().size(), before + 7);
+    CEnv other = e;
+    other.deferred_pages = !e.deferred_pages;  // the same argument under another env is another question
+    rec.page_kasan_tag(other, 6);
+    EXPECT_EQ(rec.transcript().size(), before + 8);
+    EXPECT_TRUE(rec.transcript().same_answers(base));
+}
+
 // The corpus with reuse is the corpus run afresh, file by file.
 TEST(CorpusFileRuns, ReusedRunsAreTheRunsAfresh) {
     const std::string dir = test::scratch_dir("corpus-file-runs");
