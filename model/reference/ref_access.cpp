@@ -22,8 +22,8 @@ const char* RefKernel::bug_type_for(Tag ptr_tag, std::uint64_t bad) const {
     const std::uint64_t slot = ((bad | ~ADDR_MASK) - (LINEAR_BASE + s.pfn * PAGE_SIZE)) / caches_[s.cache].slot_size;
     if (slot >= s.nslots) return "invalid-access";
     const std::uint16_t bit = std::uint16_t(1u << (ptr_tag & 0xF));
-    if (!(ring_seen_[s.first_slot + slot] & bit)) return "invalid-access";
-    const bool freed = (ring_freed_[s.first_slot + slot] & bit) && cfg_.mutation != RefMutation::ring_ignores_free;
+    if (!(slots_[s.first_slot + slot].ring_seen & bit)) return "invalid-access";
+    const bool freed = (slots_[s.first_slot + slot].ring_freed & bit) && cfg_.mutation != RefMutation::ring_ignores_free;
     return freed ? "slab-use-after-free" : "slab-out-of-bounds";
 }
 

@@ -27,6 +27,7 @@
 #include "address_map.hpp"
 #include "config.hpp"
 #include "cost.hpp"
+#include "mte_cost.hpp"
 #include "page_flags.hpp"
 #include "tag_source.hpp"
 #include "tag_store.hpp"
@@ -162,6 +163,16 @@ private:
     std::shared_ptr<const GfpLayout> gfp_;  // the variant's, shared by every copy
     gfp_t gfp_comp_ = 0, gfp_kernel_nowarn_ = 0, skip_flag_ = 0;
     unsigned random_tag_min_ = 0, random_tag_max_ = 0;  // kasan_random_tag()'s range, the era's rule
+    // The variant's answers, asked once: env_ is fixed for the run, and a
+    // variant answers alike whenever asked alike (the premise
+    // kernel/variant_calls.hpp states), so a kept answer is the answer. Per
+    // run: the slab's per-allocation tag and memset init; by size, as they
+    // come: the kmalloc redzone's start.
+    bool slab_tag_per_alloc_ = false;
+    bool slab_memset_init_[2] = {false, false};
+    std::vector<std::uint32_t> redzone_start_;  // by size up to KMALLOC_MAX_CACHE_SIZE; kNotAsked until asked
+    static constexpr std::uint32_t kNotAsked = ~std::uint32_t(0);
+    std::uint64_t redzone_start(std::uint64_t size);
 
     // physical memory
     std::uint64_t npages_;
@@ -209,12 +220,17 @@ private:
     std::array<std::uint8_t, 8192 / 8 + 1> kmalloc_class_{};  // ref_memory.cpp checks 8192
     std::int32_t pgd_cache_ = -1;
     std::vector<Slab> slabs_;
-    // per slot (all slabs): live?, and the stack ring reduced to what a report
-    // reads: for each of the 16 MTE tags, whether an entry with it exists and
-    // whether the newest such entry is a free.
-    std::vector<std::uint8_t> slot_live_;
-    std::vector<std::uint16_t> ring_seen_, ring_freed_;
-    std::vector<Tag> slot_tag_;  // the tag the slot's object was given
+    // per slot (all slabs): live?, the tag its object was given, and the
+    // stack ring reduced to what a report reads: for each of the 16 MTE tags,
+    // whether an entry with it exists and whether the newest such entry is a
+    // free. One record a slot, six bytes: an allocation or a free touches one
+    // cache line of them, not four.
+    struct SlotState {
+        std::uint16_t ring_seen = 0, ring_freed = 0;
+        Tag tag = KASAN_TAG_KERNEL;
+        std::uint8_t live = 0;
+    };
+    std::vector<SlotState> slots_;
     std::int32_t cache_for_size(std::uint64_t size);
     std::int32_t create_cache(std::uint64_t object_size, std::uint64_t slot_size, bool is_kmalloc);
     std::uint64_t slab_alloc(std::int32_t cache, std::uint64_t size, gfp_t gfp, int cpu);
@@ -256,11 +272,35 @@ private:
 
     // tag and data primitives (ref_memory.cpp), charging the cost model
     void tag_range_linear(std::uint64_t pfn, std::uint64_t bytes, std::uint8_t nibble, bool init);
-    void tag_range_virt(std::uint64_t addr, std::uint64_t len, std::uint8_t nibble, bool init);
+    // A range in the linear map (every slab object and kmalloc redzone) is
+    // one granule run, done inline; any other goes page by page.
+    void tag_range_virt(std::uint64_t addr, std::uint64_t len, std::uint8_t nibble, bool init) {
+        if (len == 0) return;
+        const std::uint64_t a = addr | ~ADDR_MASK, end = a + (len + G - 1) / G * G;
+        if (a >= LINEAR_BASE && end > a && end - LINEAR_BASE <= npages_ * PAGE_SIZE) [[likely]] {
+            // the linear map is physically contiguous: the granules the page walk visits
+            const std::size_t g = (a - LINEAR_BASE) / G, n = (end - a) / G;
+            tags_.set_range(g, n, nibble);
+            if (init) zero_granules(g, n, true);
+            return charge_tag_call(a, len, init);
+        }
+        tag_range_pages(addr, len, nibble, init);
+    }
+    void tag_range_pages(std::uint64_t addr, std::uint64_t len, std::uint8_t nibble, bool init);
     void zero_granules(std::size_t g, std::size_t n, bool value);
     void release_boot_memory();
     void zero_range_virt(std::uint64_t addr, std::uint64_t len, bool value);
-    void charge_tag_call(std::uint64_t addr, std::uint64_t size, bool init);
+    // One mte_set_mem_tag_range() call over [addr, addr + size): the granules
+    // it retags and the STG / STZG and DC GVA / GZVA it issues (DCZID a parameter).
+    void charge_tag_call(std::uint64_t addr, std::uint64_t size, bool init) {
+        size = (size + G - 1) / G * G;
+        if (size == 0) return;
+        const TagRangeCost c = mte_set_mem_tag_range_cost(addr & ADDR_MASK, size, cfg_.dczid);
+        ++cost_.tag_calls;
+        cost_.granules_tagged += c.granules;
+        (init ? cost_.stzg : cost_.stg) += c.stg;
+        (init ? cost_.dc_gzva : cost_.dc_gva) += c.dc_gva;
+    }
     void charge_clear_pages(std::uint64_t n);  // clear_page(): DC ZVA over each page
     Tag random_tag();
     bool byte_accessible(std::uint64_t ptr) const;

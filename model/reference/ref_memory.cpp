@@ -39,6 +39,9 @@ RefKernel::RefKernel(const kernel::Variant& v, const RefConfig& cfg, TagSource& 
     kmalloc_cache_.fill(-1);
     random_tag_min_ = v_.random_tag_min(env_);  // the era's range, fixed for the run
     random_tag_max_ = v_.random_tag_max(env_);
+    slab_tag_per_alloc_ = v_.slab_tag_per_alloc(env_, false);  // no constructor caches here
+    slab_memset_init_[0] = v_.slab_memset_init(env_, false);
+    slab_memset_init_[1] = v_.slab_memset_init(env_, true);
     static_assert(sizeof(kmalloc_class_) == layout::KMALLOC_MAX_CACHE_SIZE / 8 + 1);
     const std::uint64_t minalign = v_.kmalloc_minalign(env_);  // the era's rule
     for (std::size_t k = 1; k < kmalloc_class_.size(); ++k)
@@ -103,18 +106,6 @@ bool RefKernel::mem_tag_at(std::uint64_t addr, Tag& out) const {
     return true;
 }
 
-// One mte_set_mem_tag_range() call over [addr, addr + size): the granules it
-// retags and the STG / STZG and DC GVA / GZVA it issues (DCZID a parameter).
-void RefKernel::charge_tag_call(std::uint64_t addr, std::uint64_t size, bool init) {
-    size = (size + G - 1) / G * G;
-    if (size == 0) return;
-    TagRangeCost c = mte_set_mem_tag_range_cost(addr & ADDR_MASK, size, cfg_.dczid);
-    ++cost_.tag_calls;
-    cost_.granules_tagged += c.granules;
-    (init ? cost_.stzg : cost_.stg) += c.stg;
-    (init ? cost_.dc_gzva : cost_.dc_gva) += c.dc_gva;
-}
-
 void RefKernel::charge_clear_pages(std::uint64_t n) {
     cost_.pages_zeroed += n;
     cost_.dc_zva += n * (PAGE_SIZE / (std::uint64_t(4) << (cfg_.dczid & 0xF)));
@@ -142,20 +133,12 @@ void RefKernel::tag_range_linear(std::uint64_t pfn, std::uint64_t bytes, std::ui
     charge_tag_call(LINEAR_BASE + pfn * PAGE_SIZE, bytes, init);
 }
 
-// Tags of [addr, round_up(addr + len)) through any mapping, page by page (a
-// vm area's pages need not be contiguous); one call for the cost model.
-void RefKernel::tag_range_virt(std::uint64_t addr, std::uint64_t len, std::uint8_t nibble, bool init) {
-    if (len == 0) return;
+// Tags of [addr, round_up(addr + len)) through a mapping other than the
+// linear map (tag_range_virt does that one inline), page by page: a vm
+// area's pages need not be contiguous; one call for the cost model.
+void RefKernel::tag_range_pages(std::uint64_t addr, std::uint64_t len, std::uint8_t nibble, bool init) {
     addr |= ~ADDR_MASK;
     std::uint64_t end = addr + (len + G - 1) / G * G;
-    if (addr >= LINEAR_BASE && end > addr && end - LINEAR_BASE <= npages_ * PAGE_SIZE) {
-        // the linear map is physically contiguous: one granule run (a slab
-        // object, a kmalloc redzone), the same granules the page walk visits
-        const std::size_t g = (addr - LINEAR_BASE) / G, n = (end - addr) / G;
-        tags_.set_range(g, n, nibble);
-        if (init) zero_granules(g, n, true);
-        return charge_tag_call(addr, len, init);
-    }
     for (std::uint64_t a = addr; a < end;) {
         std::uint64_t page_end = (a / PAGE_SIZE + 1) * PAGE_SIZE;
         std::uint64_t stop = std::min(end, page_end);
@@ -184,6 +167,18 @@ void RefKernel::zero_range_virt(std::uint64_t addr, std::uint64_t len, bool valu
         if (page_end == 0) break;
         a = stop;
     }
+}
+
+std::uint64_t RefKernel::redzone_start(std::uint64_t size) {
+    if (size > layout::KMALLOC_MAX_CACHE_SIZE) return v_.kmalloc_redzone_start(env_, size);
+    if (redzone_start_.empty()) redzone_start_.assign(layout::KMALLOC_MAX_CACHE_SIZE + 1, kNotAsked);
+    std::uint32_t& r = redzone_start_[size];
+    if (r == kNotAsked) {
+        const std::uint64_t a = v_.kmalloc_redzone_start(env_, size);
+        if (a >= kNotAsked) return a;  // not kept: never under a slot's size
+        r = std::uint32_t(a);
+    }
+    return r;
 }
 
 Tag RefKernel::random_tag() {

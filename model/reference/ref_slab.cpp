@@ -55,7 +55,7 @@ std::uint64_t RefKernel::slab_alloc(std::int32_t cid, std::uint64_t size, gfp_t 
             // with the freelist empty only the newest slab can have never-used slots
             const Slab& s = slabs_[c.slabs.back()];
             for (std::uint32_t k = 0; k < s.nslots; ++k)
-                if (!slot_live_[s.first_slot + k]) {
+                if (!slots_[s.first_slot + k].live) {
                     si = c.slabs.back();
                     slot = k;
                     break;
@@ -75,11 +75,8 @@ std::uint64_t RefKernel::slab_alloc(std::int32_t cid, std::uint64_t size, gfp_t 
         s.pfn = std::uint64_t(pfn);
         s.cache = cid;
         s.nslots = std::uint32_t(n * PAGE_SIZE / caches_[cid].slot_size);
-        s.first_slot = std::uint32_t(slot_live_.size());
-        slot_live_.resize(slot_live_.size() + s.nslots, 0);
-        ring_seen_.resize(slot_live_.size(), 0);
-        ring_freed_.resize(slot_live_.size(), 0);
-        slot_tag_.resize(slot_live_.size(), KASAN_TAG_KERNEL);
+        s.first_slot = std::uint32_t(slots_.size());
+        slots_.resize(slots_.size() + s.nslots);
         slabs_.push_back(s);
         si = std::int32_t(slabs_.size() - 1);
         for (std::uint64_t i = 0; i < n; ++i) slab_of_[pfn + i] = si;
@@ -90,23 +87,24 @@ std::uint64_t RefKernel::slab_alloc(std::int32_t cid, std::uint64_t size, gfp_t 
     const Slab& s = slabs_[si];
     const std::uint32_t idx = s.first_slot + slot;
     const std::uint64_t base = LINEAR_BASE + s.pfn * PAGE_SIZE + slot * c.slot_size;
-    slot_live_[idx] = 1;
+    SlotState& st = slots_[idx];
+    st.live = 1;
     const bool init = kernel::slab_want_init_on_alloc(env_, cfg_.boot, gfp, false);  // no constructor caches here
     Tag t = KASAN_TAG_KERNEL;
-    if (rt_.kasan_enabled && v_.slab_tag_per_alloc(env_, false)) t = random_tag();
+    if (rt_.kasan_enabled && slab_tag_per_alloc_) t = random_tag();
     if (rt_.kasan_enabled) {
         tag_range_virt(base, c.object_size, mte_nibble(t), init && rt_.hw_tags_enabled);  // __kasan_slab_alloc
         if (c.is_kmalloc) {                                                                // __kasan_kmalloc
-            std::uint64_t rz = base + v_.kmalloc_redzone_start(env_, size), rz_end = round_up(base + c.object_size, G);
+            std::uint64_t rz = base + redzone_start(size), rz_end = round_up(base + c.object_size, G);
             if (rz_end > rz) tag_range_virt(rz, rz_end - rz, mte_nibble(KASAN_TAG_INVALID), false);
         }
     }
-    if (v_.slab_memset_init(env_, init)) zero_range_virt(base, c.object_size, true);
-    slot_tag_[idx] = t;
+    if (slab_memset_init_[init]) zero_range_virt(base, c.object_size, true);
+    st.tag = t;
     // the stack ring's newest entry for this tag is now an allocation
     if ((t & 0xF0) == 0xF0) {
-        ring_seen_[idx] |= std::uint16_t(1u << (t & 0xF));
-        ring_freed_[idx] &= std::uint16_t(~(1u << (t & 0xF)));
+        st.ring_seen |= std::uint16_t(1u << (t & 0xF));
+        st.ring_freed &= std::uint16_t(~(1u << (t & 0xF)));
     }
     return (base & ADDR_MASK) | (std::uint64_t(t) << 56);
 }
@@ -158,7 +156,7 @@ void RefKernel::kfree(std::uint64_t ptr) {
         if (a != start + slot * c.slot_size) return report_free(ptr, "invalid-free");
         if (!byte_accessible(ptr)) return report_free(ptr, "double-free");
     }
-    if (slot >= s.nslots || !slot_live_[s.first_slot + slot]) return;  // an undetected double free: not repeated
+    if (slot >= s.nslots || !slots_[s.first_slot + slot].live) return;  // an undetected double free: not repeated
     // __kasan_slab_free: poison round_up(object_size), integrated init on free
     const std::uint32_t idx = s.first_slot + std::uint32_t(slot);
     const bool init = cfg_.boot.init_on_free;
@@ -166,12 +164,13 @@ void RefKernel::kfree(std::uint64_t ptr) {
     if (rt_.kasan_enabled)
         tag_range_virt(base, round_up(c.object_size, G), mte_nibble(KASAN_TAG_INVALID), init && rt_.hw_tags_enabled);
     if (init) zero_range_virt(base, c.object_size, true);
-    const Tag t = slot_tag_[idx];
+    SlotState& st = slots_[idx];
+    const Tag t = st.tag;
     if ((t & 0xF0) == 0xF0) {
-        ring_seen_[idx] |= std::uint16_t(1u << (t & 0xF));
-        ring_freed_[idx] |= std::uint16_t(1u << (t & 0xF));
+        st.ring_seen |= std::uint16_t(1u << (t & 0xF));
+        st.ring_freed |= std::uint16_t(1u << (t & 0xF));
     }
-    slot_live_[idx] = 0;
+    st.live = 0;
     caches_[s.cache].freelist.push_back({si, std::uint32_t(slot)});
 }
 
