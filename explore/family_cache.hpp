@@ -7,10 +7,11 @@
 // ask it: they build the very graph the base's review built. Each exploration
 // is kept per binary and per everything in its options (the family's events
 // and setup, the boot, the mode, the depth and budgets) beside the transcript
-// of its questions, and read back — the counts and the verdicts at once, the
-// graph (edge by edge in the order it was built) checked whole at once and
-// built only when FamilyResult::graph() is asked for — when re-asking every
-// question of the new variant gives the recorded answers. What the variant's own record adds
+// of its questions, and read back when re-asking every question of the new
+// variant gives the recorded answers: the counts and the verdicts, and the
+// edges in the order they were built, checked whole; the Boost graph is built
+// from them only when FamilyResult::graph() is asked for (a review reads the
+// verdicts, the cross-check the edges). What the variant's own record adds
 // (FamilyVerdict::recorded) is not kept: explore_family() reads it from the
 // variant each time.
 //

@@ -74,9 +74,9 @@ void FamilyResult::for_each_edge(const EdgeFn& f) const {
     kept_edges_(f);
 }
 
-// The exploration itself, of opt.asked, into an empty `r` (Boost's graph
-// has no move: it is built where it will live). FamilyVerdict::recorded is
-// the caller's to set.
+// The exploration itself, of opt.asked, into an empty `r`, its graph built
+// in r.graph_ (Boost's graph has no move: it is built where it will live).
+// FamilyVerdict::recorded is the caller's to set.
 static void explore_family_run(const FamilyOptions& opt, FamilyResult& r) {
     r.options = opt;
     r.graph_ = std::make_shared<FamilyGraph>();

@@ -81,8 +81,9 @@ private:
 };
 
 // Answers as `inner` does and writes every question and answer into its
-// transcript. It lives no longer than `inner`, and one run on one thread asks
-// it (the corpus makes one for each file's runs).
+// transcript; a question asked again is answered from what it kept. It
+// lives no longer than `inner`, and one run on one thread asks it (the
+// corpus makes one for each file's runs).
 class RecordingVariant : public Variant {
 public:
     explicit RecordingVariant(const Variant& inner) : inner_(inner) {}
