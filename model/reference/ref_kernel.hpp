@@ -117,11 +117,20 @@ public:
     bool page_allocated(std::uint64_t pfn) const { return (alloc_[pfn / 64] >> (pfn % 64)) & 1; }
     const PageFlags& page_flags(std::uint64_t pfn) const { return flags_[pfn]; }
     // include/linux/mm.h page_kasan_tag(): the variant's decoding; 0xff with KASAN off.
+    // The field is KASAN_TAG_MASK wide: each of its values (and each tag's
+    // field) is asked of the variant once a run, the first time it comes.
     Tag page_kasan_tag(std::uint64_t pfn) const {
-        return rt_.kasan_enabled ? v_.page_kasan_tag(env_, flags_[pfn].kasan_field()) : KASAN_TAG_KERNEL;
+        if (!rt_.kasan_enabled) return KASAN_TAG_KERNEL;
+        const std::uint64_t f = flags_[pfn].kasan_field();
+        std::int16_t& t = tag_of_field_[f];
+        if (t < 0) t = std::int16_t(v_.page_kasan_tag(env_, f));
+        return Tag(t);
     }
     void page_kasan_tag_set(std::uint64_t pfn, Tag t) {
-        if (rt_.kasan_enabled) flags_[pfn].set_kasan_field(v_.page_kasan_tag_field(env_, t));
+        if (!rt_.kasan_enabled) return;
+        std::int16_t& f = field_of_tag_[t];
+        if (f < 0) f = std::int16_t(v_.page_kasan_tag_field(env_, t) & KASAN_TAG_MASK);  // the setter keeps these bits
+        flags_[pfn].set_kasan_field(std::uint64_t(f));
     }
     void page_kasan_tag_reset(std::uint64_t pfn) { page_kasan_tag_set(pfn, KASAN_TAG_KERNEL); }
     std::uint8_t mem_tag_nibble(std::size_t granule) const { return tags_.get(granule); }
@@ -168,6 +177,8 @@ private:
     // kernel/variant_calls.hpp states), so a kept answer is the answer. Per
     // run: the slab's per-allocation tag and memset init; by size, as they
     // come: the kmalloc redzone's start.
+    mutable std::array<std::int16_t, KASAN_TAG_MASK + 1> tag_of_field_;  // -1: not asked yet
+    std::array<std::int16_t, 256> field_of_tag_;                        // by tag; -1: not asked yet
     bool slab_tag_per_alloc_ = false;
     bool slab_memset_init_[2] = {false, false};
     std::vector<std::uint32_t> redzone_start_;  // by size up to KMALLOC_MAX_CACHE_SIZE; kNotAsked until asked
@@ -303,7 +314,6 @@ private:
     }
     void charge_clear_pages(std::uint64_t n);  // clear_page(): DC ZVA over each page
     Tag random_tag();
-    bool byte_accessible(std::uint64_t ptr) const;
 
     // page_alloc internals
     std::int64_t find_free_block(unsigned order) const;

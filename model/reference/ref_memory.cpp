@@ -39,6 +39,8 @@ RefKernel::RefKernel(const kernel::Variant& v, const RefConfig& cfg, TagSource& 
     kmalloc_cache_.fill(-1);
     random_tag_min_ = v_.random_tag_min(env_);  // the era's range, fixed for the run
     random_tag_max_ = v_.random_tag_max(env_);
+    tag_of_field_.fill(-1);
+    field_of_tag_.fill(-1);
     slab_tag_per_alloc_ = v_.slab_tag_per_alloc(env_, false);  // no constructor caches here
     slab_memset_init_[0] = v_.slab_memset_init(env_, false);
     slab_memset_init_[1] = v_.slab_memset_init(env_, true);
@@ -184,15 +186,6 @@ std::uint64_t RefKernel::redzone_start(std::uint64_t size) {
 Tag RefKernel::random_tag() {
     ++cost_.random_tags;
     return tagsrc_.next(random_tag_min_, random_tag_max_);
-}
-
-// kasan_byte_accessible(), HW_TAGS: match-all, or the first granule's tag.
-bool RefKernel::byte_accessible(std::uint64_t ptr) const {
-    if (!rt_.kasan_enabled) return true;
-    Where w = translate(ptr);
-    if (!w.mapped) return false;
-    Tag t = Tag(ptr >> 56);
-    return t == KASAN_TAG_KERNEL || mte_nibble(t) == tags_.get(w.granule);
 }
 
 }  // namespace tagproof::reference

@@ -132,20 +132,26 @@ std::uint64_t RefKernel::kmalloc_large(std::uint64_t size, gfp_t gfp, int cpu) {
 void RefKernel::kfree(std::uint64_t ptr) {
     if (ptr == 0) return;
     const std::uint64_t a = ptr | ~ADDR_MASK;
-    Where w = translate(a);
-    if (!w.mapped || w.area >= 0) return;  // not in the linear map: the kernel WARNs; nothing is freed
-    const std::uint64_t pfn = w.granule / kGranulesPerPage;
-    if (page_allocated(pfn) && owner_[head_[pfn]] == PageOwner::kmalloc_large) {
+    // not in the linear map (a vm area, or unmapped): the kernel WARNs; nothing is freed
+    if (a < LINEAR_BASE || a - LINEAR_BASE >= npages_ * PAGE_SIZE) return;
+    const std::uint64_t pfn = (a - LINEAR_BASE) / PAGE_SIZE;
+    // kasan_byte_accessible() on the linear map: match-all, or the first granule's tag
+    auto accessible = [&] {
+        const Tag pt = Tag(ptr >> 56);
+        return pt == KASAN_TAG_KERNEL || mte_nibble(pt) == tags_.get((a - LINEAR_BASE) / G);
+    };
+    if (!page_allocated(pfn)) return;  // no slab object: the kernel WARNs
+    if (owner_[head_[pfn]] == PageOwner::kmalloc_large) {
         // free_large_kmalloc(): the checks report, the folio is freed regardless
         const std::uint64_t head = head_[pfn];
         if (rt_.kasan_enabled) {
             if (a != LINEAR_BASE + head * PAGE_SIZE) report_free(ptr, "invalid-free");
-            else if (!byte_accessible(ptr)) report_free(ptr, "double-free");
+            else if (!accessible()) report_free(ptr, "double-free");
         }
         free_pages(head);
         return;
     }
-    std::int32_t si = slab_at(a);
+    const std::int32_t si = slab_of_[pfn];
     if (si < 0) return;  // no slab object: the kernel WARNs
     const Slab& s = slabs_[si];
     const Cache& c = caches_[s.cache];
@@ -154,7 +160,7 @@ void RefKernel::kfree(std::uint64_t ptr) {
     assert(slot == (a - start) / c.slot_size);
     if (rt_.kasan_enabled) {
         if (a != start + slot * c.slot_size) return report_free(ptr, "invalid-free");
-        if (!byte_accessible(ptr)) return report_free(ptr, "double-free");
+        if (!accessible()) return report_free(ptr, "double-free");
     }
     if (slot >= s.nslots || !slots_[s.first_slot + slot].live) return;  // an undetected double free: not repeated
     // __kasan_slab_free: poison round_up(object_size), integrated init on free
