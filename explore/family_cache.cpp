@@ -182,8 +182,8 @@ bool read_summary(const std::string& blob, const FamilyOptions& o, FamilyResult&
     return true;
 }
 
-// A kept graph as read: its strings, each split at newlines too (an edge's
-// `violated` list), and its edges as indices into them, in their order.
+// A kept graph as read: its strings, those an edge's `violated` names split
+// at newlines into its list, and its edges as indices into them, in order.
 struct KeptEdges {
     struct Edge {
         std::uint32_t source, target, line, violated, message;
@@ -212,7 +212,10 @@ std::shared_ptr<const KeptEdges> read_edges(const std::string& blob, std::size_t
     }
     if (!u.done()) return nullptr;
     k->strings = u.take_table();
-    for (const auto& x : k->strings) k->lists.push_back(split(x));
+    k->lists.resize(k->strings.size());
+    std::vector<char> listed(k->strings.size(), 0);
+    for (const auto& e : k->edges)
+        if (!listed[e.violated]) listed[e.violated] = 1, k->lists[e.violated] = split(k->strings[e.violated]);
     return k;
 }
 

@@ -19,12 +19,13 @@ std::optional<KeptByAnswers::Entry> KeptByAnswers::read_head(const std::string& 
     std::string magic, k, asked;
     if (!in || !kept::get(in, magic) || magic != magic_ || !kept::get(in, k) || k != key || !kept::get(in, asked))
         return std::nullopt;
-    auto t = CallTranscript::parse(asked);
-    if (!t) return std::nullopt;
-    if (payload) {
+    if (payload) {  // the transcript was parsed when the directory was read: only its bytes are skipped here
         std::string end;
         if (!kept::get(in, *payload) || !kept::get(in, end) || end != "end") return std::nullopt;
+        return Entry{{}, path};
     }
+    auto t = CallTranscript::parse(asked);
+    if (!t) return std::nullopt;
     return Entry{std::move(*t), path};
 }
 

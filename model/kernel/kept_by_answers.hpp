@@ -41,6 +41,8 @@ private:
         CallTranscript asked;
         std::string path;
     };
+    // An entry's transcript (payload null), or its payload (the transcript
+    // left unparsed); nullopt for a torn or foreign file.
     std::optional<Entry> read_head(const std::string& path, const std::string& key, std::string* payload) const;
     std::vector<std::shared_ptr<const Entry>> entries_of(const std::string& dir, const std::string& key);
 

@@ -173,6 +173,10 @@ TEST(VariantCalls, EveryDistinctQuestionIsRecordedPastTheRecentOnes) {
     // asked again, a question is answered from what was kept: the inner variant's answer
     for (int round = 0; round < 3; ++round)
         for (std::uint64_t field = 0; field < 6; ++field) EXPECT_EQ(rec.page_kasan_tag(e, field), base.page_kasan_tag(e, field));
+    // the six answers differ, so a memo that served one key's answer for another would be caught above
+    std::set<Tag> answers;
+    for (std::uint64_t field = 0; field < 6; ++field) answers.insert(base.page_kasan_tag(e, field));
+    EXPECT_EQ(answers.size(), 6u);
     EXPECT_EQ(rec.transcript().size(), before + 6);
     rec.page_kasan_tag(e, 6);  // new: past every remembered key
     EXPECT_EQ(rec.transcript().size(), before + 7);
