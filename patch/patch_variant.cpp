@@ -11,6 +11,7 @@
 // caller to what it requires (docs/requirements.md).
 #include "patch_variant.hpp"
 
+#include <cctype>
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -228,7 +229,15 @@ PatchReading read_patch_series(Series series, const std::vector<std::string>& pa
     r.name = "patch-" + (subject.empty() ? slug(std::filesystem::path(paths.front()).stem().string()) : slug(subject));
     if (r.name == "patch-") r.name = "patch-series";
     std::string scope = "any", claim_text;
-    const std::string all = lower(s.all_text);
+    // changelogs are wrapped at 72 columns, so a phrase may span lines: every
+    // run of white space reads as one space
+    std::string prose;
+    for (char c : s.all_text) {
+        const bool space = std::isspace((unsigned char)c);
+        if (!space) prose += c;
+        else if (!prose.empty() && prose.back() != ' ') prose += ' ';
+    }
+    const std::string all = lower(prose);
     std::string subjects = lower(s.cover_subject);
     for (const auto& p : s.patches) subjects += "\n" + lower(p.subject);
     // "No functional change intended for callers that do not pass
@@ -251,7 +260,7 @@ PatchReading read_patch_series(Series series, const std::vector<std::string>& pa
                                                      "apart", "but", "besides", "when", "if", "in"};
         if (limits.count(w)) {
             const std::size_t end = all.find_first_of(".\n", nfc);
-            qualified = s.all_text.substr(nfc, end == std::string::npos ? std::string::npos : end - nfc);  // as written
+            qualified = prose.substr(nfc, end == std::string::npos ? std::string::npos : end - nfc);  // as written
         }
     }
     if (nfc != std::string::npos && qualified.empty()) {

@@ -237,4 +237,11 @@ TEST(PatchReader, AQualifiedNoFunctionalChangeIsNoClaimOfNoChange) {
     EXPECT_EQ(claims("No functional change, except for init_on_free."), "any");
     EXPECT_EQ(claims("No functional change intended, and none for HW_TAGS."), "none");
     EXPECT_EQ(claims("No functional change unless KASAN is on."), "any");
+    // a changelog wrapped at 72 columns: the phrase across a line break reads the same
+    EXPECT_EQ(claims("Say !! so that the value is 0 or 1 as its callers read it. No\nfunctional change."), "none");
+    EXPECT_EQ(claims("No functional change intended for callers that do\nnot pass __GFP_ZERO.", &how), "any");
+    EXPECT_NE(how.find("\"No functional change intended for callers that do not pass __GFP_ZERO\""), std::string::npos)
+        << how;
+    // the control: without the phrase the series is taken to change behaviour
+    EXPECT_EQ(claims("Say !! so that the value is 0 or 1 as its callers read it."), "any");
 }
