@@ -132,7 +132,17 @@ void Model::oracle_zeroed(int id, std::uint64_t from, const std::string& when) {
     each_page_span(o.base + from / G_ * G_, o.base + o.size, [&](const Where& w, std::uint64_t a, std::uint64_t steps) {
         if (w.mapped) {
             const std::uint32_t* data = data_.at(gidx(w.pfn, w.off));
-            for (std::uint64_t i = 0; i < steps; ++i) {
+            // 16 granules at a time while they all read zero (or wild): no
+            // branch inside a block, so gcc -O2 makes it vector compares (one
+            // branch a granule was a twentieth of the explorer's time)
+            std::uint64_t i = 0;
+            for (; i + 16 <= steps; i += 16) {
+                std::uint32_t other = 0;
+                for (std::uint64_t k = 0; k < 16; ++k)
+                    other |= std::uint32_t(data[i + k] != DATA_ZERO) & std::uint32_t(data[i + k] != DATA_WILD);
+                if (other) break;
+            }
+            for (; i < steps; ++i) {
                 const std::uint32_t d = data[i];
                 if (d == DATA_ZERO || d == DATA_WILD) continue;
                 std::string src = d == DATA_STALE ? "stale data" : "a secret of " + objects_[d - 3].what;

@@ -44,6 +44,18 @@ struct KeyWriter {
         len += sizeof v;
     }
     [[gnu::noinline]] void grow() { out.resize(std::max<std::size_t>(2 * out.size(), 4096)); }
+    // Room for `bytes` more, then raw() puts without a check each: a page's
+    // thirteen fields or a chunk's runs as one stretch of stores (a check
+    // and a length update a value was a fifth of the key's time)
+    void reserve(std::size_t bytes) {
+        while (len + bytes > out.size()) grow();
+    }
+    template <class T>
+    [[gnu::always_inline]] void raw(const T& v) {
+        static_assert(std::is_trivially_copyable_v<T>);
+        std::memcpy(out.data() + len, &v, sizeof v);
+        len += sizeof v;
+    }
     template <class T>
     void runs(const std::vector<T>& v) {
         put(std::uint32_t(v.size()));
@@ -60,8 +72,11 @@ struct KeyWriter {
     template <class T>
     void runs(const CowArray<T>& v) {
         put(std::uint32_t(v.size()));
-        for (std::size_t c = 0; c < v.chunks(); ++c)
-            for (const auto& [n, x] : v.chunk_runs(c)) put(n), put(x);
+        for (std::size_t c = 0; c < v.chunks(); ++c) {
+            const auto& rs = v.chunk_runs(c);
+            reserve(rs.size() * (sizeof(std::uint32_t) + sizeof(T)));
+            for (const auto& [n, x] : rs) raw(n), raw(x);
+        }
     }
     void tags(const std::vector<std::uint8_t>& v) {  // runs of tags
         put(std::uint32_t(v.size()));
@@ -75,8 +90,11 @@ struct KeyWriter {
     }
     void tags(const CowArray<std::uint8_t>& v) {
         put(std::uint32_t(v.size()));
-        for (std::size_t c = 0; c < v.chunks(); ++c)
-            for (const auto& [n, t] : v.chunk_runs(c)) put(n), put(tag(t));
+        for (std::size_t c = 0; c < v.chunks(); ++c) {
+            const auto& rs = v.chunk_runs(c);
+            reserve(rs.size() * (sizeof(std::uint32_t) + sizeof(std::uint16_t)));
+            for (const auto& [n, t] : rs) raw(n), raw(tag(t));
+        }
     }
     void ptr(const Ptr& p) {
         put(p.addr);
@@ -96,9 +114,13 @@ std::string state_key(const Model& m, const std::vector<Ptr>& held) {
     for (std::uint64_t pfn = 0; pfn < m.pages_.size(); ++pfn) {
         const PageState& ps = m.pages_[pfn];
         // the decoded page tag: the model reads page->flags only through page_kasan_tag()
-        w.put(ps.allocated), w.put(ps.head), w.put(ps.order), w.put(ps.head_pfn), w.put(w.tag(m.page_kasan_tag(pfn)));
-        w.put(ps.pg_skip_kasan_poison), w.put(ps.pg_mte_tagged), w.put(ps.reserved), w.put(ps.obj);
-        w.put(ps.sampled_out), w.put(ps.skip_requested), w.put(ps.kfence_pool), w.put(ps.kfence_protected);
+        const std::uint16_t page_tag = w.tag(m.page_kasan_tag(pfn));
+        w.reserve(sizeof ps.allocated + sizeof ps.head + sizeof ps.order + sizeof ps.head_pfn + sizeof page_tag +
+                  sizeof ps.pg_skip_kasan_poison + sizeof ps.pg_mte_tagged + sizeof ps.reserved + sizeof ps.obj +
+                  sizeof ps.sampled_out + sizeof ps.skip_requested + sizeof ps.kfence_pool + sizeof ps.kfence_protected);
+        w.raw(ps.allocated), w.raw(ps.head), w.raw(ps.order), w.raw(ps.head_pfn), w.raw(page_tag);
+        w.raw(ps.pg_skip_kasan_poison), w.raw(ps.pg_mte_tagged), w.raw(ps.reserved), w.raw(ps.obj);
+        w.raw(ps.sampled_out), w.raw(ps.skip_requested), w.raw(ps.kfence_pool), w.raw(ps.kfence_protected);
     }
     w.tags(m.tag_);
     w.runs(m.data_);
