@@ -5,6 +5,7 @@
 #include <array>
 #include <bitset>
 #include <cstring>
+#include <stdexcept>
 
 namespace tagproof::spec {
 
@@ -69,13 +70,19 @@ struct KeyWriter {
     }
     // RAM: runs within each page's chunk (a run that crosses pages is two:
     // still one key per state)
+    // (a run's length in 16 bits: a chunk is one page's granules)
+    template <class T>
+    static void page_sized(const CowArray<T>& v) {
+        if (v.chunk_size() > 0xFFFF) throw std::logic_error("state_key: a RAM chunk past 16-bit run lengths");
+    }
     template <class T>
     void runs(const CowArray<T>& v) {
+        page_sized(v);
         put(std::uint32_t(v.size()));
         for (std::size_t c = 0; c < v.chunks(); ++c) {
             const auto& rs = v.chunk_runs(c);
-            reserve(rs.size() * (sizeof(std::uint32_t) + sizeof(T)));
-            for (const auto& [n, x] : rs) raw(n), raw(x);
+            reserve(rs.size() * (sizeof(std::uint16_t) + sizeof(T)));
+            for (const auto& [n, x] : rs) raw(std::uint16_t(n)), raw(x);
         }
     }
     void tags(const std::vector<std::uint8_t>& v) {  // runs of tags
@@ -89,11 +96,12 @@ struct KeyWriter {
         }
     }
     void tags(const CowArray<std::uint8_t>& v) {
+        page_sized(v);
         put(std::uint32_t(v.size()));
         for (std::size_t c = 0; c < v.chunks(); ++c) {
             const auto& rs = v.chunk_runs(c);
-            reserve(rs.size() * (sizeof(std::uint32_t) + sizeof(std::uint16_t)));
-            for (const auto& [n, t] : rs) raw(n), raw(tag(t));
+            reserve(rs.size() * (sizeof(std::uint16_t) + sizeof(std::uint16_t)));
+            for (const auto& [n, t] : rs) raw(std::uint16_t(n)), raw(tag(t));
         }
     }
     void ptr(const Ptr& p) {
@@ -111,16 +119,23 @@ std::string state_key(const Model& m, const std::vector<Ptr>& held) {
     w.rename = m.cfg_.build.mode == Mode::hw_tags;
     for (Tag t : {KASAN_TAG_KERNEL, KASAN_TAG_INVALID, Tag(0x00), mte_tag_from_nibble(0)}) w.fixed.set(t);
     for (Tag t : m.cfg_.distinguished_tags) w.fixed.set(mte_tag_from_nibble(t & 0xF)), w.fixed.set(t);
+    // A page as 14 bytes: its nine flags and its order in one word, its
+    // head in 32 bits (a model's pfns are few), the decoded tag, the owner
+    // (27 bytes a page, written and hashed at every state, were the most
+    // of the key). Lossless, so the same states are the same keys.
+    if (m.pages_.size() >= (std::uint64_t(1) << 32)) throw std::logic_error("state_key: more pages than 32-bit pfns");
+    w.reserve(m.pages_.size() * 14);
     for (std::uint64_t pfn = 0; pfn < m.pages_.size(); ++pfn) {
         const PageState& ps = m.pages_[pfn];
+        if (ps.order >= (1u << 16)) throw std::logic_error("state_key: a page order past 16 bits");
+        const std::uint32_t word = std::uint32_t(ps.allocated) | std::uint32_t(ps.head) << 1 |
+                                   std::uint32_t(ps.pg_skip_kasan_poison) << 2 | std::uint32_t(ps.pg_mte_tagged) << 3 |
+                                   std::uint32_t(ps.reserved) << 4 | std::uint32_t(ps.sampled_out) << 5 |
+                                   std::uint32_t(ps.skip_requested) << 6 | std::uint32_t(ps.kfence_pool) << 7 |
+                                   std::uint32_t(ps.kfence_protected) << 8 | ps.order << 16;
         // the decoded page tag: the model reads page->flags only through page_kasan_tag()
         const std::uint16_t page_tag = w.tag(m.page_kasan_tag(pfn));
-        w.reserve(sizeof ps.allocated + sizeof ps.head + sizeof ps.order + sizeof ps.head_pfn + sizeof page_tag +
-                  sizeof ps.pg_skip_kasan_poison + sizeof ps.pg_mte_tagged + sizeof ps.reserved + sizeof ps.obj +
-                  sizeof ps.sampled_out + sizeof ps.skip_requested + sizeof ps.kfence_pool + sizeof ps.kfence_protected);
-        w.raw(ps.allocated), w.raw(ps.head), w.raw(ps.order), w.raw(ps.head_pfn), w.raw(page_tag);
-        w.raw(ps.pg_skip_kasan_poison), w.raw(ps.pg_mte_tagged), w.raw(ps.reserved), w.raw(ps.obj);
-        w.raw(ps.sampled_out), w.raw(ps.skip_requested), w.raw(ps.kfence_pool), w.raw(ps.kfence_protected);
+        w.raw(word), w.raw(std::uint32_t(ps.head_pfn)), w.raw(page_tag), w.raw(ps.obj);
     }
     w.tags(m.tag_);
     w.runs(m.data_);
