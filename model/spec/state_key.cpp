@@ -46,8 +46,8 @@ struct KeyWriter {
     }
     [[gnu::noinline]] void grow() { out.resize(std::max<std::size_t>(2 * out.size(), 4096)); }
     // Room for `bytes` more, then raw() puts without a check each: a page's
-    // thirteen fields or a chunk's runs as one stretch of stores (a check
-    // and a length update a value was a fifth of the key's time)
+    // record or a chunk's runs as one stretch of stores (a check and a
+    // length update a value was a fifth of the key's time)
     void reserve(std::size_t bytes) {
         while (len + bytes > out.size()) grow();
     }
