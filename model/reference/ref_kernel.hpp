@@ -27,6 +27,7 @@
 #include "address_map.hpp"
 #include "config.hpp"
 #include "cost.hpp"
+#include "kept_answers.hpp"
 #include "mte_cost.hpp"
 #include "page_flags.hpp"
 #include "tag_source.hpp"
@@ -117,20 +118,18 @@ public:
     bool page_allocated(std::uint64_t pfn) const { return (alloc_[pfn / 64] >> (pfn % 64)) & 1; }
     const PageFlags& page_flags(std::uint64_t pfn) const { return flags_[pfn]; }
     // include/linux/mm.h page_kasan_tag(): the variant's decoding; 0xff with KASAN off.
-    // The field is KASAN_TAG_MASK wide: each of its values (and each tag's
-    // field) is asked of the variant once a run, the first time it comes.
+    // The field is KASAN_TAG_MASK (one byte) wide: each of its values (and
+    // each tag's field) is asked of the variant once a run (kept_answers.hpp).
+    static_assert(KASAN_TAG_MASK == 0xFF);
     Tag page_kasan_tag(std::uint64_t pfn) const {
         if (!rt_.kasan_enabled) return KASAN_TAG_KERNEL;
-        const std::uint64_t f = flags_[pfn].kasan_field();
-        std::int16_t& t = tag_of_field_[f];
-        if (t < 0) t = std::int16_t(v_.page_kasan_tag(env_, f));
-        return Tag(t);
+        const auto f = std::uint8_t(flags_[pfn].kasan_field());
+        return tag_of_field_.get(f, [&] { return v_.page_kasan_tag(env_, f); });
     }
     void page_kasan_tag_set(std::uint64_t pfn, Tag t) {
         if (!rt_.kasan_enabled) return;
-        std::int16_t& f = field_of_tag_[t];
-        if (f < 0) f = std::int16_t(v_.page_kasan_tag_field(env_, t) & KASAN_TAG_MASK);  // the setter keeps these bits
-        flags_[pfn].set_kasan_field(std::uint64_t(f));
+        // the setter keeps the field's bits
+        flags_[pfn].set_kasan_field(field_of_tag_.get(t, [&] { return v_.page_kasan_tag_field(env_, t) & KASAN_TAG_MASK; }));
     }
     void page_kasan_tag_reset(std::uint64_t pfn) { page_kasan_tag_set(pfn, KASAN_TAG_KERNEL); }
     std::uint8_t mem_tag_nibble(std::size_t granule) const { return tags_.get(granule); }
@@ -177,8 +176,7 @@ private:
     // kernel/variant_calls.hpp states), so a kept answer is the answer. Per
     // run: the slab's per-allocation tag and memset init; by size, as they
     // come: the kmalloc redzone's start.
-    mutable std::array<std::int16_t, KASAN_TAG_MASK + 1> tag_of_field_;  // -1: not asked yet
-    std::array<std::int16_t, 256> field_of_tag_;                        // by tag; -1: not asked yet
+    mutable kernel::KeptByteAnswers tag_of_field_, field_of_tag_;
     bool slab_tag_per_alloc_ = false;
     bool slab_memset_init_[2] = {false, false};
     std::vector<std::uint32_t> redzone_start_;  // by size up to KMALLOC_MAX_CACHE_SIZE; kNotAsked until asked

@@ -39,8 +39,6 @@ RefKernel::RefKernel(const kernel::Variant& v, const RefConfig& cfg, TagSource& 
     kmalloc_cache_.fill(-1);
     random_tag_min_ = v_.random_tag_min(env_);  // the era's range, fixed for the run
     random_tag_max_ = v_.random_tag_max(env_);
-    tag_of_field_.fill(-1);
-    field_of_tag_.fill(-1);
     slab_tag_per_alloc_ = v_.slab_tag_per_alloc(env_, false);  // no constructor caches here
     slab_memset_init_[0] = v_.slab_memset_init(env_, false);
     slab_memset_init_[1] = v_.slab_memset_init(env_, true);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cow_array.hpp"
+#include "kept_answers.hpp"
 #include "chooser.hpp"
 #include "config.hpp"
 #include "state.hpp"
@@ -187,14 +188,10 @@ private:
     Chooser& ch_;
     RuntimeState rt_;
     kernel::CEnv env_;
-    // The variant's page_kasan_tag(env_, field), by field, as answered the
-    // first time this model (or the one it was copied from) asked: env_ is
-    // fixed for a model's life, and a variant answers alike when asked
-    // alike (the premise of kernel/variant_calls.hpp, whose recorder sees
-    // each distinct question first asked where it was before). 0: not asked
-    // yet, else the tag + 1. The state key reads every page's tag in every
-    // state: through the recorder that was a tenth of an exploration.
-    mutable std::array<std::uint16_t, 256> tag_of_field_{};
+    // The variant's page_kasan_tag(env_, field) by field, asked once
+    // (kept_answers.hpp: env_ is fixed for a model's life; a copy keeps what
+    // its original was told)
+    mutable kernel::KeptByteAnswers tag_of_field_;
     std::shared_ptr<const GfpLayout> gfp_;  // the variant's, shared by every copy
     std::size_t G_;  // KASAN granule: 8 Generic, 16 otherwise
 

@@ -261,9 +261,7 @@ Tag Model::page_kasan_tag(std::uint64_t pfn) const { return page_kasan_tag_of_fi
 Tag Model::page_kasan_tag_of_field(std::uint8_t field) const {
     bool tags = rt_.kasan_enabled && (cfg_.build.mode == Mode::hw_tags || cfg_.build.mode == Mode::sw_tags);
     if (!tags) return KASAN_TAG_KERNEL;
-    std::uint16_t& kept = tag_of_field_[field];
-    if (!kept) kept = std::uint16_t(v_.page_kasan_tag(env_, field) + 1);
-    return Tag(kept - 1);
+    return tag_of_field_.get(field, [&] { return v_.page_kasan_tag(env_, field); });
 }
 
 void Model::check_block_effect(std::uint64_t pfn, const kernel::BlockEffect<kernel::Concrete>& fx) const {
