@@ -799,9 +799,11 @@ void map_hunk(const FileDiff& f, const Hunk& h, HunkMap& hm, FunctionLocals& fl)
     if (!rest.empty()) {
         std::vector<std::string> here = rules_in(f.path);
         std::string where = fn.empty() ? f.path : fn + "() in " + f.path;
+        // (this layer knows the site table only: the functions a tree review
+        // reads from the kernel are named by the tree's own lines)
         std::string why = where + ": the model has no rule for this code" +
-                          (here.empty() ? " (no rule of the model is in this file)"
-                                        : " (its rules in this file: " + join(here, ", ") + ")");
+                          (here.empty() ? " (the site table reads none from this file)"
+                                        : " (the site table's rules in this file: " + join(here, ", ") + ")");
         // one entry per run of lines
         int prev = -2;
         for (int i : rest) {
