@@ -9,9 +9,22 @@
 // answer: each byte is asked once, the first time it comes (through the
 // recorder, that was a tenth of an exploration). An answer that throws is
 // not kept: asked again, it throws again.
+//
+// KeptAnswers keeps the answers to a question of a few arguments the same way,
+// by its arguments, for questions the model asks at every event with few
+// distinct arguments: post_alloc_hook(env, gfp, order, skip) at every page
+// allocation, which for a variant file or a tree is a body run by
+// file/rule_body.hpp's interpreter (a quarter of a tree patch's exploration,
+// `perf record --call-graph dwarf`). While a run records which of a file's
+// rules it evaluates (file/rule_use.hpp), every question is asked afresh: a
+// kept answer would leave its rules unnoted.
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
+#include <unordered_map>
+
+#include "file/rule_use.hpp"
 
 namespace tagproof::kernel {
 
@@ -33,6 +46,28 @@ private:
         for (auto& x : a) x = -1;  // not asked yet
         return a;
     }
+};
+
+// Answers by Key (hashed by Hash), shared by an asker and its copies: the
+// copies of a model keep its env, and a model is copied at every state the
+// explorer keeps, so a copy's answers are its original's.
+template <class Key, class Answer, class Hash>
+class KeptAnswers {
+public:
+    template <class Ask>
+    Answer get(const Key& key, Ask ask) {
+        if (rule_use) return ask();  // the run notes the rules each answer evaluates
+        auto it = kept_->find(key);
+        if (it != kept_->end()) return it->second;
+        Answer a = ask();  // an answer that throws is not kept
+        kept_->emplace(key, a);
+        return a;
+    }
+    std::size_t size() const { return kept_->size(); }
+
+private:
+    std::shared_ptr<std::unordered_map<Key, Answer, Hash>> kept_ =
+        std::make_shared<std::unordered_map<Key, Answer, Hash>>();
 };
 
 }  // namespace tagproof::kernel

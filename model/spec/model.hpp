@@ -192,6 +192,22 @@ private:
     // (kept_answers.hpp: env_ is fixed for a model's life; a copy keeps what
     // its original was told)
     mutable kernel::KeptByteAnswers tag_of_field_;
+    // The variant's post_alloc_hook(env_, gfp, order, skip) and
+    // vmalloc_node_range(env_, gfp, prot_kernel) plans by their arguments,
+    // asked once (kept_answers.hpp), shared with the copies
+    struct PostAllocQuestion {
+        gfp_t gfp;
+        unsigned order;
+        std::int64_t skip;
+        bool operator==(const PostAllocQuestion&) const = default;
+    };
+    struct PostAllocQuestionHash {
+        std::size_t operator()(const PostAllocQuestion& q) const {
+            return std::hash<std::uint64_t>()(q.gfp * 0x9E3779B97F4A7C15ull ^ (std::uint64_t(q.skip) << 5) ^ q.order);
+        }
+    };
+    kernel::KeptAnswers<PostAllocQuestion, kernel::PostAllocPlan<kernel::Concrete>, PostAllocQuestionHash> post_alloc_plans_;
+    kernel::KeptAnswers<gfp_t, kernel::VmallocPlan<kernel::Concrete>, std::hash<gfp_t>> vmalloc_plans_[2];  // by prot_kernel
     std::shared_ptr<const GfpLayout> gfp_;  // the variant's, shared by every copy
     std::size_t G_;  // KASAN granule: 8 Generic, 16 otherwise
 

@@ -144,7 +144,8 @@ int Model::alloc_pages(unsigned order, gfp_t gfp, int cpu, ObjKind kind, const s
         pg.obj = id;
         pg.sampled_out = false;
     }
-    auto plan = v_.post_alloc_hook(env_, gfp, order, cpus_[cpu].sample_skip);
+    const std::int64_t skip = cpus_[cpu].sample_skip;
+    auto plan = post_alloc_plans_.get({gfp, order, skip}, [&] { return v_.post_alloc_hook(env_, gfp, order, skip); });
     bool eligible_attempt = plan.unpoison || plan.sampled_out;
     cpus_[cpu].sample_skip = std::int64_t(plan.sample_skip_next);
 

@@ -139,7 +139,7 @@ void Model::check_area_effect(const VmArea& a, std::uint64_t size, const kernel:
 Ptr Model::vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel, int cpu, ObjKind kind,
                    std::optional<gfp_t> caller_gfp, bool allow_huge) {
     if (size == 0) throw InputError("", "vmalloc(0) returns NULL; give a size");
-    auto plan = v_.vmalloc_node_range(env_, gfp, prot_kernel);
+    auto plan = vmalloc_plans_[prot_kernel].get(gfp, [&] { return v_.vmalloc_node_range(env_, gfp, prot_kernel); });
     // VM_ALLOW_HUGE_VMAP (vmalloc_huge()): the era's vm_shift(); the area is
     // rounded up to it, and a failed high-order attempt retries with order 0.
     const unsigned order = allow_huge ? unsigned(v_.vmalloc_huge_order(env_, size)) : 0;
