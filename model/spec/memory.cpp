@@ -271,6 +271,8 @@ Tag Model::random_tag(const char* what) {
     std::vector<unsigned> cands;
     std::vector<Option> opts;
     const unsigned k = in_range.count();
+    cands.reserve(k + 1);  // one allocation each, not one per doubling
+    opts.reserve(k + 1);
     if (k < R) {
         unsigned fresh = lo;
         while (present.test(fresh)) ++fresh;

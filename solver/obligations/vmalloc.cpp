@@ -213,7 +213,13 @@ Query zeroing_vrealloc_huge_query(Builder& b) {
     const z3::expr page = b.c.bv_val(4096, 64), one = b.c.bv_val(1, 64);
     const z3::expr used = z3::udiv(size + page - one, page);  // pages holding the requested bytes
     const z3::expr block = z3::shl(one, b.v.vmalloc_huge_order(b.e, size));
-    const z3::expr mapped = z3::udiv(used + block - one, block) * block;
+    // rounded up to a whole block: block is a power of two (or 0 when the
+    // shift passes 64 bits), so the round-up is a mask, as the kernel's ALIGN()
+    // writes it. The same value as udiv(x, block) * block for every input
+    // (both 0 for a block of 0), without a 64-bit divider and multiplier for
+    // the solver to bit-blast: this query took 0.7 s, most of a variant's
+    // proofs' time.
+    const z3::expr mapped = (used + block - one) & ~(block - one);
     q.witnesses.insert(q.witnesses.begin(), {"caller's gfp", gfp, Witness::gfp});
     q.witnesses.push_back({"requested size", size, Witness::number});
     q.witnesses.push_back({"pages mapped", mapped, Witness::number});
