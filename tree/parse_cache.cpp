@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "source_tree.hpp"
+#include "tree_reader_digest.h"
 
 namespace tagproof::tree {
 
@@ -39,13 +40,16 @@ Stamp stamp(const std::string& path) {
     return s;
 }
 
-// The executable that reads: an entry another build wrote is not used.
+// What reads: the tree reader's sources (their digest, made at build time by
+// cmake/source_digest.cmake) and the libclang it loads. An entry another
+// reader or another libclang wrote is not used; one written by another build
+// of the same reader is (a rebuild of the model or the solver kept none of
+// them when this was the executable's path, size and mtime).
 std::string reader_identity() {
     static const std::string id = [] {
-        std::error_code ec;
-        const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-        const Stamp s = stamp(exe.string());
-        return exe.string() + " " + std::to_string(s.size) + " " + std::to_string(s.mtime_ns);
+        const Stamp s = stamp(TAGPROOF_LIBCLANG);
+        return std::string("tree reader ") + TAGPROOF_TREE_READER_DIGEST + ", " + TAGPROOF_LIBCLANG + " " +
+               std::to_string(s.size) + " " + std::to_string(s.mtime_ns);
     }();
     return id;
 }

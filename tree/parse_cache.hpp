@@ -4,8 +4,10 @@
 // unchanged files again (issue 33: the tree tests spent most of their time
 // there). An entry is used only while every file the parse read (the file,
 // each header it included, the -include files) has the size and
-// modification time it had, and only by the same tagproof executable (a
-// rebuilt reader may read differently); anything else is parsed again.
+// modification time it had, and only by a reader built from the same
+// sources of tree/ (a changed reader may read differently) with the same
+// libclang; anything else is parsed again. A rebuild that changes nothing
+// in tree/ keeps the entries.
 // A patched text of a tree's file (what review parses for the series) is
 // kept by its digest beside the tree's headers it read: the same series
 // reviewed again, or by another test, is not parsed again.

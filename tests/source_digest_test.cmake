@@ -1,0 +1,38 @@
+# source_digest_test.cmake — cmake/source_digest.cmake, which names the tree
+# reader for the parse cache: the same sources give the same digest and leave
+# the header as it was (its users are not rebuilt); an edit to one of them
+# gives another digest (the control: a digest that ignored the text would
+# keep parses a changed reader never made).
+set(d ${WORK})
+file(REMOVE_RECURSE ${d})
+file(WRITE ${d}/a.cpp "int a() { return 1; }\n")
+file(WRITE ${d}/b.hpp "#pragma once\n")
+function(digest out_var)
+  execute_process(COMMAND ${CMAKE_COMMAND} -DOUT=${d}/digest.h -DNAME=READER "-DFILES=${d}/a.cpp;${d}/b.hpp"
+                  -P ${SCRIPT} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "source_digest.cmake failed: ${rc}")
+  endif()
+  file(READ ${d}/digest.h h)
+  if(NOT h MATCHES "#define READER \"([0-9a-f]+)\"")
+    message(FATAL_ERROR "no digest in the header:\n${h}")
+  endif()
+  set(${out_var} ${CMAKE_MATCH_1} PARENT_SCOPE)
+endfunction()
+digest(first)
+file(TIMESTAMP ${d}/digest.h t1 "%s")
+execute_process(COMMAND ${CMAKE_COMMAND} -E sleep 1.1)
+digest(again)
+file(TIMESTAMP ${d}/digest.h t2 "%s")
+if(NOT first STREQUAL again)
+  message(FATAL_ERROR "the same sources gave two digests: ${first}, ${again}")
+endif()
+if(NOT t1 STREQUAL t2)
+  message(FATAL_ERROR "the header was rewritten with the same digest (its users would be rebuilt)")
+endif()
+file(WRITE ${d}/a.cpp "int a() { return 2; }\n")
+digest(edited)
+if(edited STREQUAL first)
+  message(FATAL_ERROR "an edited reader source kept the digest ${first}")
+endif()
+message(STATUS "digest ${first}, kept when nothing changed, ${edited} after an edit")
