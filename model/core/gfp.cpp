@@ -201,7 +201,7 @@ GfpLayout::GfpLayout(GfpEra era, const BuildConfig& build, const std::vector<Gfp
             print_order_.push_back(*f);
 }
 
-const GfpName* GfpLayout::find(const std::string& name) const {
+const GfpName* GfpLayout::find(std::string_view name) const {
     for (const auto& f : singles_)
         if (f.name == name) return &f;
     for (const auto& f : composites_)
@@ -209,11 +209,11 @@ const GfpName* GfpLayout::find(const std::string& name) const {
     return nullptr;
 }
 
-bool GfpLayout::defines(const std::string& name) const { return find(name) != nullptr; }
+bool GfpLayout::defines(std::string_view name) const { return find(name) != nullptr; }
 
-gfp_t GfpLayout::mask(const std::string& name) const {
+gfp_t GfpLayout::mask(std::string_view name) const {
     if (const GfpName* f = find(name)) return f->mask;
-    throw InputError("", std::string("GFP flag ") + name + " is not defined in the " + gfp_era_name(era_) +
+    throw InputError("", "GFP flag " + std::string(name) + " is not defined in the " + gfp_era_name(era_) +
                              " GFP layout");
 }
 

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "config.hpp"
@@ -63,8 +64,11 @@ public:
     GfpEra era() const { return era_; }
     // Mask of a single or composite name; throws InputError if this era does
     // not define the name at all. A name defined as 0 in this build returns 0.
-    gfp_t mask(const std::string& name) const;
-    bool defines(const std::string& name) const;
+    // (Names as string_views: the model asks for __GFP_SKIP_KASAN_POISON by
+    // a literal at every page allocation, and a std::string of it was a heap
+    // allocation each time.)
+    gfp_t mask(std::string_view name) const;
+    bool defines(std::string_view name) const;
     gfp_t bits_mask() const { return bits_mask_; }  // __GFP_BITS_MASK
     int bits_shift() const { return bits_shift_; }   // __GFP_BITS_SHIFT
 
@@ -84,7 +88,7 @@ private:
     std::vector<GfpName> print_order_;  // __def_gfpflag_names order, the flags this build has
     gfp_t bits_mask_ = 0;
     int bits_shift_ = 0;
-    const GfpName* find(const std::string& name) const;
+    const GfpName* find(std::string_view name) const;
 };
 
 }  // namespace tagproof
