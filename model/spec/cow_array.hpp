@@ -30,9 +30,10 @@
 #include <cstdint>
 #include <stdexcept>
 #include <thread>
-#include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "value_scans.hpp"
 
 namespace tagproof::spec {
 
@@ -91,43 +92,6 @@ public:
             k.ready = true;
         }
         return k.runs;
-    }
-    // The end of the run of equal values that starts at p[i] (p[0, n)): 16
-    // at a time while it goes on, then one at a time. Most of a page is one
-    // long run; one compare a value was a third of the state key's time.
-    static std::size_t run_end(const T* p, std::size_t i, std::size_t n) {
-        std::size_t j = i + 1;
-        while (j + 16 <= n && differs16(p + j, p[i]) == 0) j += 16;
-        while (j < n && p[j] == p[i]) ++j;
-        return j;
-    }
-    // Whether p[0, n) all hold v, 16 at a time, then one at a time.
-    static bool all_equal(const T* p, std::size_t n, T v) {
-        std::size_t i = 0;
-        for (; i + 16 <= n; i += 16)
-            if (differs16(p + i, v)) return false;
-        for (; i < n; ++i)
-            if (p[i] != v) return false;
-        return true;
-    }
-    // Nonzero when one of p[0, 16) is not v. Written as an or of xors, with
-    // no branch inside, so that gcc -O2 makes it a few vector instructions
-    // (a compare and a branch a value, as std::any_of does, was a twentieth
-    // of the explorer's time; gcc vectorises neither that nor a loop of
-    // unknown length at -O2).
-    static T differs16(const T* p, T v) {
-        static_assert(std::is_integral_v<T>);
-        T d = 0;
-        for (std::size_t k = 0; k < 16; ++k) d |= T(p[k] ^ v);
-        return d;
-    }
-    // p[0, n) := v, 16 at a time (vector stores at -O2; std::fill_n of an
-    // int is a store a value there), then one at a time.
-    static void fill16(T* p, std::size_t n, T v) {
-        std::size_t i = 0;
-        for (; i + 16 <= n; i += 16)
-            for (std::size_t k = 0; k < 16; ++k) p[i + k] = v;
-        for (; i < n; ++i) p[i] = v;
     }
     // whether chunk c is the same block in both (a copy that neither wrote)
     bool same_chunk(const CowArray& o, std::size_t c) const { return chunks_[c].get() == o.chunks_[c].get(); }

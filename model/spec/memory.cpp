@@ -117,7 +117,7 @@ void Model::set_tags(std::uint64_t addr, std::uint64_t len, std::uint8_t t, int 
             std::uint32_t changed = 0;
             for (std::uint64_t i = 0; i < steps;) {
                 const std::uint8_t t = old[i];
-                const std::uint64_t j = CowArray<std::uint8_t>::run_end(old, i, steps);
+                const std::uint64_t j = run_end(old, i, steps);
                 if (t != stored) {
                     tag_count_.sub(t, std::uint32_t(j - i));
                     changed += std::uint32_t(j - i);

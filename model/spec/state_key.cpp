@@ -88,8 +88,7 @@ struct KeyWriter {
     void tags(const std::vector<std::uint8_t>& v) {  // runs of tags
         put(std::uint32_t(v.size()));
         for (std::size_t i = 0; i < v.size();) {
-            std::size_t j = i + 1;
-            while (j < v.size() && v[j] == v[i]) ++j;
+            const std::size_t j = run_end(v.data(), i, v.size());
             put(std::uint32_t(j - i));
             put(tag(v[i]));
             i = j;
