@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <string>
 #include <vector>
 
 #include "tag_store.hpp"
@@ -80,4 +81,36 @@ TEST(TagStore, AgreesWithOneBytePerGranuleOnRandomRanges) {
         }
     }
     expect_same(s, p);
+}
+
+// The short ranges an object's tags are (fill_bytes' ladder of overlapping
+// stores, the end nibbles merged): every length 0..33 at both start
+// parities, at the store's start, across a word boundary and flush with its
+// last granule, each against the plain store, so an end nibble lost or one
+// granule too many shows as a granule that differs.
+TEST(TagStore, SmallRangesAtEveryParityAndEnd) {
+    const std::size_t N = 71;  // odd: the last granule is a low nibble
+    for (std::size_t n = 0; n <= 33; ++n) {
+        for (std::size_t g : {std::size_t(0), std::size_t(1), std::size_t(14), std::size_t(15), N - n,
+                              n < N ? N - n - 1 : 0}) {
+            if (g + n > N) continue;
+            TagStore s(N, 0x5);
+            Plain p{std::vector<std::uint8_t>(N, 0x5)};
+            s.set_range(g, n, 0xA);
+            p.set_range(g, n, 0xA);
+            SCOPED_TRACE(std::to_string(g) + "+" + std::to_string(n));
+            expect_same(s, p);
+        }
+    }
+}
+
+// The negative control: the comparison above sees a range one granule long.
+TEST(TagStore, SmallRangeComparisonSeesOneGranuleMore) {
+    TagStore s(71, 0x5);
+    Plain p{std::vector<std::uint8_t>(71, 0x5)};
+    s.set_range(15, 8, 0xA);
+    p.set_range(15, 9, 0xA);
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < 71; ++i) differ += s.get(i) != p.t[i];
+    EXPECT_EQ(differ, 1u);
 }
