@@ -7,6 +7,7 @@
 #include "error.hpp"
 #include "effects.hpp"
 #include "model.hpp"
+#include "value_scans.hpp"
 
 namespace tagproof::spec {
 
@@ -48,8 +49,9 @@ void Model::end_event() {
             // byte (one page: one chunk, read in place)
             if (w.mapped) {
                 const std::uint8_t want = hw ? mte_tag_from_nibble(mte_nibble(pt)) : pt;
-                const std::uint8_t* p = tag_.at(g0);
-                if (std::all_of(p, p + steps, [want](std::uint8_t m) { return m == want; })) return true;
+                // 16 at a time (value_scans.hpp): this scan runs over every live
+                // page after every event; std::all_of compares a byte a branch
+                if (all_equal(tag_.at(g0), steps, want)) return true;
             }
             for (std::uint64_t i = 0; w.mapped && i < steps; ++i) {
                 const std::uint8_t m = tag_[g0 + i];
