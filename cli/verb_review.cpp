@@ -198,8 +198,11 @@ int verb_review(const Args& args) {
         // as many cores this thread got a share of a core, fell behind, and
         // the last bursts ran alone (the built-ins: 2.2 s of one core idle
         // in a 20.7 s review). Workers yield to it (nice +10, this thread
-        // only): when it waits they have the cores to themselves.
-        setpriority(PRIO_PROCESS, pid_t(gettid()), 10);
+        // only): when it waits they have the cores to themselves. One
+        // variant's review has nothing to overlap (its burst waits for its
+        // one worker), so there the worker keeps its priority beside the
+        // other processes a test suite runs.
+        if (targets.size() > 1) setpriority(PRIO_PROCESS, pid_t(gettid()), 10);
         for (std::size_t i; (i = next++) < targets.size();) {
             try {
                 reviews[i] = review::review_variant(targets[i], ro);
