@@ -15,6 +15,7 @@ struct Contract {
     std::string name;
     std::string text;  // the rule, with where it comes from
     z3::expr holds;
+    int step = -1;     // a trace's step whose call it constrains (-1: the query's one call)
 };
 
 // Callers of alloc_pages() / __get_free_pages() other than vmalloc.

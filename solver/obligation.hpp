@@ -52,6 +52,14 @@ struct Query {
     // Free GFP symbols whose set bits are cleared one by one where the
     // counterexample survives: the flags that matter, and no others.
     std::vector<z3::expr> minimise_bits;
+    // Bounded model checking over steps: the violation at each step
+    // (`violation` is their or), and the step each `prefer` and
+    // `minimise_bits` entry belongs to (-1: the whole trace). On a
+    // counterexample the earliest step that can fail is found first, so the
+    // trace shown is a shortest one, and only the preferences and GFP
+    // symbols of the steps up to it are tried: later steps are not in it.
+    std::vector<z3::expr> violation_at;
+    std::vector<int> prefer_step, minimise_step;
     // Equivalence: the fields compared, by name (variant value, baseline value).
     std::vector<std::pair<std::string, std::pair<z3::expr, z3::expr>>> fields;
     // A scenario file that replays a counterexample in the model ("" if none).

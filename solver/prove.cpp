@@ -164,6 +164,7 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
                                         " mode=" + (opt.mode ? mode_name(*opt.mode) : "any") +
                                         " raw_scope=" + std::to_string(opt.raw_scope) +
                                         " replay=" + std::to_string(opt.replay) +
+                                        " shortest_trace=" + std::to_string(opt.shortest_trace) +
                                         " planted-modelling-gap=" + std::to_string(modelling_gap_planted());
     for (const Obligation& ob : all_obligations()) {
         bool selected = opt.only.empty();
@@ -368,7 +369,31 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
                     stale = false;
                     return s.get_model();
                 };
-                for (const auto& pref : prefs) {
+                // A trace: the earliest step that can fail, so that the trace
+                // shown is a shortest one. A step that cannot fail stays
+                // asserted as such (the solver said so), which the later
+                // steps' checks may use; one the solver gave up on is not.
+                int last_step = int(q.violation_at.size()) - 1;
+                for (int k = 0; opt.shortest_trace && k < int(q.violation_at.size()); ++k) {
+                    s.push();
+                    s.add(q.violation_at[k]);
+                    const z3::check_result at = s.check();
+                    if (at == z3::sat) {
+                        last_step = k;
+                        stale = false;
+                        break;
+                    }
+                    s.pop();
+                    stale = true;
+                    if (at == z3::unsat) s.add(!q.violation_at[k]);
+                }
+                // a preference or GFP symbol of a step past the trace's end changes nothing shown
+                auto past_end = [&](const std::vector<int>& step_of, std::size_t i) {
+                    return i < step_of.size() && step_of[i] > last_step;
+                };
+                for (std::size_t i = 0; i < prefs.size(); ++i) {
+                    const z3::expr& pref = prefs[i];
+                    if (past_end(q.prefer_step, i)) continue;
                     s.push();
                     s.add(pref);
                     if (s.check() == z3::sat) {
@@ -378,7 +403,9 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
                     s.pop();
                     stale = true;
                 }
-                for (const auto& g : q.minimise_bits) {
+                for (std::size_t i = 0; i < q.minimise_bits.size(); ++i) {
+                    const z3::expr& g = q.minimise_bits[i];
+                    if (past_end(q.minimise_step, i)) continue;
                     std::uint64_t val = model().eval(g, true).get_numeral_uint64();
                     for (int bit = 63; bit >= 0; --bit) {
                         if (!(val >> bit & 1)) continue;
@@ -409,7 +436,7 @@ std::vector<Verdict> prove(const ProveOptions& opt) {
                                          base_name + ")");
                 }
                 for (const auto& k : q.contracts)
-                    if (!m.eval(k.holds, true).is_true()) sv.broken.push_back(k.name + ": " + k.text);
+                    if (k.step <= last_step && !m.eval(k.holds, true).is_true()) sv.broken.push_back(k.name + ": " + k.text);
                 if (q.scenario) {
                     sv.scenario = q.scenario(m);
                     if (q.trace_from_scenario) {

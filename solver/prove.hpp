@@ -18,6 +18,10 @@ struct ProveOptions {
     std::string scenario_dir;   // write each counterexample's scenario there
     bool replay = true;
     bool raw_scope = true;      // also check over the raw flag space
+    // A trace counterexample is a shortest one: the earliest step that can
+    // fail is searched for first. false: any trace within the depth (the
+    // negative control of the tests that hold the traces shortest).
+    bool shortest_trace = true;
     std::optional<Mode> mode;   // only builds of this KASAN mode (none: no KASAN compiled in)
 };
 

@@ -74,6 +74,7 @@ Query trace_query(Builder& b, const std::string& invariant) {
         for (const auto& k2 : page_alloc_contracts(e, st.gfp, b.bits_mask)) {
             Contract cc = k2;
             cc.name = "step " + std::to_string(k) + ": " + k2.name;
+            cc.step = int(k);
             cc.holds = z3::implies(st.act != bv(0), c.bool_val(true)) && z3::implies(st.act == bv(0), k2.holds);
             q.contracts.push_back(cc);
         }
@@ -182,10 +183,16 @@ Query trace_query(Builder& b, const std::string& invariant) {
         bad_at.push_back(step_bad);
     }
     q.violation = bad;
+    q.violation_at = bad_at;
     unsigned depth = b.depth;
     q.prefer.push_back(c.bool_val(true));
     q.prefer.push_back(!b.in.tcf_async && !b.in.tcf_asymm && !b.in.write_only);  // the default boot first
-    for (const auto& st : steps) q.prefer.push_back(st.cpu == bv(0));
+    q.prefer_step = {-1, -1};
+    for (unsigned k = 0; k < depth; ++k) {
+        q.prefer.push_back(steps[k].cpu == bv(0));
+        q.prefer_step.push_back(int(k));
+        q.minimise_step.push_back(int(k));  // minimise_bits[k] is step k's gfp
+    }
     q.scenario = [&b, steps, invariant, depth, bad_at](const z3::model& m) {
         auto num = [&](const z3::expr& x) { return m.eval(x, true).get_numeral_uint64(); };
         std::string s = "# written by tagproof prove: a counterexample trace replayed in the model\n";
