@@ -71,6 +71,7 @@ Query sampling_bmc_query(Builder& b) {
     }
     Eligible el = eligible_alloc(b, q);
     z3::expr skip = b.c.bv_val(0, 64), bad = b.c.bool_val(false);
+    std::vector<z3::expr> bad_at;  // the decision of allocation i is wrong
     for (unsigned i = 0; i < b.depth; ++i) {
         auto d = b.v.kasan_sample_page_alloc(b.e, el.order, el.gfp, skip);
         // i mod N == 0 for the constant i: N is one of i's divisors (N = 0, if
@@ -80,12 +81,22 @@ Query sampling_bmc_query(Builder& b) {
         for (unsigned d = 1; d <= i; ++d)
             if (i % d == 0) expect = expect || b.e.sample == b.c.bv_val(d, 64);
         bad = bad || (d.tag != expect);
+        bad_at.push_back(b.e.kasan_hw_tags_enabled() && d.tag != expect);
         skip = d.skip_next;
     }
     q.violation = b.e.kasan_hw_tags_enabled() && bad;
+    q.violation_at = bad_at;  // a counterexample is the fewest allocations that show it (prove.cpp)
     q.witnesses = {{"kasan.page_alloc.sample", b.in.sample}, {"order", el.order}};
-    unsigned depth = b.depth;
-    q.scenario = [&b, el, depth](const z3::model& m) { return sampling_scenario(b, m, el.order, depth); };
+    q.scenario = [&b, el, bad_at](const z3::model& m) {
+        // the allocations up to the first whose decision is wrong
+        std::uint64_t n = bad_at.size();
+        for (std::size_t i = 0; i < bad_at.size(); ++i)
+            if (m.eval(bad_at[i], true).is_true()) {
+                n = i + 1;
+                break;
+            }
+        return sampling_scenario(b, m, el.order, n);
+    };
     return q;
 }
 
