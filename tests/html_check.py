@@ -85,10 +85,17 @@ def chromium(exe, profile, args, env=None, timeout=40):
     # --disable-dev-shm-usage: a container's /dev/shm is often too small for it
     cmd = [exe, "--headless", "--user-data-dir=" + profile, "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
            "--force-device-scale-factor=1", "--disable-dev-shm-usage", "--no-first-run", "--disable-extensions", "--mute-audio"] + args
-    try:
-        return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
-    except subprocess.TimeoutExpired:
-        raise ChromiumError(f"headless Chromium did not finish in {timeout} s: {' '.join(cmd)}")
+    # Killed by a signal (a clean clone's suite saw SIGSEGV once in a control's
+    # run, the page and its other runs fine): the browser's crash, not the
+    # page's, so it is said and run once more; a second crash is a failure.
+    for attempt in (1, 2):
+        try:
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+        except subprocess.TimeoutExpired:
+            raise ChromiumError(f"headless Chromium did not finish in {timeout} s: {' '.join(cmd)}")
+        if r.returncode >= 0 or attempt == 2:
+            return r
+        print(f"note: headless Chromium died of signal {-r.returncode}; running it once more", flush=True)
 
 
 def read_png(path):
