@@ -33,7 +33,7 @@ struct CpuSt {
 
 z3::expr sel(const std::vector<z3::expr>& xs, const z3::expr& i) {
     z3::expr r = xs.back();
-    for (int k = int(xs.size()) - 2; k >= 0; --k) r = z3::ite(i == i.ctx().bv_val(k, 64), xs[k], r);
+    for (int k = int(xs.size()) - 2; k >= 0; --k) r = z3::ite(i == i.ctx().bv_val(k, i.get_sort().bv_size()), xs[k], r);
     return r;
 }
 
@@ -62,12 +62,19 @@ Query trace_query(Builder& b, const std::string& invariant) {
         z3::expr act, page, cpu, gfp, tag, wr;
     };
     std::vector<Step> steps;
+    // A step's action, page and CPU are as wide as their values (2, 1 and 1
+    // bits: 2 pages, 2 CPUs): the solver bit-blasts no 64-bit compare for
+    // them. The GFP and the tag are the variant's words.
+    static_assert(kPages == 2 && kCpus == 2, "a step's page and CPU are one bit each");
+    auto act_val = [&](unsigned v) { return c.bv_val(v, 2); };
+    auto one_bit = [&](unsigned v) { return c.bv_val(v, 1); };
     for (unsigned k = 0; k < b.depth; ++k) {
         std::string n = "step" + std::to_string(k) + ".";
-        Step st{b.word(n + "action"), b.word(n + "page"), b.word(n + "cpu"), b.word(n + "gfp"),
-                b.tag(n + "random_tag", q.assumptions), c.bool_const((n + "write").c_str())};
+        Step st{c.bv_const((n + "action").c_str(), 2), c.bv_const((n + "page").c_str(), 1),
+                c.bv_const((n + "cpu").c_str(), 1), b.word(n + "gfp"), b.tag(n + "random_tag", q.assumptions),
+                c.bool_const((n + "write").c_str())};
         steps.push_back(st);
-        q.assumptions.push_back(z3::ult(st.act, bv(3)) && z3::ult(st.page, bv(kPages)) && z3::ult(st.cpu, bv(kCpus)));
+        q.assumptions.push_back(z3::ult(st.act, act_val(3)));
         q.assumptions.push_back(z3::uge(st.tag, b.v.random_tag_min(e)) && z3::ule(st.tag, b.v.random_tag_max(e)));
         gfps.push_back(st.gfp);
         q.minimise_bits.push_back(st.gfp);
@@ -75,7 +82,7 @@ Query trace_query(Builder& b, const std::string& invariant) {
             Contract cc = k2;
             cc.name = "step " + std::to_string(k) + ": " + k2.name;
             cc.step = int(k);
-            cc.holds = z3::implies(st.act != bv(0), c.bool_val(true)) && z3::implies(st.act == bv(0), k2.holds);
+            cc.holds = z3::implies(st.act != act_val(0), c.bool_val(true)) && z3::implies(st.act == act_val(0), k2.holds);
             q.contracts.push_back(cc);
         }
         std::vector<z3::expr> v_alloc, v_has;
@@ -83,9 +90,9 @@ Query trace_query(Builder& b, const std::string& invariant) {
             v_alloc.push_back(p.alloc);
             v_has.push_back(p.has_ptr);
         }
-        z3::expr is_alloc = st.act == bv(0), is_free = st.act == bv(1), is_access = st.act == bv(2);
+        z3::expr is_alloc = st.act == act_val(0), is_free = st.act == act_val(1), is_access = st.act == act_val(2);
         // preconditions: alloc takes the lowest free page (as the model's allocator does)
-        z3::expr lowest_free = z3::ite(!pg[0].alloc, bv(0), bv(1));
+        z3::expr lowest_free = z3::ite(!pg[0].alloc, one_bit(0), one_bit(1));
         q.assumptions.push_back(z3::implies(is_alloc, st.page == lowest_free && !sel(v_alloc, st.page)));
         q.assumptions.push_back(z3::implies(is_free, sel(v_alloc, st.page)));
         q.assumptions.push_back(z3::implies(is_access, sel(v_has, st.page)));
@@ -106,7 +113,7 @@ Query trace_query(Builder& b, const std::string& invariant) {
         z3::expr fault_any = c.bool_val(false), step_bad = c.bool_val(false);
         std::vector<PageSt> next = pg;
         for (int i = 0; i < kPages; ++i) {
-            z3::expr here = st.page == bv(i);
+            z3::expr here = st.page == one_bit(unsigned(i));
             PageSt& p = pg[i];
             PageSt& np = next[i];
             // alloc
@@ -175,7 +182,7 @@ Query trace_query(Builder& b, const std::string& invariant) {
         // do_tag_recovery: a synchronous fault turns checking off on this CPU
         const auto delivery = kernel::checks::mte_fault_delivery<S>(b.in.tcf_async, b.in.tcf_asymm, st.wr);
         for (int j = 0; j < kCpus; ++j) {
-            z3::expr here = st.cpu == bv(j);
+            z3::expr here = st.cpu == one_bit(unsigned(j));
             cpu[j].skip = z3::ite(is_alloc && here, plan.sample_skip_next, cpu[j].skip);
             cpu[j].tcf = z3::ite(here && fault_any && e.hw_tags && delivery.checks_off_after, c.bool_val(false), cpu[j].tcf);
         }
@@ -189,7 +196,7 @@ Query trace_query(Builder& b, const std::string& invariant) {
     q.prefer.push_back(!b.in.tcf_async && !b.in.tcf_asymm && !b.in.write_only);  // the default boot first
     q.prefer_step = {-1, -1};
     for (unsigned k = 0; k < depth; ++k) {
-        q.prefer.push_back(steps[k].cpu == bv(0));
+        q.prefer.push_back(steps[k].cpu == one_bit(0));
         q.prefer_step.push_back(int(k));
         q.minimise_step.push_back(int(k));  // minimise_bits[k] is step k's gfp
     }

@@ -84,8 +84,11 @@ TEST(TraceShortest, TheTracesShownAreShortest) {
     for (const Case& c : kCases) EXPECT_EQ(not_shortest(c, true), "") << c.variant << " " << c.obligation;
 }
 
+// Which traces the solver happens to find without the search is its choice
+// (some are shortest by chance): the check must fail on some of them.
 TEST(TraceShortest, WithoutTheSearchTheCheckSeesLongerTraces) {
-    for (const Case& c : kCases)
-        EXPECT_NE(not_shortest(c, false), "")
-            << c.variant << " " << c.obligation << ": found without the search, already a shortest trace";
+    unsigned longer = 0;
+    for (const Case& c : kCases) longer += !not_shortest(c, false).empty();
+    EXPECT_GE(longer, 2u) << "at most one trace found without the search was longer than a shortest one: "
+                             "the check above could hardly fail";
 }
