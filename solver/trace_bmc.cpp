@@ -63,15 +63,18 @@ Query trace_query(Builder& b, const std::string& invariant) {
     };
     std::vector<Step> steps;
     // A step's action, page and CPU are as wide as their values (2, 1 and 1
-    // bits: 2 pages, 2 CPUs): the solver bit-blasts no 64-bit compare for
-    // them. The GFP and the tag are the variant's words.
+    // bits: 2 pages, 2 CPUs), and its random tag is 8 bits widened to the
+    // variant's word: the solver bit-blasts no 64-bit compare for them, nor
+    // a tag's 56 upper bits that its range would otherwise pin to 0. The GFP
+    // is the variant's word.
     static_assert(kPages == 2 && kCpus == 2, "a step's page and CPU are one bit each");
     auto act_val = [&](unsigned v) { return c.bv_val(v, 2); };
     auto one_bit = [&](unsigned v) { return c.bv_val(v, 1); };
     for (unsigned k = 0; k < b.depth; ++k) {
         std::string n = "step" + std::to_string(k) + ".";
         Step st{c.bv_const((n + "action").c_str(), 2), c.bv_const((n + "page").c_str(), 1),
-                c.bv_const((n + "cpu").c_str(), 1), b.word(n + "gfp"), b.tag(n + "random_tag", q.assumptions),
+                c.bv_const((n + "cpu").c_str(), 1), b.word(n + "gfp"),
+                z3::zext(c.bv_const((n + "random_tag").c_str(), 8), 56),
                 c.bool_const((n + "write").c_str())};
         steps.push_back(st);
         q.assumptions.push_back(z3::ult(st.act, act_val(3)));
