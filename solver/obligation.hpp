@@ -84,4 +84,9 @@ const std::vector<Obligation>& all_obligations();
 z3::expr oracle_mismatch(const SEnv& e, const z3::expr& ptr, const z3::expr& mem);
 z3::expr oracle_checking(const SEnv& e, const kernel::TagCheckInput<Symbolic>& in);
 
+// The steps a BMC counterexample shows: up to and including the first whose
+// violation (Query::violation_at) holds in `m`, all of them if none does.
+// The scenario printers of every BMC query stop there.
+std::size_t steps_shown(const z3::model& m, const std::vector<z3::expr>& violation_at);
+
 }  // namespace tagproof::solver

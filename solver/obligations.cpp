@@ -189,6 +189,12 @@ std::vector<Obligation> build_list() {
 
 }  // namespace
 
+std::size_t steps_shown(const z3::model& m, const std::vector<z3::expr>& violation_at) {
+    for (std::size_t k = 0; k < violation_at.size(); ++k)
+        if (m.eval(violation_at[k], true).is_true()) return k + 1;
+    return violation_at.size();
+}
+
 const std::vector<Obligation>& all_obligations() {
     static const std::vector<Obligation> list = build_list();
     return list;

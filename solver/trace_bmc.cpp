@@ -203,7 +203,7 @@ Query trace_query(Builder& b, const std::string& invariant) {
         q.prefer_step.push_back(int(k));
         q.minimise_step.push_back(int(k));  // minimise_bits[k] is step k's gfp
     }
-    q.scenario = [&b, steps, invariant, depth, bad_at](const z3::model& m) {
+    q.scenario = [&b, steps, invariant, bad_at](const z3::model& m) {
         auto num = [&](const z3::expr& x) { return m.eval(x, true).get_numeral_uint64(); };
         std::string s = "# written by tagproof prove: a counterexample trace replayed in the model\n";
         s += "name trace_" + invariant + "\ndoc the shortest event sequence the bounded model checker found\n";
@@ -216,8 +216,8 @@ Query trace_query(Builder& b, const std::string& invariant) {
         bc.mode = cc.mode;
         GfpLayout L = b.v.concrete().gfp_layout(bc);
         std::string last_alloc_ptr;
-        for (unsigned k = 0; k < depth; ++k) {
-            if (k > 0 && m.eval(bad_at[k - 1], true).is_true()) break;  // stop after the first violation
+        const std::size_t shown = steps_shown(m, bad_at);  // up to the first violation
+        for (unsigned k = 0; k < shown; ++k) {
             const auto& st = steps[k];
             unsigned act = unsigned(num(st.act)), page = unsigned(num(st.page)), cp = unsigned(num(st.cpu));
             std::string cpu_s = " cpu=" + std::to_string(cp);

@@ -88,14 +88,7 @@ Query sampling_bmc_query(Builder& b) {
     q.violation_at = bad_at;  // a counterexample is the fewest allocations that show it (prove.cpp)
     q.witnesses = {{"kasan.page_alloc.sample", b.in.sample}, {"order", el.order}};
     q.scenario = [&b, el, bad_at](const z3::model& m) {
-        // the allocations up to the first whose decision is wrong
-        std::uint64_t n = bad_at.size();
-        for (std::size_t i = 0; i < bad_at.size(); ++i)
-            if (m.eval(bad_at[i], true).is_true()) {
-                n = i + 1;
-                break;
-            }
-        return sampling_scenario(b, m, el.order, n);
+        return sampling_scenario(b, m, el.order, steps_shown(m, bad_at));  // up to the first wrong decision
     };
     return q;
 }
