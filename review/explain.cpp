@@ -7,6 +7,7 @@
 
 #include "error.hpp"
 #include "file/rule_use.hpp"
+#include "layout.hpp"
 #include "property.hpp"
 #include "report.hpp"
 #include "requirements.hpp"
@@ -30,6 +31,10 @@ const std::map<std::string, std::vector<std::string>>& functions_of() {
         {"kmalloc", {"__kasan_slab_alloc()", "__kasan_kmalloc()"}},
         {"kzalloc", {"__kasan_slab_alloc()", "__kasan_kmalloc()"}},
         {"kfree", {"__kasan_slab_pre_free()", "__kasan_slab_free()"}},
+        // kmalloc() above KMALLOC_MAX_CACHE_SIZE and its kfree(): pages (path_call below)
+        {"kmalloc_large", {"__kmalloc_large_node()", "post_alloc_hook()", "__kasan_kmalloc_large()"}},
+        {"kfree_large", {"free_large_kmalloc()", "__kasan_kfree_large()", "free_pages_prepare()",
+                         "should_skip_kasan_poison()", "kasan_poison_pages()"}},
         {"krealloc", {"__do_krealloc()", "__kasan_krealloc()"}},
         {"vmalloc", {"__vmalloc_node_range()", "__kasan_unpoison_vmalloc()"}},
         {"vzalloc", {"__vmalloc_node_range()", "__kasan_unpoison_vmalloc()"}},
@@ -47,9 +52,6 @@ const std::map<std::string, std::vector<std::string>>& functions_of() {
         {"rcu_barrier", {"slab_free_after_rcu_debug()"}},
         {"mempool_alloc", {"kasan_unpoison_element()", "__kasan_mempool_unpoison_object()"}},
         {"mempool_free", {"kasan_poison_element()", "__kasan_mempool_poison_object()"}},
-        {"read", {"the tag check (mte_check_tfsr_el1 / do_tag_check_fault)"}},
-        {"write", {"the tag check (mte_check_tfsr_el1 / do_tag_check_fault)"}},
-        {"rmw", {"the tag check (mte_check_tfsr_el1 / do_tag_check_fault)"}},
         {"reset_tag", {"kasan_reset_tag()"}},
         {"kfence_kmalloc", {"kfence_alloc()", "kfence_guarded_alloc()"}},
         {"vmalloc_huge", {"__vmalloc_node_range() (VM_ALLOW_HUGE_VMAP)", "vm_area_alloc_pages()", "split_page()"}},
@@ -60,6 +62,33 @@ const std::map<std::string, std::vector<std::string>>& functions_of() {
         {"page_address", {"page_to_virt() / page_kasan_tag()"}},
     };
     return f;
+}
+
+// An access's check, as the finding's mode makes it (model/kernel/checks/:
+// the MTE hardware, the compiler's tag check, the compiler's shadow check).
+std::string check_function(Mode m) {
+    switch (m) {
+        case Mode::hw_tags: return "the tag check (mte_check_tfsr_el1 / do_tag_check_fault)";
+        case Mode::sw_tags: return "the tag check (__hwasan_loadN / __hwasan_storeN, kasan_check_range)";
+        case Mode::generic: return "the shadow check (__asan_loadN / __asan_storeN, kasan_check_range)";
+        case Mode::none: break;
+    }
+    return "no check (no KASAN compiled in)";
+}
+
+// The entry of functions_of() for a statement: a kmalloc() above
+// KMALLOC_MAX_CACHE_SIZE takes the page allocator's path, and so does the
+// kfree() of what it returned (the model's kmalloc makes the same test,
+// model/spec/slab.cpp); `large` holds the variables such a kmalloc set.
+std::string path_call(const scenario::Statement& st, std::set<std::string>& large) {
+    const bool kmalloc = st.call == "kmalloc" || st.call == "kzalloc";
+    if (kmalloc && !st.args.empty() && st.args[0].is_number && st.args[0].number > layout::KMALLOC_MAX_CACHE_SIZE) {
+        large.insert(st.result);
+        return "kmalloc_large";
+    }
+    if (kmalloc) large.erase(st.result);
+    if (st.call == "kfree" && !st.args.empty() && large.count(st.args[0].name)) return "kfree_large";
+    return st.call;
 }
 
 // The kernel functions of the caller the violation names (requirements.hpp's
@@ -239,8 +268,13 @@ void explain_findings(VariantReview& r) {
             std::set<std::string> seen;
             for (const auto& fn : caller_functions(f.happened))
                 if (seen.insert(fn).second) f.functions.push_back(fn);
+            std::set<std::string> large;
             for (const auto& st : sc.statements) {
-                auto it = functions_of().find(st.call);
+                if (st.call == "read" || st.call == "write" || st.call == "rmw") {
+                    if (seen.insert(check_function(f.mode)).second) f.functions.push_back(check_function(f.mode));
+                    continue;
+                }
+                auto it = functions_of().find(path_call(st, large));
                 if (it == functions_of().end()) continue;
                 for (const auto& fn : it->second)
                     if (seen.insert(fn).second) f.functions.push_back(fn);
