@@ -152,9 +152,9 @@ public:
     const kernel::Variant& variant() const { return v_; }
     const RefConfig& config() const { return cfg_; }
     gfp_t gfp_mask(const char* name) const;  // a flag of the variant's layout (0 if the era lacks it)
-    bool owner_is(std::uint64_t pfn, PageOwner o) const { return page_allocated(pfn) && owner_[head_[pfn]] == o; }
-    std::uint64_t head_pfn(std::uint64_t pfn) const { return head_[pfn]; }
-    unsigned block_order(std::uint64_t pfn) const { return order_[head_[pfn]]; }
+    bool owner_is(std::uint64_t pfn, PageOwner o) const { return page_allocated(pfn) && page_[pfn].owner == o; }
+    std::uint64_t head_pfn(std::uint64_t pfn) const { return page_[pfn].head; }
+    unsigned block_order(std::uint64_t pfn) const { return page_[pfn].order; }
     // Forget the report list (long replays keep the count, not the records).
     void clear_reports() { reports_.clear(); }
 
@@ -166,6 +166,9 @@ private:
     const kernel::Variant& v_;
     RefConfig cfg_;
     TagSource& tagsrc_;
+    // tagsrc_ when it is the PRNG of replay and cost runs: its next() is
+    // called directly (inlined), not through the vtable, on every allocation
+    XorshiftTags* xorshift_ = nullptr;
     RuntimeState rt_;
     kernel::CEnv env_;
     std::shared_ptr<const GfpLayout> gfp_;  // the variant's, shared by every copy
@@ -188,10 +191,16 @@ private:
     std::vector<std::uint64_t> alloc_;   // 1 bit a page: allocated or reserved
     std::uint64_t free_hint_ = 0;        // no free page in alloc_ words below this
     std::vector<PageFlags> flags_;
-    std::vector<std::uint32_t> head_;    // each page's head pfn (valid while allocated)
-    std::vector<std::uint8_t> order_;    // head pages: the block's order
-    std::vector<PageOwner> owner_;       // head pages: who allocated it
-    std::vector<std::int32_t> slab_of_;  // head pages of slab pages: index into slabs_
+    // What a page's allocation made of it, one record a page, so that kfree()
+    // finds a pointer's block, owner and slab with one load. Every page of a
+    // block carries the head's order and owner (valid while allocated).
+    struct PageRec {
+        std::uint32_t head = 0;   // the block's head pfn
+        std::int32_t slab = -1;   // pages of a slab: index into slabs_
+        std::uint8_t order = 0;   // the block's order
+        PageOwner owner = PageOwner::pages;
+    };
+    std::vector<PageRec> page_;
     TagStore tags_;
     std::vector<std::uint64_t> zero_;    // 1 bit a granule: the data there is zero
 
@@ -204,11 +213,20 @@ private:
     std::vector<Cpu> cpus_;
 
     // slab (ref_slab.cpp)
+    // A slab carries its cache's layout (copied at creation; a cache's
+    // layout never changes), so that kfree() reads the slab, not the cache too.
     struct Slab {
         std::uint64_t pfn = 0;
         std::int32_t cache = -1;
         std::uint32_t nslots = 0;
         std::uint32_t first_slot = 0;  // index of slot 0 in the slot arrays
+        // slots [unused, nslots) were never handed out: a slab's slots go
+        // out lowest first, and a freed one to the freelist, so with the
+        // freelist empty the newest slab's first free slot is this one
+        std::uint32_t unused = 0;
+        std::uint32_t object_size = 0, slot_size = 0;
+        std::uint64_t slot_reciprocal = 0;  // the cache's; see Cache::slot_of
+        std::uint64_t slot_of(std::uint64_t offset) const { return (offset * slot_reciprocal) >> 40; }
     };
     struct Cache {
         std::uint64_t object_size = 0, slot_size = 0;
@@ -311,7 +329,11 @@ private:
         (init ? cost_.dc_gzva : cost_.dc_gva) += c.dc_gva;
     }
     void charge_clear_pages(std::uint64_t n);  // clear_page(): DC ZVA over each page
-    Tag random_tag();
+    Tag random_tag() {
+        ++cost_.random_tags;
+        if (xorshift_) return xorshift_->next(random_tag_min_, random_tag_max_);
+        return tagsrc_.next(random_tag_min_, random_tag_max_);
+    }
 
     // page_alloc internals
     std::int64_t find_free_block(unsigned order) const;

@@ -20,6 +20,7 @@ RefKernel::RefKernel(const kernel::Variant& v, const RefConfig& cfg, TagSource& 
     if (cfg_.pages < 4) throw InputError("", "the reference needs at least 4 pages of RAM");
     if (cfg_.pages > (std::uint64_t(1) << 30)) throw InputError("", "more than 2^30 pages of RAM");
     if (cfg_.machine.cpus < 1 || cfg_.machine.cpus > 64) throw InputError("", "cpus must be 1..64");
+    xorshift_ = dynamic_cast<XorshiftTags*>(&tagsrc_);
     gfp_comp_ = gfp_mask("__GFP_COMP");
     gfp_kernel_nowarn_ = gfp_mask("GFP_KERNEL") | gfp_mask("__GFP_NOWARN");
     skip_flag_ = gfp_->defines("__GFP_SKIP_KASAN_POISON") ? gfp_mask("__GFP_SKIP_KASAN_POISON")
@@ -29,10 +30,7 @@ RefKernel::RefKernel(const kernel::Variant& v, const RefConfig& cfg, TagSource& 
     // the bits past the last page read as allocated, so a word scan stops there
     for (std::uint64_t p = npages_; p < alloc_.size() * 64; ++p) alloc_[p / 64] |= std::uint64_t(1) << (p % 64);
     flags_.assign(npages_, PageFlags{});
-    head_.assign(npages_, 0);
-    order_.assign(npages_, 0);
-    owner_.assign(npages_, PageOwner::pages);
-    slab_of_.assign(npages_, -1);
+    page_.assign(npages_, PageRec{});
     std::size_t ng = npages_ * kGranulesPerPage;
     zero_.assign((ng + 63) / 64, cfg_.boot.init_on_free ? ~std::uint64_t(0) : 0);
     cpus_.resize(cfg_.machine.cpus);
@@ -179,11 +177,6 @@ std::uint64_t RefKernel::redzone_start(std::uint64_t size) {
         r = std::uint32_t(a);
     }
     return r;
-}
-
-Tag RefKernel::random_tag() {
-    ++cost_.random_tags;
-    return tagsrc_.next(random_tag_min_, random_tag_max_);
 }
 
 }  // namespace tagproof::reference

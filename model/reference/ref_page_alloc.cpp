@@ -49,11 +49,12 @@ void RefKernel::take_block(std::uint64_t pfn, unsigned order, PageOwner owner) {
     for (std::uint64_t i = 0; i < n; ++i) {
         std::uint64_t p = pfn + i;
         alloc_[p / 64] |= std::uint64_t(1) << (p % 64);
-        head_[p] = std::uint32_t(pfn);
+        PageRec& r = page_[p];
+        r.head = std::uint32_t(pfn);
+        r.order = std::uint8_t(order);
+        r.owner = owner;
     }
     while (free_hint_ < alloc_.size() && alloc_[free_hint_] == ~std::uint64_t(0)) ++free_hint_;
-    order_[pfn] = std::uint8_t(order);
-    owner_[pfn] = owner;
     flags_[pfn].set(PG_head);
     ++cost_.page_allocs;
     cost_.pages_allocated += n;
@@ -116,7 +117,7 @@ std::int64_t RefKernel::alloc_pages_at(std::uint64_t pfn, unsigned order, gfp_t 
 }
 
 void RefKernel::free_pages(std::uint64_t pfn) {
-    if (pfn >= npages_ || !page_allocated(pfn) || head_[pfn] != pfn || pfn == 0) {
+    if (pfn >= npages_ || !page_allocated(pfn) || page_[pfn].head != pfn || pfn == 0) {
         RefReport r;
         r.kasan = false;
         r.bug_type = "bad-page-state";
@@ -124,7 +125,7 @@ void RefKernel::free_pages(std::uint64_t pfn) {
         reports_.push_back(r);
         return;
     }
-    const unsigned order = order_[pfn];
+    const unsigned order = page_[pfn].order;
     const std::uint64_t n = std::uint64_t(1) << order;
     kernel::FreeInput<kernel::Concrete> in;
     in.page_tag = page_kasan_tag(pfn);

@@ -39,7 +39,7 @@ std::int32_t RefKernel::slab_at(std::uint64_t a) const {
     a |= ~ADDR_MASK;
     if (a < LINEAR_BASE || a - LINEAR_BASE >= npages_ * PAGE_SIZE) return -1;
     std::uint64_t pfn = (a - LINEAR_BASE) / PAGE_SIZE;
-    return page_allocated(pfn) ? slab_of_[pfn] : -1;
+    return page_allocated(pfn) ? page_[pfn].slab : -1;
 }
 
 std::uint64_t RefKernel::slab_alloc(std::int32_t cid, std::uint64_t size, gfp_t gfp, int cpu) {
@@ -51,15 +51,11 @@ std::uint64_t RefKernel::slab_alloc(std::int32_t cid, std::uint64_t size, gfp_t 
             si = c.freelist.back().first;
             slot = c.freelist.back().second;
             c.freelist.pop_back();
-        } else if (!c.slabs.empty()) {
+        } else if (!c.slabs.empty() && slabs_[c.slabs.back()].unused < slabs_[c.slabs.back()].nslots) {
             // with the freelist empty only the newest slab can have never-used slots
-            const Slab& s = slabs_[c.slabs.back()];
-            for (std::uint32_t k = 0; k < s.nslots; ++k)
-                if (!slots_[s.first_slot + k].live) {
-                    si = c.slabs.back();
-                    slot = k;
-                    break;
-                }
+            si = c.slabs.back();
+            slot = slabs_[si].unused;
+            assert(!slots_[slabs_[si].first_slot + slot].live);
         }
     }
     if (si < 0) {
@@ -75,16 +71,20 @@ std::uint64_t RefKernel::slab_alloc(std::int32_t cid, std::uint64_t size, gfp_t 
         s.pfn = std::uint64_t(pfn);
         s.cache = cid;
         s.nslots = std::uint32_t(n * PAGE_SIZE / caches_[cid].slot_size);
+        s.object_size = std::uint32_t(caches_[cid].object_size);
+        s.slot_size = std::uint32_t(caches_[cid].slot_size);
+        s.slot_reciprocal = caches_[cid].slot_reciprocal;
         s.first_slot = std::uint32_t(slots_.size());
         slots_.resize(slots_.size() + s.nslots);
         slabs_.push_back(s);
         si = std::int32_t(slabs_.size() - 1);
-        for (std::uint64_t i = 0; i < n; ++i) slab_of_[pfn + i] = si;
+        for (std::uint64_t i = 0; i < n; ++i) page_[pfn + i].slab = si;
         caches_[cid].slabs.push_back(si);
         slot = 0;
     }
     const Cache& c = caches_[cid];
-    const Slab& s = slabs_[si];
+    Slab& s = slabs_[si];
+    if (slot >= s.unused) s.unused = slot + 1;
     const std::uint32_t idx = s.first_slot + slot;
     const std::uint64_t base = LINEAR_BASE + s.pfn * PAGE_SIZE + slot * c.slot_size;
     SlotState& st = slots_[idx];
@@ -141,9 +141,10 @@ void RefKernel::kfree(std::uint64_t ptr) {
         return pt == KASAN_TAG_KERNEL || mte_nibble(pt) == tags_.get((a - LINEAR_BASE) / G);
     };
     if (!page_allocated(pfn)) return;  // no slab object: the kernel WARNs
-    if (owner_[head_[pfn]] == PageOwner::kmalloc_large) {
+    const PageRec& pr = page_[pfn];
+    if (pr.owner == PageOwner::kmalloc_large) {
         // free_large_kmalloc(): the checks report, the folio is freed regardless
-        const std::uint64_t head = head_[pfn];
+        const std::uint64_t head = pr.head;
         if (rt_.kasan_enabled) {
             if (a != LINEAR_BASE + head * PAGE_SIZE) report_free(ptr, "invalid-free");
             else if (!accessible()) report_free(ptr, "double-free");
@@ -151,25 +152,24 @@ void RefKernel::kfree(std::uint64_t ptr) {
         free_pages(head);
         return;
     }
-    const std::int32_t si = slab_of_[pfn];
+    const std::int32_t si = pr.slab;
     if (si < 0) return;  // no slab object: the kernel WARNs
     const Slab& s = slabs_[si];
-    const Cache& c = caches_[s.cache];
     const std::uint64_t start = LINEAR_BASE + s.pfn * PAGE_SIZE;
-    const std::uint64_t slot = c.slot_of(a - start);
-    assert(slot == (a - start) / c.slot_size);
+    const std::uint64_t slot = s.slot_of(a - start);
+    assert(slot == (a - start) / s.slot_size);
     if (rt_.kasan_enabled) {
-        if (a != start + slot * c.slot_size) return report_free(ptr, "invalid-free");
+        if (a != start + slot * s.slot_size) return report_free(ptr, "invalid-free");
         if (!accessible()) return report_free(ptr, "double-free");
     }
     if (slot >= s.nslots || !slots_[s.first_slot + slot].live) return;  // an undetected double free: not repeated
     // __kasan_slab_free: poison round_up(object_size), integrated init on free
     const std::uint32_t idx = s.first_slot + std::uint32_t(slot);
     const bool init = cfg_.boot.init_on_free;
-    const std::uint64_t base = start + slot * c.slot_size;
+    const std::uint64_t base = start + slot * s.slot_size;
     if (rt_.kasan_enabled)
-        tag_range_virt(base, round_up(c.object_size, G), mte_nibble(KASAN_TAG_INVALID), init && rt_.hw_tags_enabled);
-    if (init) zero_range_virt(base, c.object_size, true);
+        tag_range_virt(base, round_up(s.object_size, G), mte_nibble(KASAN_TAG_INVALID), init && rt_.hw_tags_enabled);
+    if (init) zero_range_virt(base, s.object_size, true);
     SlotState& st = slots_[idx];
     const Tag t = st.tag;
     if ((t & 0xF0) == 0xF0) {

@@ -116,7 +116,7 @@ void RefKernel::stack_free(std::uint64_t ptr, int cpu) {
     if (!cfg_.build.vmap_stack) {
         if (a < LINEAR_BASE || a - LINEAR_BASE >= npages_ * PAGE_SIZE)
             throw InputError("", "stack_free of a pointer that is no thread stack");
-        rcu_stacks_.push_back({-1, head_[(a - LINEAR_BASE) / PAGE_SIZE], cpu});
+        rcu_stacks_.push_back({-1, page_[(a - LINEAR_BASE) / PAGE_SIZE].head, cpu});
         return;
     }
     std::int32_t ai = area_at(a);
@@ -160,7 +160,7 @@ void RefKernel::pgtable_free(std::uint64_t ptr) {
     const std::uint64_t a = ptr | ~ADDR_MASK;
     if (a >= LINEAR_BASE && a - LINEAR_BASE < npages_ * PAGE_SIZE) {
         std::uint64_t pfn = (a - LINEAR_BASE) / PAGE_SIZE;
-        if (owner_is(pfn, PageOwner::pgtable)) return free_pages(head_[pfn]);
+        if (owner_is(pfn, PageOwner::pgtable)) return free_pages(page_[pfn].head);
     }
     kfree(ptr);
 }
