@@ -94,11 +94,13 @@ static void explore_family_run(const FamilyOptions& opt, FamilyResult& r) {
     // what the states waiting to be expanded hold: RAM's tag, data and owner per granule
     const std::size_t state_bytes = sizeof(State) + std::size_t(opt.family.pages) * (PAGE_SIZE / 16) * 10 + 8192;
     std::size_t stored = 0;
-    auto key_of = [](const State& s) {
-        std::vector<spec::Ptr> held;
-        held.reserve(s.vars.size());
+    // one buffer for every state's key: only its hash is kept
+    std::string key;
+    std::vector<spec::Ptr> held;
+    auto key_of = [&key, &held](const State& s) -> const std::string& {
+        held.clear();
         for (const auto& [n, val] : s.vars) held.push_back(val.p);
-        std::string key = spec::state_key(s.model, held);
+        spec::state_key_into(s.model, held, key);
         for (const auto& [n, val] : s.vars) {  // the handles: their pointers (above), and the ids they name
             key.append(n);
             key.push_back(char(val.kind));

@@ -70,10 +70,9 @@ std::string Model::bug_type_for(const Ptr& p, std::uint64_t bad_addr, std::uint8
                 std::uint64_t start = linear(s.pfn), a = bad_addr | ~ADDR_MASK;
                 if (a < start || a >= start + (PAGE_SIZE << s.order)) continue;
                 std::uint64_t slot = (a - start) / c.slot_size;
-                if (slot >= s.ring.size()) continue;
-                const auto& ring = s.ring[slot];
-                for (auto it = ring.rbegin(); it != ring.rend(); ++it)
-                    if (it->first == p.tag) return it->second ? "slab-use-after-free" : "slab-out-of-bounds";
+                if (slot >= s.slot_obj.size()) continue;
+                if (const RingEntry* e = s.ring_newest(std::uint32_t(slot), p.tag))
+                    return e->freed ? "slab-use-after-free" : "slab-out-of-bounds";
             }
     }
     return "invalid-access";

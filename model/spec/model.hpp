@@ -182,7 +182,7 @@ public:
 
 private:
     friend struct Oracle;
-    friend std::string state_key(const Model&, const std::vector<Ptr>&);  // state_key.hpp
+    friend void state_key_into(const Model&, const std::vector<Ptr>&, std::string&);  // state_key.hpp
     const kernel::Variant& v_;
     ModelConfig cfg_;
     Chooser& ch_;

@@ -2,6 +2,8 @@
 // hooks of mm/kasan/common.c (__kasan_poison_slab, __kasan_slab_alloc,
 // __kasan_kmalloc, __kasan_slab_pre_free, __kasan_slab_free, __kasan_krealloc,
 // kasan_check_byte), and large kmalloc through page_alloc.
+#include <algorithm>
+
 #include "error.hpp"
 #include "layout.hpp"
 #include "model.hpp"
@@ -12,6 +14,28 @@ namespace tagproof::spec {
 using layout::get_order;
 using layout::round_up;
 using layout::slab_order;
+
+// The slot's entries are one run of `ring` (ordered by slot); the tag's entry,
+// if any, leaves its place and the new one ends the slot's run.
+void Slab::ring_record(std::uint32_t slot, Tag tag, bool freed) {
+    auto first = std::lower_bound(ring.begin(), ring.end(), slot,
+                                  [](const RingEntry& e, std::uint32_t s) { return e.slot < s; });
+    auto end = first;
+    while (end != ring.end() && end->slot == slot) ++end;
+    auto same = std::find_if(first, end, [&](const RingEntry& e) { return e.tag == tag; });
+    if (same != end) {
+        std::rotate(same, same + 1, end);  // the old entry to the run's end, the others kept in order
+        (end - 1)->freed = freed;
+        return;
+    }
+    ring.insert(end, RingEntry{slot, tag, freed});
+}
+
+const RingEntry* Slab::ring_newest(std::uint32_t slot, Tag tag) const {
+    for (const RingEntry& e : ring)
+        if (e.slot == slot && e.tag == tag) return &e;
+    return nullptr;
+}
 
 // kmalloc's size class (layout.hpp) under the era's minimum alignment.
 int Model::kmalloc_cache_for(std::uint64_t size) {
@@ -81,7 +105,6 @@ Ptr Model::slab_alloc(int cid, std::uint64_t size, gfp_t gfp, int cpu, const std
         s.order = order;
         std::size_t nslots = (n * PAGE_SIZE) / c.slot_size;
         s.slot_obj.assign(nslots, -1);
-        s.ring.resize(nslots);
         s.slot_tag.assign(nslots, KASAN_TAG_KERNEL);
         c.slabs.push_back(s);
         si = (int)c.slabs.size() - 1;
@@ -135,7 +158,7 @@ Ptr Model::slab_alloc(int cid, std::uint64_t size, gfp_t gfp, int cpu, const std
     ob.typesafe_by_rcu = c.typesafe_by_rcu;
     ob.promised_zero = requirement_of(ob).zero_data;
     ob.resize_zero = kernel::resize_asked_zero<kernel::Concrete>(env_, gfp);
-    caches_[cid].slabs[si].ring[slot].push_back({t, false});
+    caches_[cid].slabs[si].ring_record(std::uint32_t(slot), t, false);
     oracle_after_alloc(id);
     return p;
 }
@@ -263,7 +286,7 @@ void Model::poison_slab_object(int id, bool poison, bool init) {
     const Object& o = objects_[id];
     const Cache& c = caches_[o.cache];
     if (poison) kasan_poison(o.base, round_up(c.object_size, G_), shadow_poison(KASAN_SLAB_FREE_GENERIC), init);
-    caches_[o.cache].slabs[o.slab].ring[o.slot].push_back({o.tag, true});
+    caches_[o.cache].slabs[o.slab].ring_record(std::uint32_t(o.slot), o.tag, true);
 }
 
 void Model::rcu_barrier() {

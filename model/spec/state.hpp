@@ -121,12 +121,31 @@ struct VmArea {
     int node = 0;  // the NUMA node its pages are on (thread stacks)
 };
 
+// The stack ring as a report reads it (mm/kasan/report_tags.c searches it
+// from the newest entry for the object's address and the pointer's tag):
+// for each slot and tag, whether the newest entry is a free. Older entries
+// with the same slot and tag are never read, so they are not kept: a state
+// is what its future can read (two histories with the same newest entries
+// are one state to the explorer), and a copy of a slab is one vector.
+struct RingEntry {
+    std::uint32_t slot = 0;
+    Tag tag = 0;
+    bool freed = false;
+};
+
 struct Slab {
     std::uint64_t pfn = 0;
     unsigned order = 0;
     std::vector<int> slot_obj;        // live object id per slot, -1 free
     std::vector<Tag> slot_tag;        // ctor / TYPESAFE_BY_RCU caches: tag fixed at slab creation
-    std::vector<std::vector<std::pair<Tag, bool>>> ring;  // per slot: (tag, freed?) history: the stack ring
+    // Ordered by slot; within a slot, by when each tag's newest entry was
+    // recorded (an order tag renaming keeps, unlike the tags' values: the
+    // explorer's state key merges states equal up to renaming).
+    std::vector<RingEntry> ring;
+    // Records an allocation (freed = false) or a free of `tag` in `slot`.
+    void ring_record(std::uint32_t slot, Tag tag, bool freed);
+    // The newest entry for `slot` and `tag`, or nullptr.
+    const RingEntry* ring_newest(std::uint32_t slot, Tag tag) const;
 };
 
 struct Cache {

@@ -14,7 +14,10 @@ namespace {
 // Appends plain values as bytes; sequences as run-length pairs (RAM is
 // mostly long runs of one tag and one data value).
 struct KeyWriter {
-    std::string out;
+    // the caller's buffer: a key a transition, so its capacity is reused
+    // (a fresh string grown from nothing a key was a tenth of a cross-check)
+    explicit KeyWriter(std::string& o) : out(o) {}
+    std::string& out;
     // HW_TAGS: tags other than the constants are named by first appearance
     // (0, 1, 2, ... from 0x100 up, apart from every real tag value)
     bool rename = false;
@@ -44,7 +47,7 @@ struct KeyWriter {
         std::memcpy(out.data() + len, &v, sizeof v);
         len += sizeof v;
     }
-    [[gnu::noinline]] void grow() { out.resize(std::max<std::size_t>(2 * out.size(), 4096)); }
+    [[gnu::noinline]] void grow() { out.resize(std::max({2 * out.size(), std::size_t(4096), out.capacity()})); }
     // Room for `bytes` more, then raw() puts without a check each: a page's
     // record or a chunk's runs as one stretch of stores (a check and a
     // length update a value was a fifth of the key's time)
@@ -114,7 +117,13 @@ struct KeyWriter {
 }  // namespace
 
 std::string state_key(const Model& m, const std::vector<Ptr>& held) {
-    KeyWriter w;
+    std::string out;
+    state_key_into(m, held, out);
+    return out;
+}
+
+void state_key_into(const Model& m, const std::vector<Ptr>& held, std::string& out) {
+    KeyWriter w(out);
     w.rename = m.cfg_.build.mode == Mode::hw_tags;
     for (Tag t : {KASAN_TAG_KERNEL, KASAN_TAG_INVALID, Tag(0x00), mte_tag_from_nibble(0)}) w.fixed.set(t);
     for (Tag t : m.cfg_.distinguished_tags) w.fixed.set(mte_tag_from_nibble(t & 0xF)), w.fixed.set(t);
@@ -158,8 +167,8 @@ std::string state_key(const Model& m, const std::vector<Ptr>& held) {
             w.put(s.pfn), w.put(s.order);
             w.runs(s.slot_obj);
             w.tags(s.slot_tag);
-            for (const auto& r : s.ring)
-                for (const auto& [t, freed] : r) w.put(w.tag(t)), w.put(freed);
+            w.put(std::uint32_t(s.ring.size()));
+            for (const RingEntry& e : s.ring) w.put(e.slot), w.put(w.tag(e.tag)), w.put(e.freed);
         }
         w.runs(c.freelist);
     }
@@ -193,7 +202,6 @@ std::string state_key(const Model& m, const std::vector<Ptr>& held) {
     w.put(m.rt_.kasan_enabled), w.put(m.rt_.hw_tags_enabled), w.put(m.rt_.check_mode), w.put(m.rt_.vmalloc_on);
     w.put(m.rt_.write_only);
     w.out.resize(w.len);
-    return std::move(w.out);
 }
 
 }  // namespace tagproof::spec

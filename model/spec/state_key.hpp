@@ -22,5 +22,7 @@
 namespace tagproof::spec {
 
 std::string state_key(const Model& m, const std::vector<Ptr>& held = {});
+// The same key into `out` (replacing what it held), reusing its capacity.
+void state_key_into(const Model& m, const std::vector<Ptr>& held, std::string& out);
 
 }  // namespace tagproof::spec
