@@ -46,6 +46,8 @@ std::vector<std::string> keywords(const std::string& rule) {
         {"zero_tags", {"huge_zero", "ZEROTAGS", "user_page"}},
         {"reset_tags_initially", {"alloc_pages", "page-tag"}},
         {"sample_eligible", {"sample", "alloc_pages"}},
+        {"sample_wrapped", {"sample", "alloc_pages"}},
+        {"sample_reset", {"sample", "alloc_pages"}},
         {"__GFP_KASAN_SAMPLE", {"sampling"}},
         {"__GFP_BITS_SHIFT", {"gfp-encoding", "__GFP_BITS"}},
     };

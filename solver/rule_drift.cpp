@@ -23,11 +23,15 @@ struct Compare {
         if (v.is_bool()) return v.is_true() ? "true" : "false";
         return std::to_string(v.get_numeral_uint64());
     }
-    // a rule's argument: gfp and order are shared by every row, the rest fresh
+    // a rule's argument: gfp and order are shared by every row, the rest fresh;
+    // the sampling counter's `left` is what kasan_sample_page_alloc() passes,
+    // the counter less one (a free word would tell `left + 1 <= 0` from
+    // `left < 0` at LONG_MAX, which no counter holds)
     z3::expr arg(const char* name, const char* type) {
         if (std::string(type) == "Bool") return c.bool_const(name);
         if (std::string(name) == "gfp") return gfp;
         if (std::string(name) == "order") return order;
+        if (std::string(name) == "left") return skip - c.bv_val(1, 64);
         return word(c, name);
     }
     void add(const std::string& rule, const std::string& field, const z3::expr& lifted, const z3::expr& handv,

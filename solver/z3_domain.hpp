@@ -32,6 +32,7 @@ struct SymExpr : z3::expr {
 struct Symbolic {
     using Bool = SymExpr;
     using Word = SymExpr;
+    using Long = SymExpr;  // a C long: a Word compared signed (domain.hpp)
     static constexpr unsigned kBits = 64;
 
     static Bool boolean(bool b) { return current_context().bool_val(b); }

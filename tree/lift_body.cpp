@@ -82,7 +82,8 @@ const std::vector<LiftTarget>& lift_targets() {
          "mempool_unpoison_whole_slot",
          read_mempool_unpoison_element},
         {"kasan_sample_page_alloc", "mm/kasan/kasan.h",
-         "the allocations its per-CPU counter counts (the tests before this_cpu_dec_return()): rule sample_eligible",
+         "the allocations its per-CPU counter counts (the tests before this_cpu_dec_return()), the counter's test "
+         "and the value it is reset to: rules sample_eligible, sample_wrapped, sample_reset",
          read_sample_eligible},
         {"poison_kmalloc_redzone", "mm/kasan/common.c",
          "where a kmalloc object's redzone starts (redzone_start's rounding of the object plus size): rule "

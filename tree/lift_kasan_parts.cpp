@@ -285,6 +285,78 @@ std::string read_mempool_unpoison_element(const PartInput& in, std::string& why)
            "\nrule mempool_unpoison_whole_slot = " + (range ? "true" : "false") + "\n";
 }
 
+// kasan_sample_page_alloc's counter (v6.4, seed 002 as merged):
+//     if (this_cpu_dec_return(kasan_page_alloc_skip) < 0) {
+//             this_cpu_write(kasan_page_alloc_skip, kasan_page_alloc_sample - 1);
+//             return true;
+//     }
+//     return false;
+// The `if`'s condition, with what this_cpu_dec_return() returned named
+// `left` (a long, compared signed: rule sample_wrapped(left)), and the value
+// this_cpu_write() stores (rule sample_reset). Any other shape (the counter
+// used outside an `if`, more than the reset and `return true` under it,
+// anything but `return false` after it) is refused with what it is: the
+// model's sampling is this shape with those two read.
+static std::string read_sample_counter(const PartInput& in, std::size_t ct, const Call* counter,
+                                       const std::map<std::string, std::string>& bind, std::string& why) {
+    const auto& T = in.parsed.tokens;
+    const auto [first, last] = def_tokens(in);
+    // the `if (` whose parentheses hold the call
+    std::size_t k_if = npos, close = npos;
+    for (std::size_t k = ct; k-- > first;) {
+        if (T[k].text != "if" || k + 1 >= ct || T[k + 1].text != "(") continue;
+        const std::size_t c = close_of(in, k + 1, last);
+        if (c != npos && c > ct) k_if = k, close = c;
+        break;
+    }
+    if (k_if == npos) {
+        why = "this_cpu_dec_return() at " + at(in, counter->line) + " is not the condition of an if";
+        return "";
+    }
+    // the call's own tokens, replaced by `left`
+    const std::size_t call_close = ct + 1 < close && T[ct + 1].text == "(" ? close_of(in, ct + 1, close) : npos;
+    if (call_close == npos) {
+        why = "this_cpu_dec_return() at " + at(in, counter->line) + " is not written as a call";
+        return "";
+    }
+    const std::string cond = text_between(in, k_if + 1, ct) + (k_if + 2 < ct ? " " : "") + "left" +
+                             (call_close + 1 < close ? " " : "") + text_between(in, call_close, close);
+    for (std::size_t k = k_if + 2; k < close; ++k)
+        if (T[k].text == "-" && (k == k_if + 2 || !(is_ident(T[k - 1].text) || T[k - 1].text == ")" ||
+                                                     std::isdigit((unsigned char)T[k - 1].text[0])))) {
+            why = "the counter's test (" + text_between(in, k_if + 1, close) + ") at " + at(in, T[k_if].line) +
+                  " has a negative number, which the rules cannot hold";
+            return "";
+        }
+    // { this_cpu_write(kasan_page_alloc_skip, RESET); return true; } return false;
+    std::size_t r = close + 1;
+    const Call* reset = nth_call(in, "this_cpu_write", 0);
+    const std::size_t rt = reset ? token_at(in, reset->offset) : npos;
+    const bool braced = r < last && T[r].text == "{";
+    if (!braced || rt != r + 1 || reset->args.size() != 2) {
+        why = "the counter's if at " + at(in, T[k_if].line) +
+              " does not begin with this_cpu_write(counter, value) in braces";
+        return "";
+    }
+    const std::size_t rc = close_of(in, rt + 1, last);
+    std::size_t q = rc == npos ? npos : rc + 1;
+    auto expect = [&](std::initializer_list<const char*> toks) {
+        for (const char* t : toks) {
+            if (q == npos || q >= last || T[q].text != t) return false;
+            ++q;
+        }
+        return true;
+    };
+    if (!expect({";", "return", "true", ";", "}", "return", "false", ";", "}"}) || q != last) {
+        why = "after the counter's reset at " + at(in, reset->line) +
+              " the function does more than return true, then false: the model's sampling is that shape";
+        return "";
+    }
+    return "# the counter's test at " + at(in, T[k_if].line) + ", on what this_cpu_dec_return() returned\n" +
+           "rule sample_wrapped(left) = " + arg_expr(in, cond, bind) + "\n" + "# the counter's reset at " +
+           at(in, reset->line) + "\nrule sample_reset = " + arg_expr(in, reset->args[1], bind) + "\n";
+}
+
 // mm/kasan/kasan.h kasan_sample_page_alloc (v6.4, seed 002 as merged): which
 // allocations the per-CPU counter counts. Each `if (COND) return true;`
 // before the this_cpu_dec_return() counter tags the allocation without
@@ -348,9 +420,11 @@ std::string read_sample_eligible(const PartInput& in, std::string& why) {
     }
     std::string rule;
     for (const auto& c : conds) rule += (rule.empty() ? "" : " && ") + c;
+    const std::string counter_rules = read_sample_counter(in, ct, counter, bind, why);
+    if (counter_rules.empty()) return "";
     return "# " + in.def.name + ": the allocations it counts, before this_cpu_dec_return() at " + at(in, counter->line) +
            " (the kasan_page_alloc_sample == 1 fast path is the plan's)\nrule sample_eligible(order, gfp) = " +
-           (rule.empty() ? "true" : rule) + "\n";
+           (rule.empty() ? "true" : rule) + "\n" + counter_rules;
 }
 
 }  // namespace tagproof::tree

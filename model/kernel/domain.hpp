@@ -14,6 +14,9 @@ namespace tagproof::kernel {
 struct Concrete {
     using Bool = bool;
     using Word = std::uint64_t;  // gfp masks, orders, tags, counters (two's complement)
+    // A C `long` (the per-CPU sampling counter): the same bits as a Word; a
+    // rule parameter of this type compares signed (rule_expr.hpp)
+    using Long = Word;
 
     static Bool boolean(bool b) { return b; }
     static Word lit(std::uint64_t v) { return v; }

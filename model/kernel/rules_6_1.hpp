@@ -131,6 +131,16 @@ struct rules_6_1 {
     static typename D::Bool sample_eligible(const KasanEnv<D>& e, typename D::Word order, typename D::Word gfp) {
         return D::boolean(false);
     }
+    // v6.3's counter test and reset value (rules_6_3.hpp), likewise only so
+    // that every era has them
+    template <class D>
+    static typename D::Bool sample_wrapped(const KasanEnv<D>& e, typename D::Long left) {
+        return D::slt(left, D::lit(0));
+    }
+    template <class D>
+    static typename D::Word sample_reset(const KasanEnv<D>& e) {
+        return D::sub(e.sample, D::lit(1));
+    }
     template <class D>
     static SampleDecision<D> kasan_sample_page_alloc(const KasanEnv<D>& e, typename D::Word order,
                                                      typename D::Word gfp, typename D::Word skip) {

@@ -22,15 +22,26 @@ struct rules_6_3 : rules_6_1<Self> {
     static typename D::Bool sample_eligible(const KasanEnv<D>& e, typename D::Word order, typename D::Word gfp) {
         return !D::ult(order, e.sample_order);
     }
+    // The counter's test, on what this_cpu_dec_return() returned (a long:
+    // `if (this_cpu_dec_return(kasan_page_alloc_skip) < 0)`), and the value
+    // this_cpu_write() then resets it to.
+    template <class D>
+    static typename D::Bool sample_wrapped(const KasanEnv<D>& e, typename D::Long left) {
+        return D::slt(left, D::lit(0));
+    }
+    template <class D>
+    static typename D::Word sample_reset(const KasanEnv<D>& e) {
+        return D::sub(e.sample, D::lit(1));
+    }
     template <class D>
     static SampleDecision<D> kasan_sample_page_alloc(const KasanEnv<D>& e, typename D::Word order,
                                                      typename D::Word gfp, typename D::Word skip) {
         auto off = !e.hw_tags || e.sample == D::lit(1) || !Self::sample_eligible(e, order, gfp);
         auto v = D::sub(skip, D::lit(1));  // this_cpu_dec_return
-        auto wrapped = D::slt(v, D::lit(0));
+        auto wrapped = Self::sample_wrapped(e, v);
         SampleDecision<D> s;
         s.tag = off || wrapped;
-        s.skip_next = D::ite(off, skip, D::ite(wrapped, D::sub(e.sample, D::lit(1)), v));
+        s.skip_next = D::ite(off, skip, D::ite(wrapped, Self::sample_reset(e), v));
         return s;
     }
 

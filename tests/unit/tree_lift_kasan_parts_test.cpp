@@ -273,8 +273,11 @@ TEST(LiftKasanParts, MempoolUnpoisonElementWholeSlotOrNot) {
 
 namespace {
 
-// mm/kasan/kasan.h's kasan_sample_page_alloc: TESTS before the counter
-std::string read_sample(const std::string& params, const std::string& tests) {
+// mm/kasan/kasan.h's kasan_sample_page_alloc: TESTS before the counter,
+// the counter's if written COUNTER, its reset RESET
+std::string read_sample(const std::string& params, const std::string& tests,
+                        const std::string& counter = "\tif (this_cpu_dec_return(kasan_page_alloc_skip) < 0) {\n",
+                        const std::string& reset = "kasan_page_alloc_sample - 1") {
     const std::string text =
         "typedef unsigned int gfp_t;\n"
         "enum { __GFP_ZERO = 0x100 };\n"
@@ -284,8 +287,7 @@ std::string read_sample(const std::string& params, const std::string& tests) {
         "static inline _Bool kasan_sample_page_alloc(" + params + ")\n{\n"
         "\t/* Fast-path for when sampling is disabled. */\n"
         "\tif (kasan_page_alloc_sample == 1)\n\t\treturn 1;\n" + tests +
-        "\tif (this_cpu_dec_return(kasan_page_alloc_skip) < 0) {\n"
-        "\t\tthis_cpu_write(kasan_page_alloc_skip, kasan_page_alloc_sample - 1);\n\t\treturn 1;\n\t}\n"
+        counter + "\t\tthis_cpu_write(kasan_page_alloc_skip, " + reset + ");\n\t\treturn 1;\n\t}\n"
         "\treturn 0;\n}\n";
     // (true and false as the kernel spells them)
     std::string t = text;
@@ -313,6 +315,42 @@ TEST(LiftKasanParts, SampleEligibleFromTheTestsBeforeTheCounter) {
     const std::string gfp = read_sample("unsigned int order, gfp_t flags", "\tif (flags & __GFP_ZERO)\n\t\treturn 1;\n");
     EXPECT_EQ(rule_line(gfp, "sample_eligible"), "rule sample_eligible(order, gfp) = !(gfp & __GFP_ZERO)") << gfp;
     EXPECT_NE(read_sample("unsigned int order", "\tif (order > 10)\n\t\treturn 0;\n").find("returns false before the counter"),
+              std::string::npos);
+}
+
+// The counter itself: what this_cpu_dec_return() returned, compared as the
+// long it is (rule sample_wrapped(left)), and the reset value (rule
+// sample_reset), v6.4's proved equal to both eras; the off-by-one (`<= 0`)
+// and a reset to the interval itself differ (the controls), a test written
+// as `left + 1 <= 0` does not; shapes the model's sampling is not are refused.
+TEST(LiftKasanParts, SampleCounterTestAndResetFromTheCode) {
+    const std::string order = "\tif (order < kasan_page_alloc_sample_order)\n\t\treturn 1;\n";
+    const std::string r = read_sample("unsigned int order", order);
+    EXPECT_EQ(rule_line(r, "sample_wrapped"), "rule sample_wrapped(left) = left < 0") << r;
+    EXPECT_EQ(rule_line(r, "sample_reset"), "rule sample_reset = kasan_page_alloc_sample - 1") << r;
+    for (const char* era : {"linux-6.4", "linux-7.0"}) {
+        EXPECT_TRUE(rows_of(r, era, "sample_").at("sample_wrapped").equal) << era;
+        EXPECT_TRUE(rows_of(r, era, "sample_").at("sample_reset").equal) << era;
+    }
+    const std::string off_by_one =
+        read_sample("unsigned int order", order, "\tif (this_cpu_dec_return(kasan_page_alloc_skip) <= 0) {\n");
+    EXPECT_EQ(rule_line(off_by_one, "sample_wrapped"), "rule sample_wrapped(left) = left <= 0") << off_by_one;
+    const auto row = rows_of(off_by_one, "linux-7.0", "sample_").at("sample_wrapped");
+    EXPECT_FALSE(row.equal);
+    EXPECT_NE(row.witness.find("left 0"), std::string::npos) << row.witness;
+    const std::string interval = read_sample("unsigned int order", order,
+                                             "\tif (this_cpu_dec_return(kasan_page_alloc_skip) < 0) {\n",
+                                             "kasan_page_alloc_sample");
+    EXPECT_FALSE(rows_of(interval, "linux-7.0", "sample_").at("sample_reset").equal) << interval;
+    const std::string same =
+        read_sample("unsigned int order", order, "\tif (this_cpu_dec_return(kasan_page_alloc_skip) + 1 <= 0) {\n");
+    EXPECT_TRUE(rows_of(same, "linux-7.0", "sample_").at("sample_wrapped").equal) << same;
+    EXPECT_NE(read_sample("unsigned int order", order, "\tif (this_cpu_dec_return(kasan_page_alloc_skip) < -1) {\n")
+                  .find("negative number"),
+              std::string::npos);
+    EXPECT_NE(read_sample("unsigned int order", order,
+                              "\tlong left = this_cpu_dec_return(kasan_page_alloc_skip);\n\tif (left < 0) {\n")
+                  .find("is not the condition of an if"),
               std::string::npos);
 }
 

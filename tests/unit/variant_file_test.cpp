@@ -101,6 +101,33 @@ TEST(VariantFile, RoundingToTheGranule) {
               std::string::npos);
 }
 
+// A Long parameter (the sampling counter as this_cpu_dec_return() returns
+// it) compares signed with a number, as C compares a long with an int; the
+// same bits as a Word (a gfp, an order) compare unsigned, also as in C.
+TEST(VariantFile, ALongComparesSignedAsC) {
+    auto rule = [](const std::string& expr) {
+        return parse_variant_file("name s\nbase linux-7.0\nrule sample_wrapped(left) = " + expr + "\n", "t.variant");
+    };
+    const CEnv e = env_for(find_variant("linux-7.0"), Mode::hw_tags);
+    auto holds = [&](const VariantFile& f, std::int64_t left, bool is_signed) {
+        RuleVal<Concrete> v;
+        v.w = std::uint64_t(left);
+        v.is_signed = is_signed;
+        return as_bool<Concrete>(eval_rule_expr<Concrete>(*f.overrides.find("sample_wrapped"), e, {{"left", v}}));
+    };
+    const VariantFile lt = rule("left < 0"), le = rule("left <= 0"), plus = rule("left + 1 <= 0");
+    EXPECT_TRUE(holds(lt, -1, true));
+    EXPECT_FALSE(holds(lt, 0, true));
+    EXPECT_TRUE(holds(le, 0, true));
+    EXPECT_TRUE(holds(le, -1, true));
+    EXPECT_FALSE(holds(le, 1, true));
+    for (std::int64_t left : {-1, 0, 1, 5})
+        EXPECT_EQ(holds(plus, left, true), holds(lt, left, true)) << left;
+    // the control: the same bits unsigned, as a gfp_t or an order would be
+    EXPECT_FALSE(holds(lt, -1, false));
+    EXPECT_FALSE(holds(le, -1, false));
+}
+
 // The file form of control-pgtable-no-zero: the same verdict on every
 // obligation, in every scope (GFP_PGTABLE_USER follows the override through
 // the base's own definition).

@@ -52,7 +52,16 @@ struct file_rules final : Base<file_rules<Base>> {
         return v;
     }
     template <class D>
+    static RuleVal<D> val_Long(typename D::Long w) {
+        RuleVal<D> v;
+        v.w = w;
+        v.is_signed = true;  // compared signed, as C compares a long
+        return v;
+    }
+    template <class D>
     static typename D::Word result_Word(const RuleVal<D>& v) { return as_word<D>(v); }
+    template <class D>
+    static typename D::Long result_Long(const RuleVal<D>& v) { return as_word<D>(v); }
     template <class D>
     static typename D::Bool result_Bool(const RuleVal<D>& v) { return as_bool<D>(v); }
     template <class D>

@@ -114,6 +114,11 @@ struct RuleVal {
     bool is_bool = false;
     typename D::Bool b{};
     typename D::Word w{};
+    // C's types, as far as a comparison needs them: a Long parameter is a
+    // signed long, and so is arithmetic on it with a number (an int); a
+    // number meets anything else as that (a gfp_t, an order) does, unsigned
+    bool is_signed = false;
+    bool is_literal = false;
 };
 
 template <class D>
@@ -190,13 +195,17 @@ RuleVal<D> apply_binary(Op op, const RuleVal<D>& a, const RuleVal<D>& b) {
         return r;
     }
     Word u = as_word<D>(a), v = as_word<D>(b);
+    // the usual arithmetic conversions, reduced to the cases above: signed
+    // when a signed long meets a signed long or a number, unsigned otherwise
+    const bool sgn = (a.is_signed || b.is_signed) && (a.is_signed || a.is_literal) && (b.is_signed || b.is_literal);
+    auto less = [sgn](Word x, Word y) { return sgn ? D::slt(x, y) : D::ult(x, y); };
     switch (op) {
         case Op::eq: return bool_of<D>(u == v);
         case Op::ne: return bool_of<D>(!(u == v));
-        case Op::lt: return bool_of<D>(D::ult(u, v));
-        case Op::gt: return bool_of<D>(D::ult(v, u));
-        case Op::le: return bool_of<D>(!D::ult(v, u));
-        case Op::ge: return bool_of<D>(!D::ult(u, v));
+        case Op::lt: return bool_of<D>(less(u, v));
+        case Op::gt: return bool_of<D>(less(v, u));
+        case Op::le: return bool_of<D>(!less(v, u));
+        case Op::ge: return bool_of<D>(!less(u, v));
         case Op::bor: r.w = u | v; break;
         case Op::band: r.w = u & v; break;
         case Op::bxor: r.w = (u | v) & ~(u & v); break;
@@ -208,6 +217,10 @@ RuleVal<D> apply_binary(Op op, const RuleVal<D>& a, const RuleVal<D>& b) {
         case Op::round_up: r.w = D::add(u, D::sub(v, D::lit(1))) & ~D::sub(v, D::lit(1)); break;
         case Op::round_down: r.w = u & ~D::sub(v, D::lit(1)); break;
         default: r.w = D::sub(u, v); break;  // "-"
+    }
+    if (op == Op::add || op == Op::sub || op == Op::mul) {
+        r.is_signed = sgn;
+        r.is_literal = a.is_literal && b.is_literal;
     }
     return r;
 }
@@ -254,7 +267,10 @@ RuleVal<D> eval_rule_expr(const RuleExpr& x, const KasanEnv<D>& e, const std::ma
             for (const auto& k : x.kids) a.push_back(eval_rule_expr<D, R>(k, e, args));
             return R::template call_rule<D>(e, x, a);
         }
-        case RuleExpr::number: r.w = D::lit(x.value); return r;
+        case RuleExpr::number:
+            r.w = D::lit(x.value);
+            r.is_literal = true;
+            return r;
         case RuleExpr::gfp: r.w = x.hw == x.other ? D::lit(x.hw) : D::ite(e.hw_tags, D::lit(x.hw), D::lit(x.other)); return r;
         case RuleExpr::param: return args.at(x.name);
         case RuleExpr::pred: return pred_value<D>(pred_of(x), e);

@@ -6,7 +6,8 @@
 
 // Every rule a variant file may override: X0(name, result) for a rule of the
 // environment alone, X1(name, result, param, its type), X2(...). A result or
-// parameter is a Word (a GFP mask, an order) or a Bool (a condition).
+// parameter is a Word (a GFP mask, an order), a Long (a C long: compared
+// signed, as the sampling counter is) or a Bool (a condition).
 #define TAGPROOF_FILE_RULES(X0, X1, X2)                   \
     X0(THREADINFO_GFP, Word)                              \
     X0(GFP_VMAP_STACK, Word)                              \
@@ -47,6 +48,8 @@
     X1(reset_tags_initially, Bool, zero_tags, Bool)       \
     X2(zero_tags, Bool, gfp, Word, init, Bool)            \
     X2(sample_eligible, Bool, order, Word, gfp, Word)     \
+    X1(sample_wrapped, Bool, left, Long)                  \
+    X0(sample_reset, Word)                                \
     X1(want_init_on_alloc, Bool, gfp, Word)               \
     X1(should_skip_init, Bool, gfp, Word)                 \
     X1(should_skip_kasan_unpoison, Bool, gfp, Word)

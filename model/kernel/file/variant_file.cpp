@@ -73,6 +73,10 @@ const char* rule_site(const std::string& n) {
         {"reset_tags_initially", "mm/page_alloc.c post_alloc_hook: reset_tags' first value"},
         {"zero_tags", "mm/page_alloc.c post_alloc_hook: zero_tags"},
         {"sample_eligible", "mm/kasan/kasan.h kasan_sample_page_alloc: the allocation is counted (v6.3+)"},
+        {"sample_wrapped", "mm/kasan/kasan.h kasan_sample_page_alloc: this_cpu_dec_return() gave `left`, and the "
+                           "allocation is tagged and the counter reset (v6.3+: left < 0)"},
+        {"sample_reset", "mm/kasan/kasan.h kasan_sample_page_alloc: what this_cpu_write() resets the counter to "
+                         "(v6.3+: kasan_page_alloc_sample - 1)"},
         {"want_init_on_alloc", "include/linux/mm.h want_init_on_alloc"},
         {"should_skip_init", "mm/page_alloc.c should_skip_init"},
         {"should_skip_kasan_unpoison", "mm/page_alloc.c should_skip_kasan_unpoison"},
