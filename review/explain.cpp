@@ -279,6 +279,10 @@ void explain_findings(VariantReview& r) {
                 for (const auto& fn : it->second)
                     if (seen.insert(fn).second) f.functions.push_back(fn);
             }
+            // a sampling finding is about the sampler the allocations went through
+            if (f.property == "sampling-accounting")
+                for (const char* fn : {"__kasan_unpoison_pages()", "kasan_sample_page_alloc()"})
+                    if (seen.insert(fn).second) f.functions.push_back(fn);
         } catch (const InputError& e) {
             f.trace.push_back("(the scenario did not replay: " + std::string(e.what()) + ")");
         }
