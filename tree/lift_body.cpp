@@ -24,8 +24,10 @@ const std::vector<LiftTarget>& lift_targets() {
         {"should_skip_kasan_poison", "mm/page_alloc.c"},
         {"free_pages_prepare", "mm/page_alloc.c",
          "whether it calls should_skip_kasan_poison() before it clears the head page's flags "
-         "(page->flags &= ~PAGE_FLAGS_CHECK_AT_PREP): rule free_reads_skip_flag",
-         read_skip_flag_order},
+         "(page->flags &= ~PAGE_FLAGS_CHECK_AT_PREP), and its KASAN part (the init kasan_poison_pages() is "
+         "given, init after it, and when kernel_init_pages() runs): rules free_reads_skip_flag, free_poison_init, "
+         "free_init_after_poison, free_kernel_init",
+         read_free_pages_prepare},
         {"__do_krealloc", "mm/slab_common.c",
          "whether its in-place branch (ks >= new_size) zeroes the spare part past new_size under "
          "want_init_on_alloc(flags): rule krealloc_zeroes_spare",

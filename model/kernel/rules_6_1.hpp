@@ -229,13 +229,39 @@ struct rules_6_1 {
     static typename D::Bool should_skip_kasan_poison(const KasanEnv<D>& e, const FreeInput<D>& in) {
         return e.deferred_pages || (!e.generic && in.fpi_skip_kasan_poison) || Self::page_skip_flag_seen(e, in);
     }
+    // free_pages_prepare's KASAN part, as every era writes it (tagproof lift
+    // reads the three from a tree):
+    //     bool init = want_init_on_free();
+    //     ...
+    //     if (!skip_kasan_poison) {
+    //             kasan_poison_pages(page, order, init);          free_poison_init(init)
+    //             if (kasan_has_integrated_init())
+    //                     init = false;                           free_init_after_poison(init)
+    //     }
+    //     if (init)                                               free_kernel_init(init)
+    //             kernel_init_pages(page, 1 << order);
+    template <class D>
+    static typename D::Bool free_poison_init(const KasanEnv<D>& e, typename D::Bool init) {
+        return init;
+    }
+    template <class D>
+    static typename D::Bool free_init_after_poison(const KasanEnv<D>& e, typename D::Bool init) {
+        return init && !e.kasan_has_integrated_init();
+    }
+    template <class D>
+    static typename D::Bool free_kernel_init(const KasanEnv<D>& e, typename D::Bool init) {
+        return init;
+    }
     template <class D>
     static FreePlan<D> free_pages_prepare(const KasanEnv<D>& e, const FreeInput<D>& in) {
         FreePlan<D> f;
+        const typename D::Bool init = e.init_on_free;  // want_init_on_free()
         f.skip_poison = Self::should_skip_kasan_poison(e, in);
+        // kasan_poison_pages(): nothing unless kasan_enabled(); its init is
+        // honoured where KASAN initialises memory itself (HW_TAGS)
         f.poison = !f.skip_poison && e.kasan_enabled;
-        f.poison_init = f.poison && e.init_on_free && e.kasan_has_integrated_init();
-        f.kernel_init = e.init_on_free && !(!f.skip_poison && e.kasan_has_integrated_init());
+        f.poison_init = f.poison && Self::free_poison_init(e, init) && e.kasan_has_integrated_init();
+        f.kernel_init = Self::free_kernel_init(e, D::ite(f.skip_poison, init, Self::free_init_after_poison(e, init)));
         return f;
     }
 

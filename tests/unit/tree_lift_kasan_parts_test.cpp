@@ -7,13 +7,13 @@
 
 #include <map>
 
-#include "file/variant_file.hpp"
+#include "lifted_rows.hpp"
 #include "read_part.hpp"
-#include "rule_drift.hpp"
 
 using namespace tagproof;
 using test::read_part;
 using test::rule_line;
+using test::rows_of;
 
 namespace {
 
@@ -61,16 +61,6 @@ std::string read_vrealloc(const std::string& body) {
                              "{\n\tstruct vm_struct *vm = find_vm_area(p);\n\tsize_t old_size = vm->requested_size;\n" +
                              body + "\treturn (void *)p;\n}\n";
     return read_part("mm/vmalloc.c", text, "vrealloc_noprof", tree::read_vrealloc_kasan);
-}
-
-// the rows of RULES' rules starting with PREFIX, decided beside ERA
-std::map<std::string, solver::RuleDriftRow> rows_of(const std::string& rules, const std::string& era,
-                                                    const std::string& prefix) {
-    const kernel::VariantFile vf = kernel::parse_variant_file("name lifted-x\nbase " + era + "\n" + rules, "lifted");
-    std::map<std::string, solver::RuleDriftRow> m;
-    for (const auto& r : solver::rule_drift(vf.overrides, era))
-        if (r.rule.rfind(prefix, 0) == 0) m[r.rule] = r;
-    return m;
 }
 
 }  // namespace

@@ -48,6 +48,9 @@
     X1(reset_tags_initially, Bool, zero_tags, Bool)       \
     X2(zero_tags, Bool, gfp, Word, init, Bool)            \
     X2(sample_eligible, Bool, order, Word, gfp, Word)     \
+    X1(free_poison_init, Bool, init, Bool)                \
+    X1(free_init_after_poison, Bool, init, Bool)          \
+    X1(free_kernel_init, Bool, init, Bool)                \
     X1(sample_wrapped, Bool, left, Long)                  \
     X0(sample_reset, Word)                                \
     X1(want_init_on_alloc, Bool, gfp, Word)               \

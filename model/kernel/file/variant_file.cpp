@@ -73,6 +73,12 @@ const char* rule_site(const std::string& n) {
         {"reset_tags_initially", "mm/page_alloc.c post_alloc_hook: reset_tags' first value"},
         {"zero_tags", "mm/page_alloc.c post_alloc_hook: zero_tags"},
         {"sample_eligible", "mm/kasan/kasan.h kasan_sample_page_alloc: the allocation is counted (v6.3+)"},
+        {"free_poison_init", "mm/page_alloc.c free_pages_prepare: the init kasan_poison_pages() is given, "
+                             "`init` being want_init_on_free() (every era: init)"},
+        {"free_init_after_poison", "mm/page_alloc.c free_pages_prepare: init after the poisoning block "
+                                   "(every era: init && !kasan_has_integrated_init())"},
+        {"free_kernel_init", "mm/page_alloc.c free_pages_prepare: kernel_init_pages() is called, `init` "
+                             "being its value after the poisoning (every era: init)"},
         {"sample_wrapped", "mm/kasan/kasan.h kasan_sample_page_alloc: this_cpu_dec_return() gave `left`, and the "
                            "allocation is tagged and the counter reset (v6.3+: left < 0)"},
         {"sample_reset", "mm/kasan/kasan.h kasan_sample_page_alloc: what this_cpu_write() resets the counter to "

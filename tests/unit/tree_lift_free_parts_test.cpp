@@ -1,0 +1,121 @@
+// tree_lift_free_parts_test.cpp — free_pages_prepare's KASAN part read in
+// part (tree/lift_free_parts.cpp), on made-up C in the shape every era
+// writes (no kernel code in the project): what it reads as, the shapes
+// refused with why, and the rows decided beside linux-7.0 by Z3, with the
+// shapes a broken patch makes as the controls.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "lifted_rows.hpp"
+#include "read_part.hpp"
+
+using namespace tagproof;
+using test::read_part;
+using test::rows_of;
+using test::rule_line;
+
+namespace {
+
+// free_pages_prepare with DECL for init's declaration, POISON the poisoning
+// block and KINIT what follows it
+std::string read_free(const std::string& decl = "\tbool init = want_init_on_free();\n",
+                      const std::string& poison = "\tif (!skip_kasan_poison) {\n"
+                                                  "\t\tkasan_poison_pages(page, order, init);\n"
+                                                  "\t\tif (kasan_has_integrated_init())\n\t\t\tinit = false;\n\t}\n",
+                      const std::string& kinit = "\tif (init)\n\t\tkernel_init_pages(page, 1 << order);\n") {
+    const std::string text =
+        "enum { false = 0, true = 1 };  /* include/linux/stddef.h spells them so */\ntypedef _Bool bool;\nstruct page;\n"
+        "bool should_skip_kasan_poison(struct page *);\nbool want_init_on_free(void);\n"
+        "bool kasan_has_integrated_init(void);\n"
+        "void kasan_poison_pages(struct page *, unsigned int, bool);\n"
+        "void kernel_init_pages(struct page *, int);\n"
+        "bool free_pages_prepare(struct page *page, unsigned int order)\n{\n"
+        "\tbool skip_kasan_poison = should_skip_kasan_poison(page);\n" + decl + poison + kinit + "\treturn 1;\n}\n";
+    return read_part("mm/page_alloc.c", text, "free_pages_prepare", tree::read_free_kasan_part);
+}
+
+}  // namespace
+
+// Every era's shape: the three rules as the hand eras have them, each row
+// and the plan's fields proved equal to linux-7.0.
+TEST(LiftFreeParts, EveryErasShapeIsTheHandRule) {
+    const std::string r = read_free();
+    EXPECT_EQ(rule_line(r, "free_poison_init"), "rule free_poison_init(init) = init") << r;
+    EXPECT_EQ(rule_line(r, "free_init_after_poison"),
+              "rule free_init_after_poison(init) = (kasan_has_integrated_init ( )) ? (false) : init")
+        << r;
+    EXPECT_EQ(rule_line(r, "free_kernel_init"), "rule free_kernel_init(init) = init") << r;
+    const auto rows = rows_of(r, "linux-7.0", "free_");
+    for (const char* n : {"free_poison_init", "free_init_after_poison", "free_kernel_init", "free_pages_prepare"})
+        EXPECT_TRUE(rows.count(n)) << n;
+    for (const auto& [n, row] : rows) EXPECT_TRUE(row.equal) << n << ": " << row.witness;
+}
+
+// The controls: a patch's shapes that change the plan differ from the era,
+// on the fields they change; one that only moves the zeroing (poison
+// without init, then kernel_init_pages) differs in poison_init alone.
+TEST(LiftFreeParts, APatchsShapeDiffersWhereItChangesThePlan) {
+    auto field_equal = [](const std::string& rules, const std::string& field) {
+        for (const auto& r : solver::rule_drift(
+                 kernel::parse_variant_file("name lifted-x\nbase linux-7.0\n" + rules, "lifted").overrides, "linux-7.0"))
+            if (r.rule == "free_pages_prepare" && r.field == field) return r.equal;
+        ADD_FAILURE() << "no row free_pages_prepare." << field;
+        return false;
+    };
+    // init dropped after every poisoning: Generic and SW_TAGS no longer zero freed pages
+    const std::string dropped =
+        read_free("\tbool init = want_init_on_free();\n",
+                  "\tif (!skip_kasan_poison) {\n\t\tkasan_poison_pages(page, order, init);\n\t\tinit = false;\n\t}\n");
+    EXPECT_EQ(rule_line(dropped, "free_init_after_poison"), "rule free_init_after_poison(init) = false") << dropped;
+    EXPECT_FALSE(field_equal(dropped, "kernel_init"));
+    EXPECT_TRUE(field_equal(dropped, "poison_init"));
+    // no kernel_init_pages() at all
+    const std::string none = read_free("\tbool init = want_init_on_free();\n", "\tif (!skip_kasan_poison) {\n"
+                                       "\t\tkasan_poison_pages(page, order, init);\n"
+                                       "\t\tif (kasan_has_integrated_init())\n\t\t\tinit = false;\n\t}\n", "");
+    EXPECT_EQ(rule_line(none, "free_kernel_init"), "rule free_kernel_init(init) = false") << none;
+    EXPECT_FALSE(field_equal(none, "kernel_init"));
+    // the zeroing moved out of KASAN: the pages are still zeroed, by kernel_init_pages()
+    const std::string moved = read_free("\tbool init = want_init_on_free();\n",
+                                        "\tif (!skip_kasan_poison)\n\t\tkasan_poison_pages(page, order, false);\n");
+    EXPECT_EQ(rule_line(moved, "free_poison_init"), "rule free_poison_init(init) = false") << moved;
+    EXPECT_EQ(rule_line(moved, "free_init_after_poison"), "rule free_init_after_poison(init) = init") << moved;
+    EXPECT_FALSE(field_equal(moved, "poison_init"));
+}
+
+// Shapes the plan is not are refused with what they are.
+TEST(LiftFreeParts, OtherShapesAreRefused) {
+    EXPECT_NE(read_free("\tbool init = want_init_on_free() && order;\n").find("does not declare its init"),
+              std::string::npos);
+    EXPECT_NE(read_free("\tbool init = want_init_on_free();\n",
+                        "\tif (!skip_kasan_poison && order) {\n\t\tkasan_poison_pages(page, order, init);\n\t}\n")
+                  .find("not under if (!skip_kasan_poison)"),
+              std::string::npos);
+    EXPECT_NE(read_free("\tbool init = want_init_on_free();\n",
+                        "\tif (!skip_kasan_poison) {\n\t\tkasan_poison_pages(page, order, init);\n"
+                        "\t\tkernel_init_pages(page, 1);\n\t}\n")
+                  .find("does more than update init"),
+              std::string::npos);
+}
+
+// The skip test as v6.1's 487a32ec24be writes it (the call itself in the
+// if) or through a renamed local reads as every era's shape; a local that is
+// not should_skip_kasan_poison()'s answer is refused.
+TEST(LiftFreeParts, TheSkipTestAsTheCallOrARenamedLocal) {
+    const std::string era = read_free();
+    const std::string tail = "\t\tkasan_poison_pages(page, order, init);\n"
+                             "\t\tif (kasan_has_integrated_init())\n\t\t\tinit = false;\n\t}\n";
+    const std::string call = read_free("\tbool init = want_init_on_free();\n",
+                                       "\tif (!should_skip_kasan_poison(page)) {\n" + tail);
+    const std::string renamed =
+        read_free("\tbool skip = should_skip_kasan_poison(page);\n\tbool init = want_init_on_free();\n",
+                  "\tif (!skip) {\n" + tail);
+    for (const char* r : {"free_poison_init", "free_init_after_poison", "free_kernel_init"}) {
+        EXPECT_EQ(rule_line(call, r), rule_line(era, r)) << call;
+        EXPECT_EQ(rule_line(renamed, r), rule_line(era, r)) << renamed;
+    }
+    EXPECT_NE(read_free("\tbool big = order > 3;\n\tbool init = want_init_on_free();\n", "\tif (!big) {\n" + tail)
+                  .find("not under if (!skip_kasan_poison) alone"),
+              std::string::npos);
+}
