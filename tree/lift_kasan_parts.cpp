@@ -338,6 +338,11 @@ static std::string read_sample_counter(const PartInput& in, std::size_t ct, cons
               " does not begin with this_cpu_write(counter, value) in braces";
         return "";
     }
+    if (counter->args.size() != 1 || reset->args[0] != counter->args[0]) {
+        why = "this_cpu_write() at " + at(in, reset->line) + " resets " + reset->args[0] + ", not the counter " +
+              (counter->args.empty() ? std::string("") : counter->args[0]) + " this_cpu_dec_return() counts with";
+        return "";
+    }
     const std::size_t rc = close_of(in, rt + 1, last);
     std::size_t q = rc == npos ? npos : rc + 1;
     auto expect = [&](std::initializer_list<const char*> toks) {

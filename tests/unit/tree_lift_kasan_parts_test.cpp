@@ -338,6 +338,10 @@ TEST(LiftKasanParts, SampleCounterTestAndResetFromTheCode) {
     EXPECT_NE(read_sample("unsigned int order", order, "\tif (this_cpu_dec_return(kasan_page_alloc_skip) < -1) {\n")
                   .find("negative number"),
               std::string::npos);
+    EXPECT_NE(read_sample("unsigned int order", order, "\tif (this_cpu_dec_return(kasan_page_alloc_skip) < 0) {\n",
+                          "kasan_page_alloc_sample - 1);\n\t\tthis_cpu_write(kasan_page_alloc_skip, 0")
+                  .find("does more than return true"),
+              std::string::npos);
     EXPECT_NE(read_sample("unsigned int order", order,
                               "\tlong left = this_cpu_dec_return(kasan_page_alloc_skip);\n\tif (left < 0) {\n")
                   .find("is not the condition of an if"),
