@@ -92,7 +92,7 @@ Mode scenario_mode(const std::string& text) {
     return Mode::hw_tags;
 }
 
-std::size_t event_lines(const std::string& text) {
+std::size_t event_lines(const std::string& text, bool with_observations = false) {
     static const std::set<std::string> headers = {"name", "doc", "source", "variant", "baseline", "modes", "config",
                                                   "boot", "expect", "harness", "check", "assume"};
     std::istringstream in(text);
@@ -100,7 +100,10 @@ std::size_t event_lines(const std::string& text) {
     std::size_t n = 0;
     while (std::getline(in, l)) {
         std::string w = l.substr(0, l.find_first_of(" \t"));
-        if (l.empty() || l[0] == '#' || headers.count(w)) continue;
+        if (l.empty() || l[0] == '#') continue;
+        // checks, assumptions and observations are statements, not events
+        const bool observation = w == "observe" || w == "check" || w == "assume";
+        if (observation ? !with_observations : headers.count(w)) continue;
         if (l.find("page_address(") != std::string::npos && l.find('=') != std::string::npos) continue;
         ++n;
     }
@@ -289,8 +292,13 @@ static void finalize(VariantReview& r) {
         auto it = cands.find({pv.property, pv.mode});
         if (!pv.violated || it == cands.end()) continue;
         auto& v = it->second;
+        // fewest events, then fewest statements (a check or an observation
+        // is a statement, not an event: of two traces of two allocations, the
+        // one that also checks a constant is the longer)
         std::stable_sort(v.begin(), v.end(), [](const Finding* a, const Finding* b) {
-            return event_lines(a->scenario) < event_lines(b->scenario);
+            const std::size_t ea = event_lines(a->scenario), eb = event_lines(b->scenario);
+            if (ea != eb) return ea < eb;
+            return event_lines(a->scenario, true) < event_lines(b->scenario, true);
         });
         const Finding* pick = nullptr;
         for (Finding* f : v)
