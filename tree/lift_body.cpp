@@ -87,6 +87,10 @@ const std::vector<LiftTarget>& lift_targets() {
          "the allocations its per-CPU counter counts (the tests before this_cpu_dec_return()), the counter's test "
          "and the value it is reset to: rules sample_eligible, sample_wrapped, sample_reset",
          read_sample_eligible},
+        {"assign_tag", "mm/kasan/common.c",
+         "the tag an allocated object gets, a fresh one (kasan_random_tag()) or its own (get_tag(object)), for "
+         "caches with and without a constructor or SLAB_TYPESAFE_BY_RCU: rule slab_tag_per_alloc",
+         read_assign_tag},
         {"poison_kmalloc_redzone", "mm/kasan/common.c",
          "where a kmalloc object's redzone starts (redzone_start's rounding of the object plus size): rule "
          "kmalloc_redzone_start",

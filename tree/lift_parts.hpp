@@ -59,5 +59,7 @@ std::string read_mempool_add_element(const PartInput& in, std::string& why);
 std::string read_mempool_unpoison_element(const PartInput& in, std::string& why);
 std::string read_sample_eligible(const PartInput& in, std::string& why);
 std::string read_kmalloc_redzone(const PartInput& in, std::string& why);
+// lift_slab_parts.cpp: assign_tag()'s answer at each allocation
+std::string read_assign_tag(const PartInput& in, std::string& why);
 
 }  // namespace tagproof::tree

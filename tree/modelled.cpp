@@ -54,7 +54,7 @@ const std::vector<Modelled>& modelled_functions() {
         {"GFP_VMAP_STACK", "kernel/fork.c", "rule GFP_VMAP_STACK"},
         // mm/kasan/*.c, mm/kasan/kasan.h, include/linux/kasan.h
         {"kasan_sample_page_alloc", "mm/kasan/kasan.h",
-         "rule sample_eligible, read from the tree in part; the per-CPU counter by hand (rules_6_3.hpp)"},
+         "rules sample_eligible, sample_wrapped, sample_reset, read from the tree in part"},
         {"__kasan_unpoison_pages", "mm/kasan/common.c", "primitive kasan_unpoison_pages"},
         {"__kasan_poison_pages", "mm/kasan/common.c", "primitive kasan_poison_pages"},
         {"__kasan_slab_alloc", "mm/kasan/common.c", "slab_alloc_effect, rule slab_tag_per_alloc"},
@@ -63,7 +63,7 @@ const std::vector<Modelled>& modelled_functions() {
         {"____kasan_kmalloc", "mm/kasan/common.c", "rule kmalloc_redzone_start, read from the tree in part (before v6.2)"},
         {"__kasan_krealloc", "mm/kasan/common.c", "krealloc_in_place_effect"},
         {"__kasan_slab_free", "mm/kasan/common.c", "slab free plan"},
-        {"assign_tag", "mm/kasan/common.c", "rule slab_tag_per_alloc"},
+        {"assign_tag", "mm/kasan/common.c", "rule slab_tag_per_alloc, read from the tree in part"},
         {"__kasan_mempool_poison_pages", "mm/kasan/common.c",
          "rules mempool_check_page_frees, mempool_skip_untagged_pages, read from the tree in part"},
         {"add_element", "mm/mempool.c", "rule mempool_keep_bad_element, read from the tree in part"},

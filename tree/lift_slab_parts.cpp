@@ -1,0 +1,102 @@
+// lift_slab_parts.cpp — mm/kasan/common.c assign_tag(), read in part: which
+// slab objects get a fresh random tag at every allocation (rule
+// slab_tag_per_alloc(ctor_or_rcu)). Every era since v5.x writes it
+//     if (IS_ENABLED(CONFIG_KASAN_GENERIC))
+//             return 0xff;
+//     if (!cache->ctor && !(cache->flags & SLAB_TYPESAFE_BY_RCU))
+//             return init ? KASAN_TAG_KERNEL : kasan_random_tag();
+//     return init ? kasan_random_tag() : get_tag(object);
+// `init` is true at slab creation (__kasan_init_slab_obj) and false at each
+// allocation. The model has the creation side by hand (a constructor or RCU
+// cache's objects draw their tags when the slab is made, the others carry
+// KASAN_TAG_KERNEL until allocated: model/spec/slab.cpp), so those two
+// answers must be as written; each allocation answer may be a fresh tag
+// (kasan_random_tag()) or the one the object has (get_tag(object)), and the
+// rule says which. Anything else is refused with what it is.
+#include "lift_parts.hpp"
+#include "part_scan.hpp"
+
+namespace tagproof::tree {
+
+namespace {
+
+// `return init ? A : B;` at token k: A and B as written, or false.
+bool init_choice(const PartInput& in, std::size_t k, std::string& a, std::string& b) {
+    std::size_t semi = npos;
+    const std::string s = to_semicolon(in, k, semi);
+    const std::string head = "return init ? ";
+    const std::size_t colon = s.find(" : ");
+    if (s.rfind(head, 0) != 0 || colon == std::string::npos) return false;
+    a = s.substr(head.size(), colon - head.size());
+    b = s.substr(colon + 3);
+    return true;
+}
+
+}  // namespace
+
+std::string read_assign_tag(const PartInput& in, std::string& why) {
+    const std::string no_ctor = "! cache -> ctor && ! ( cache -> flags & SLAB_TYPESAFE_BY_RCU )";
+    const auto& T = in.parsed.tokens;
+    const auto [first, last] = def_tokens(in);
+    // the `if` that tells the caches apart: the first whose condition names cache->ctor
+    std::size_t k_if = npos, close = npos;
+    for (std::size_t k = first; k < last; ++k) {
+        if (T[k].text != "if" || k + 1 >= last || T[k + 1].text != "(") continue;
+        const std::size_t c = close_of(in, k + 1, last);
+        if (c == npos) break;
+        if (text_between(in, k + 1, c).find("ctor") != std::string::npos) {
+            k_if = k, close = c;
+            break;
+        }
+    }
+    if (k_if == npos) {
+        why = in.def.name + " has no if on the cache's constructor (cache->ctor)";
+        return "";
+    }
+    const std::string cond = text_between(in, k_if + 1, close);
+    if (cond != no_ctor) {
+        why = "the cache test at " + at(in, T[k_if].line) + " is (" + cond + "), not (" + no_ctor + ")";
+        return "";
+    }
+    std::string fresh_at_init, fresh_alloc, kept_at_init, kept_alloc;
+    std::size_t after = close + 1;
+    if (after < last && T[after].text == "return" && init_choice(in, after, fresh_at_init, fresh_alloc)) {
+        std::size_t semi = npos;
+        to_semicolon(in, after, semi);
+        after = semi + 1;
+    } else {
+        why = "the cache test at " + at(in, T[k_if].line) + " is not followed by return init ? A : B";
+        return "";
+    }
+    // the caches with a constructor: the next `return init ? ...` (v6.1 has
+    // CONFIG_SLAB's obj_to_index() return before it, under #ifdef: the model's
+    // allocator is SLUB, as the configured trees')
+    while (after < last && !(T[after].text == "return" && after + 2 < last && T[after + 1].text == "init" &&
+                             T[after + 2].text == "?"))
+        ++after;
+    if (after >= last || !init_choice(in, after, kept_at_init, kept_alloc)) {
+        why = "after the cache test at " + at(in, T[k_if].line) + " " + in.def.name +
+              " does not return init ? A : B for the caches with a constructor or SLAB_TYPESAFE_BY_RCU";
+        return "";
+    }
+    const std::string random = "kasan_random_tag ( )", own = "get_tag ( object )";
+    if (fresh_at_init != "KASAN_TAG_KERNEL" || kept_at_init != random) {
+        why = in.def.name + " tags a new slab's objects otherwise than the model does (" + fresh_at_init + " without a "
+              "constructor, " + kept_at_init + " with one; the model: KASAN_TAG_KERNEL and kasan_random_tag())";
+        return "";
+    }
+    for (const std::string* x : {&fresh_alloc, &kept_alloc})
+        if (*x != random && *x != own) {
+            why = in.def.name + " gives an allocated object " + *x + ", neither a fresh tag (" + random +
+                  ") nor its own (" + own + ")";
+            return "";
+        }
+    auto per_alloc = [&](const std::string& x) { return x == random ? "true" : "false"; };
+    return "# " + in.def.name + ": the tag an allocated object gets (init false), at " + at(in, T[k_if].line) +
+           " (mm/kasan/common.c is built only with KASAN: its Generic early return read as the tag modes)\n"
+           "rule slab_tag_per_alloc(ctor_or_rcu) = (IS_ENABLED(CONFIG_KASAN_SW_TAGS) || IS_ENABLED(CONFIG_KASAN_HW_TAGS)) "
+           "&& (ctor_or_rcu ? " +
+           per_alloc(kept_alloc) + " : " + per_alloc(fresh_alloc) + ")\n";
+}
+
+}  // namespace tagproof::tree
