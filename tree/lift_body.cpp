@@ -91,6 +91,11 @@ const std::vector<LiftTarget>& lift_targets() {
          "the tag an allocated object gets, a fresh one (kasan_random_tag()) or its own (get_tag(object)), for "
          "caches with and without a constructor or SLAB_TYPESAFE_BY_RCU: rule slab_tag_per_alloc",
          read_assign_tag},
+        // in mm/slub.c from v6.8 (mm/slab.h before, where the hand rule stands:
+        // a target is one file, and a function of two would be two targets)
+        {"slab_post_alloc_hook", "mm/slub.c",
+         "when it zeroes an allocated object with memset() rather than leave it to KASAN: rule slab_memset_init",
+         read_slab_memset_init},
         {"poison_kmalloc_redzone", "mm/kasan/common.c",
          "where a kmalloc object's redzone starts (redzone_start's rounding of the object plus size): rule "
          "kmalloc_redzone_start",

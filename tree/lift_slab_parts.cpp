@@ -13,6 +13,8 @@
 // answers must be as written; each allocation answer may be a fresh tag
 // (kasan_random_tag()) or the one the object has (get_tag(object)), and the
 // rule says which. Anything else is refused with what it is.
+#include <map>
+
 #include "lift_parts.hpp"
 #include "part_scan.hpp"
 
@@ -97,6 +99,62 @@ std::string read_assign_tag(const PartInput& in, std::string& why) {
            "rule slab_tag_per_alloc(ctor_or_rcu) = (IS_ENABLED(CONFIG_KASAN_SW_TAGS) || IS_ENABLED(CONFIG_KASAN_HW_TAGS)) "
            "&& (ctor_or_rcu ? " +
            per_alloc(kept_alloc) + " : " + per_alloc(fresh_alloc) + ")\n";
+}
+
+}  // namespace tagproof::tree
+
+namespace tagproof::tree {
+
+// slab_post_alloc_hook (mm/slab.h to v6.7, mm/slub.c from v6.8), read in
+// part: when it zeroes an allocated object with memset() itself rather than
+// leaving it to KASAN (rule slab_memset_init(init)). Every era writes
+//     p[i] = kasan_slab_alloc(s, p[i], flags, init);          (v6.1)
+//     if (p[i] && init && !kasan_has_integrated_init())
+//             memset(p[i], 0, s->object_size);
+// or, from v6.9, with `bool kasan_init = init;` (false under slab_debug,
+// which the model does not have) passed to kasan_slab_alloc() and the memset
+// under `init && (!kasan_init || !kasan_has_integrated_init())`. The memset's
+// condition is the rule, the object read as allocated (p[i] non-NULL) and
+// kasan_init as init; KASAN's own init argument must be init (or kasan_init):
+// the model's slab_alloc_effect gives KASAN init && HW_TAGS, by hand.
+std::string read_slab_memset_init(const PartInput& in, std::string& why) {
+    const Call* kasan = nth_call(in, "kasan_slab_alloc", 0);
+    if (!kasan || kasan->args.size() != 4) {
+        why = in.def.name + (kasan ? "'s kasan_slab_alloc() at " + at(in, kasan->line) + " does not take four arguments"
+                                   : " does not call kasan_slab_alloc()");
+        return "";
+    }
+    std::map<std::string, std::string> bind = {{"init", "init"}};
+    if (kasan->args[3] == "kasan_init") {
+        const std::size_t d = find_statement(in, {"bool", "kasan_init", "="});
+        std::size_t semi = npos;
+        if (d == npos || to_semicolon(in, d, semi) != "bool kasan_init = init") {
+            why = in.def.name + "'s kasan_init is not declared as `bool kasan_init = init;`";
+            return "";
+        }
+        bind["kasan_init"] = "init";  // slab_debug's `kasan_init = false` is outside the model
+    } else if (kasan->args[3] != "init") {
+        why = "kasan_slab_alloc() at " + at(in, kasan->line) + " is given " + kasan->args[3] +
+              " for init, not the hook's init: the model's KASAN init is init (with HW tags)";
+        return "";
+    }
+    const Call* zero = nth_call(in, "memset", 0);
+    std::string rule = "false";  // no memset: never zeroed here
+    if (zero) {
+        std::vector<Guard> g;
+        if (!enclosing_ifs(in, token_at(in, zero->offset), "memset()", g, why)) return "";
+        if (g.size() > 1) {
+            why = "memset() at " + at(in, zero->line) + " is under more than one if";
+            return "";
+        }
+        std::string cond = g.empty() ? "true" : g[0].cond;
+        // the object as allocated: the slot p[i] holds it
+        for (std::size_t at_p; (at_p = cond.find("p [ i ]")) != std::string::npos;) cond.replace(at_p, 7, "true");
+        rule = arg_expr(in, cond, bind);
+    }
+    return "# " + in.def.name + ": the memset() of an allocated object" +
+           (zero ? " at " + at(in, zero->line) : std::string(": none")) + ", KASAN's init at " + at(in, kasan->line) +
+           "\nrule slab_memset_init(init) = " + rule + "\n";
 }
 
 }  // namespace tagproof::tree

@@ -67,3 +67,41 @@ TEST(LiftSlabParts, ShapesTheModelDoesNotHaveAreRefused) {
                   .find("not (! cache -> ctor && ! ( cache -> flags & SLAB_TYPESAFE_BY_RCU ))"),
               std::string::npos);
 }
+
+namespace {
+
+// slab_post_alloc_hook with KASAN's init argument KINIT (and, when it is
+// kasan_init, its declaration) and the memset's condition COND
+std::string read_post_alloc(const std::string& kinit, const std::string& cond) {
+    const std::string text =
+        "typedef unsigned long size_t;\ntypedef unsigned int gfp_t;\nstruct kmem_cache { unsigned int object_size; };\n"
+        "void *kasan_slab_alloc(struct kmem_cache *, void *, gfp_t, _Bool);\n_Bool kasan_has_integrated_init(void);\n"
+        "void *memset(void *, int, size_t);\n"
+        "_Bool slab_post_alloc_hook(struct kmem_cache *s, gfp_t flags, size_t size, void **p, _Bool init)\n{\n"
+        "\tsize_t i;\n" + std::string(kinit == "kasan_init" ? "\t_Bool kasan_init = init;\n" : "") +
+        "\tfor (i = 0; i < size; i++) {\n"
+        "\t\tp[i] = kasan_slab_alloc(s, p[i], flags, " + kinit + ");\n"
+        "\t\tif (" + cond + ")\n\t\t\tmemset(p[i], 0, s->object_size);\n\t}\n\treturn 1;\n}\n";
+    // (the kernel's bool is _Bool: `bool kasan_init` as written there)
+    std::string t = text;
+    for (std::size_t at; (at = t.find("\t_Bool kasan_init")) != std::string::npos;) t.replace(at, 6, "\tbool");
+    return read_part("mm/slub.c", "typedef _Bool bool;\n" + t, "slab_post_alloc_hook", tree::read_slab_memset_init);
+}
+
+}  // namespace
+
+// v6.1's and v6.9's shapes read as the hand rule; a patch that drops the
+// memset whenever KASAN was asked to initialise differs (the control); a
+// different init handed to KASAN is refused.
+TEST(LiftSlabParts, SlabMemsetInitFromTheMemsetsCondition) {
+    const std::string v61 = read_post_alloc("init", "p[i] && init && !kasan_has_integrated_init()");
+    const std::string v69 = read_post_alloc("kasan_init", "p[i] && init && (!kasan_init || !kasan_has_integrated_init())");
+    for (const std::string* r : {&v61, &v69}) {
+        EXPECT_NE(rule_line(*r, "slab_memset_init"), "") << *r;
+        EXPECT_TRUE(rows_of(*r, "linux-7.0", "slab_memset_init").at("slab_memset_init").equal) << *r;
+    }
+    const std::string dropped = read_post_alloc("kasan_init", "p[i] && init && !kasan_init");
+    const auto row = rows_of(dropped, "linux-7.0", "slab_memset_init").at("slab_memset_init");
+    EXPECT_FALSE(row.equal) << dropped;
+    EXPECT_NE(read_post_alloc("0", "p[i] && init").find("is given 0 for init"), std::string::npos);
+}
