@@ -105,6 +105,21 @@ std::string read_free_kasan_part(const PartInput& in, std::string& why) {
             else if (T[block_end].text == "}" && --depth == 0) break;
         }
     }
+    // init and the skip local are written where the plan says and nowhere
+    // else: an assignment elsewhere (a patch's `init = false;` before the
+    // block) would change what is read without being read
+    const std::string skip_name = guards[0].cond.rfind("! ", 0) == 0 && is_ident(guards[0].cond.substr(2))
+                                      ? guards[0].cond.substr(2) : "";
+    for (std::size_t j = first; j + 1 < last; ++j) {
+        const std::string& op = T[j + 1].text;
+        if (op != "=" && op != "|=" && op != "&=" && op != "^=") continue;
+        const bool at_decl = j > first && T[j - 1].text == "bool";
+        const bool in_block = j > call_end && j < block_end;
+        if ((T[j].text == "init" && !at_decl && !in_block) || (!skip_name.empty() && T[j].text == skip_name && !at_decl)) {
+            why = T[j].text + " is assigned at " + at(in, T[j].line) + ", outside what the plan reads of " + in.def.name;
+            return "";
+        }
+    }
     std::string after = "init";
     std::size_t k = call_end + 1;
     if (k < block_end) {

@@ -97,6 +97,10 @@ TEST(LiftFreeParts, OtherShapesAreRefused) {
                         "\t\tkernel_init_pages(page, 1);\n\t}\n")
                   .find("does more than update init"),
               std::string::npos);
+    // init written outside the block: what is read would not be what runs
+    EXPECT_NE(read_free("\tbool init = want_init_on_free();\n\tif (order > 3)\n\t\tinit = 0;\n")
+                  .find("init is assigned at"),
+              std::string::npos);
 }
 
 // The skip test as v6.1's 487a32ec24be writes it (the call itself in the

@@ -116,7 +116,11 @@ struct RuleVal {
     typename D::Word w{};
     // C's types, as far as a comparison needs them: a Long parameter is a
     // signed long, and so is arithmetic on it with a number (an int); a
-    // number meets anything else as that (a gfp_t, an order) does, unsigned
+    // number meets anything else as that (a gfp_t, an order) does, unsigned.
+    // (C compares a long with an unsigned int signed; the words here do not
+    // say which unsigned values are 32-bit, so a Long meeting any of them is
+    // compared unsigned: right for kasan_page_alloc_sample, an unsigned long,
+    // and no rule with a Long parameter compares it with anything else.)
     bool is_signed = false;
     bool is_literal = false;
 };
