@@ -94,7 +94,7 @@ Mode scenario_mode(const std::string& text) {
 
 std::size_t event_lines(const std::string& text, bool with_observations = false) {
     static const std::set<std::string> headers = {"name", "doc", "source", "variant", "baseline", "modes", "config",
-                                                  "boot", "expect", "harness", "check", "assume"};
+                                                  "boot", "expect", "harness"};
     std::istringstream in(text);
     std::string l;
     std::size_t n = 0;

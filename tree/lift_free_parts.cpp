@@ -29,11 +29,6 @@ namespace {
 
 const std::string kInitDecl = "bool init = want_init_on_free ( )";
 
-// The tokens from `a` to `b` (exclusive), as the rules write them.
-std::string joined(const PartInput& in, std::size_t a, std::size_t b) {
-    return a < b ? text_between(in, a - 1, b) : "";
-}
-
 }  // namespace
 
 std::string read_free_kasan_part(const PartInput& in, std::string& why) {
@@ -80,20 +75,7 @@ std::string read_free_kasan_part(const PartInput& in, std::string& why) {
               ", not under if (!skip_kasan_poison) alone (skip_kasan_poison: should_skip_kasan_poison()'s answer)";
         return "";
     }
-    // that if's own tokens: the nearest `if (...)` before the call with its condition
-    std::size_t body = npos;  // the token after the if's ')'
-    for (std::size_t k = pt; k-- > first;)
-        if (T[k].text == "if" && k + 1 < pt && T[k + 1].text == "(") {
-            const std::size_t close = close_of(in, k + 1, pt);
-            if (close != npos && text_between(in, k + 1, close) == guards[0].cond) {
-                body = close + 1;
-                break;
-            }
-        }
-    if (body == npos) {
-        why = "the if around kasan_poison_pages() at " + at(in, poison->line) + " is not found";
-        return "";
-    }
+    const std::size_t body = guards[0].close + 1;  // the token after the if's ')'
     // what follows the call in the block: nothing, `init = V;` or `if (C) init = V;`
     std::size_t call_end = npos;
     to_semicolon(in, pt, call_end);
@@ -130,7 +112,7 @@ std::string read_free_kasan_part(const PartInput& in, std::string& why) {
                 why = "the if at " + at(in, T[k].line) + " after kasan_poison_pages() is not closed";
                 return "";
             }
-            cond = joined(in, k + 2, close);
+            cond = text_between(in, k + 1, close);
             k = close + 1;
         }
         const bool braced = k < block_end && T[k].text == "{";

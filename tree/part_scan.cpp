@@ -150,7 +150,7 @@ bool enclosing_ifs(const PartInput& in, std::size_t t0, const std::string& what,
                 const std::size_t open = open_of(in, close);
                 const std::string kw = open != npos && open > 0 ? T[open - 1].text : "";
                 if (kw != "if") return true;  // a loop, or a block the reader does not know: no condition past it
-                guards.push_back({text_between(in, open, close), T[open - 1].line});
+                guards.push_back({text_between(in, open, close), T[open - 1].line, close});
                 k = open - 1;
                 braced = false;
                 if (k > 0 && T[k - 1].text == "else") {

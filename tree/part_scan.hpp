@@ -48,6 +48,7 @@ std::size_t statement_start(const PartInput& in, std::size_t k);
 struct Guard {
     std::string cond;
     int line = 0;
+    std::size_t close = 0;  // the index of the `)` closing its condition
 };
 // The `if (COND)` conditions the statement holding token t0 is made under,
 // innermost first, out to the function's body or the first loop. False with

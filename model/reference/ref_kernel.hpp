@@ -166,9 +166,6 @@ private:
     const kernel::Variant& v_;
     RefConfig cfg_;
     TagSource& tagsrc_;
-    // tagsrc_ when it is the PRNG of replay and cost runs: its next() is
-    // called directly (inlined), not through the vtable, on every allocation
-    XorshiftTags* xorshift_ = nullptr;
     RuntimeState rt_;
     kernel::CEnv env_;
     std::shared_ptr<const GfpLayout> gfp_;  // the variant's, shared by every copy
@@ -213,8 +210,6 @@ private:
     std::vector<Cpu> cpus_;
 
     // slab (ref_slab.cpp)
-    // A slab carries its cache's layout (copied at creation; a cache's
-    // layout never changes), so that kfree() reads the slab, not the cache too.
     struct Slab {
         std::uint64_t pfn = 0;
         std::int32_t cache = -1;
@@ -224,9 +219,6 @@ private:
         // out lowest first, and a freed one to the freelist, so with the
         // freelist empty the newest slab's first free slot is this one
         std::uint32_t unused = 0;
-        std::uint32_t object_size = 0, slot_size = 0;
-        std::uint64_t slot_reciprocal = 0;  // the cache's; see Cache::slot_of
-        std::uint64_t slot_of(std::uint64_t offset) const { return (offset * slot_reciprocal) >> 40; }
     };
     struct Cache {
         std::uint64_t object_size = 0, slot_size = 0;
@@ -331,7 +323,6 @@ private:
     void charge_clear_pages(std::uint64_t n);  // clear_page(): DC ZVA over each page
     Tag random_tag() {
         ++cost_.random_tags;
-        if (xorshift_) return xorshift_->next(random_tag_min_, random_tag_max_);
         return tagsrc_.next(random_tag_min_, random_tag_max_);
     }
 

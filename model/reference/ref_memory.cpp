@@ -20,7 +20,6 @@ RefKernel::RefKernel(const kernel::Variant& v, const RefConfig& cfg, TagSource& 
     if (cfg_.pages < 4) throw InputError("", "the reference needs at least 4 pages of RAM");
     if (cfg_.pages > (std::uint64_t(1) << 30)) throw InputError("", "more than 2^30 pages of RAM");
     if (cfg_.machine.cpus < 1 || cfg_.machine.cpus > 64) throw InputError("", "cpus must be 1..64");
-    xorshift_ = dynamic_cast<XorshiftTags*>(&tagsrc_);
     gfp_comp_ = gfp_mask("__GFP_COMP");
     gfp_kernel_nowarn_ = gfp_mask("GFP_KERNEL") | gfp_mask("__GFP_NOWARN");
     skip_flag_ = gfp_->defines("__GFP_SKIP_KASAN_POISON") ? gfp_mask("__GFP_SKIP_KASAN_POISON")

@@ -71,9 +71,6 @@ std::uint64_t RefKernel::slab_alloc(std::int32_t cid, std::uint64_t size, gfp_t 
         s.pfn = std::uint64_t(pfn);
         s.cache = cid;
         s.nslots = std::uint32_t(n * PAGE_SIZE / caches_[cid].slot_size);
-        s.object_size = std::uint32_t(caches_[cid].object_size);
-        s.slot_size = std::uint32_t(caches_[cid].slot_size);
-        s.slot_reciprocal = caches_[cid].slot_reciprocal;
         s.first_slot = std::uint32_t(slots_.size());
         slots_.resize(slots_.size() + s.nslots);
         slabs_.push_back(s);
@@ -155,21 +152,22 @@ void RefKernel::kfree(std::uint64_t ptr) {
     const std::int32_t si = pr.slab;
     if (si < 0) return;  // no slab object: the kernel WARNs
     const Slab& s = slabs_[si];
+    const Cache& c = caches_[s.cache];
     const std::uint64_t start = LINEAR_BASE + s.pfn * PAGE_SIZE;
-    const std::uint64_t slot = s.slot_of(a - start);
-    assert(slot == (a - start) / s.slot_size);
+    const std::uint64_t slot = c.slot_of(a - start);
+    assert(slot == (a - start) / c.slot_size);
     if (rt_.kasan_enabled) {
-        if (a != start + slot * s.slot_size) return report_free(ptr, "invalid-free");
+        if (a != start + slot * c.slot_size) return report_free(ptr, "invalid-free");
         if (!accessible()) return report_free(ptr, "double-free");
     }
     if (slot >= s.nslots || !slots_[s.first_slot + slot].live) return;  // an undetected double free: not repeated
     // __kasan_slab_free: poison round_up(object_size), integrated init on free
     const std::uint32_t idx = s.first_slot + std::uint32_t(slot);
     const bool init = cfg_.boot.init_on_free;
-    const std::uint64_t base = start + slot * s.slot_size;
+    const std::uint64_t base = start + slot * c.slot_size;
     if (rt_.kasan_enabled)
-        tag_range_virt(base, round_up(s.object_size, G), mte_nibble(KASAN_TAG_INVALID), init && rt_.hw_tags_enabled);
-    if (init) zero_range_virt(base, s.object_size, true);
+        tag_range_virt(base, round_up(c.object_size, G), mte_nibble(KASAN_TAG_INVALID), init && rt_.hw_tags_enabled);
+    if (init) zero_range_virt(base, c.object_size, true);
     SlotState& st = slots_[idx];
     const Tag t = st.tag;
     if ((t & 0xF0) == 0xF0) {
