@@ -12,7 +12,7 @@ const std::vector<VerbOptions>& verb_options() {
     static const std::vector<VerbOptions> t = {
         {"accessinfo", {},
          {"--help"}, false},
-        {"bench", {"--min-time", "--binary", "--json", "--from-json"},
+        {"bench", {"--min-time", "--binary", "--json", "--from-json", "--cpu"},
          {"--help"}, false},
         {"cost", {"--workload", "--variant", "--baseline", "--boot", "--baseline-boot", "--iterations", "--dczid"},
          {"--help", "--list"}, false},

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "bench_cpu.hpp"
 #include "bench_targets.hpp"
 #include "error.hpp"
 
@@ -98,3 +99,18 @@ TEST(BenchTargets, WhatIsNotBenchmarkOutputIsRefused) {
 }
 
 }  // namespace
+
+// `tagproof bench` pins its run to the CPU that ran the calibration quickest
+// (bench/bench_cpu.hpp): the times as measured on this project's machine
+// (cpu1 the host's shared vCPU) choose cpu0; the same times the other way
+// round choose cpu1 (the control: the choice follows the times, not the
+// number); ties go to the lowest number; a CPU without a time is refused.
+TEST(BenchCpu, TheRunIsPinnedToTheQuickestCpu) {
+    const std::vector<CpuTiming> measured = {{0, 1.80, "ns"}, {1, 3.10, "ns"}};
+    EXPECT_EQ(quietest_cpu(measured), 0);
+    EXPECT_EQ(describe_choice(measured, 0), "cpu0 1.8 ns, cpu1 3.1 ns (1.72x): pinned to cpu0");
+    EXPECT_EQ(quietest_cpu({{0, 3.10, "ns"}, {1, 1.80, "ns"}}), 1);
+    EXPECT_EQ(quietest_cpu({{3, 2.0, "ns"}, {2, 2.0, "ns"}}), 2);
+    EXPECT_THROW(quietest_cpu({}), InputError);
+    EXPECT_THROW(quietest_cpu({{0, 1.8, "ns"}, {1, 0, "ns"}}), InputError);
+}
