@@ -96,6 +96,10 @@ const std::vector<LiftTarget>& lift_targets() {
         {"slab_post_alloc_hook", "mm/slub.c",
          "when it zeroes an allocated object with memset() rather than leave it to KASAN: rule slab_memset_init",
          read_slab_memset_init},
+        {"poison_slab_object", "mm/kasan/common.c",
+         "whether a freed object is poisoned: the returns before its kasan_poison(..., KASAN_SLAB_FREE, init): "
+         "rule slab_free_poisons",
+         read_slab_free_poison, "____kasan_slab_free"},
         {"poison_kmalloc_redzone", "mm/kasan/common.c",
          "where a kmalloc object's redzone starts (redzone_start's rounding of the object plus size): rule "
          "kmalloc_redzone_start",

@@ -62,5 +62,6 @@ std::string read_kmalloc_redzone(const PartInput& in, std::string& why);
 // lift_slab_parts.cpp: assign_tag()'s answer at each allocation
 std::string read_assign_tag(const PartInput& in, std::string& why);
 std::string read_slab_memset_init(const PartInput& in, std::string& why);
+std::string read_slab_free_poison(const PartInput& in, std::string& why);
 
 }  // namespace tagproof::tree

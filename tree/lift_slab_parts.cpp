@@ -13,6 +13,7 @@
 // answers must be as written; each allocation answer may be a fresh tag
 // (kasan_random_tag()) or the one the object has (get_tag(object)), and the
 // rule says which. Anything else is refused with what it is.
+#include <algorithm>
 #include <map>
 
 #include "lift_parts.hpp"
@@ -155,6 +156,106 @@ std::string read_slab_memset_init(const PartInput& in, std::string& why) {
     return "# " + in.def.name + ": the memset() of an allocated object" +
            (zero ? " at " + at(in, zero->line) : std::string(": none")) + ", KASAN's init at " + at(in, kasan->line) +
            "\nrule slab_memset_init(init) = " + rule + "\n";
+}
+
+}  // namespace tagproof::tree
+
+namespace tagproof::tree {
+
+// poison_slab_object (mm/kasan/common.c; ____kasan_slab_free in older trees,
+// v6.1's), read in part: whether a freed slab object is poisoned (rule
+// slab_free_poisons(still_accessible)). v6.12 writes
+//     if (unlikely(still_accessible))
+//             return;
+//     kasan_poison(object, round_up(cache->object_size, KASAN_GRANULE_SIZE),
+//                  KASAN_SLAB_FREE, init);
+// and v6.1 tests `cache->flags & SLAB_TYPESAFE_BY_RCU` itself, among the
+// free's other early returns. The rule is the kasan_poison() call's
+// reachability: its own if, if it has one, and every `if (C) ... return`
+// before it, C negated, but for those the model has elsewhere:
+// !kasan_arch_is_ready() (arm64 is ready from boot), is_kfence_address()
+// (the model has no KFENCE objects) and an if whose block reports an invalid
+// or double free (the model's pre-free checks, which come first). The
+// poison's size, value and init must be the model's (round_up(object_size,
+// G), KASAN_SLAB_FREE, the free's init); anything else is refused with what
+// it is. v6.1's flags test is read as still_accessible: at a
+// kmem_cache_free() v6.12's slab_free_hook makes still_accessible exactly
+// that.
+namespace {
+
+// unlikely(X) and likely(X) are X (a branch hint)
+std::string unhinted(const std::string& cond) {
+    for (const char* h : {"unlikely ( ", "likely ( "})
+        if (cond.rfind(h, 0) == 0 && cond.back() == ')') return cond.substr(std::string(h).size() - 2);
+    return cond;
+}
+
+// a condition of the free as a rule expression over still_accessible (v6.1's
+// test of the cache's flags is that)
+std::string as_still_accessible(const PartInput& in, std::string cond) {
+    for (const std::string flags : {"cache -> flags & SLAB_TYPESAFE_BY_RCU", "( cache -> flags & SLAB_TYPESAFE_BY_RCU )"})
+        for (std::size_t p; (p = cond.find(flags)) != std::string::npos;) cond.replace(p, flags.size(), "still_accessible");
+    return arg_expr(in, cond, {{"still_accessible", "still_accessible"}});
+}
+
+}  // namespace
+
+std::string read_slab_free_poison(const PartInput& in, std::string& why) {
+    const Call* poison = nth_call(in, "kasan_poison", 0);
+    if (!poison || poison->args.size() != 4) {
+        why = in.def.name + (poison ? "'s kasan_poison() at " + at(in, poison->line) + " does not take four arguments"
+                                    : " does not call kasan_poison()");
+        return "";
+    }
+    const std::string size = "round_up ( cache -> object_size , KASAN_GRANULE_SIZE )";
+    if (poison->args[1] != size || poison->args[2] != "KASAN_SLAB_FREE" || poison->args[3] != "init") {
+        why = "kasan_poison() at " + at(in, poison->line) + " poisons (" + poison->args[1] + ", " + poison->args[2] +
+              ", " + poison->args[3] + "), not the model's (" + size + ", KASAN_SLAB_FREE, init)";
+        return "";
+    }
+    const std::size_t k_poison = token_at(in, poison->offset);
+    std::vector<Guard> g;
+    if (!enclosing_ifs(in, k_poison, "kasan_poison()", g, why)) return "";
+    if (g.size() > 1) {
+        why = "kasan_poison() at " + at(in, poison->line) + " is under more than one if";
+        return "";
+    }
+    // the ifs whose blocks report a bad free: the model's pre-free checks
+    std::vector<std::size_t> reporting;
+    for (int n = 0; const Call* r = nth_call(in, "kasan_report_invalid_free", n); ++n) {
+        std::vector<Guard> rg;
+        if (enclosing_ifs(in, token_at(in, r->offset), "kasan_report_invalid_free()", rg, why) && !rg.empty())
+            reporting.push_back(rg[0].close);
+    }
+    why.clear();
+    const auto& T = in.parsed.tokens;
+    const auto [first, last] = def_tokens(in);
+    std::string rule, read, own_if;
+    for (std::size_t k = first; k < k_poison && k < last; ++k) {
+        if (T[k].text != "return") continue;
+        std::vector<Guard> rg;
+        if (!enclosing_ifs(in, k, "a return", rg, why)) return "";
+        if (rg.size() != 1) {
+            why = "the return at " + at(in, T[k].line) + " before kasan_poison() is " +
+                  (rg.empty() ? std::string("under no if: the object is never poisoned") : "under more than one if");
+            return "";
+        }
+        std::string cond = unhinted(rg[0].cond);
+        if (cond == "! kasan_arch_is_ready ( )" || cond == "is_kfence_address ( object )" ||
+            std::find(reporting.begin(), reporting.end(), rg[0].close) != reporting.end())
+            continue;
+        rule += " && !(" + as_still_accessible(in, cond) + ")";
+        read += (read.empty() ? "" : ", ") + at(in, rg[0].line);
+    }
+    // or the call itself under an if (`if (likely(!still_accessible)) kasan_poison(...);`)
+    if (!g.empty()) {
+        rule += " && (" + as_still_accessible(in, unhinted(g[0].cond)) + ")";
+        own_if = ", under its if at " + at(in, g[0].line);
+    }
+    return "# " + in.def.name + ": kasan_poison(object, KASAN_SLAB_FREE) at " + at(in, poison->line) +
+           own_if + (read.empty() ? std::string(", no return before it") : ", the returns before it at " + read) +
+           " (kasan_enabled(): include/linux/kasan.h's kasan_slab_free() calls in only then)\n"
+           "rule slab_free_poisons(still_accessible) = kasan_enabled" + rule + "\n";
 }
 
 }  // namespace tagproof::tree

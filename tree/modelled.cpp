@@ -63,6 +63,8 @@ const std::vector<Modelled>& modelled_functions() {
         {"____kasan_kmalloc", "mm/kasan/common.c", "rule kmalloc_redzone_start, read from the tree in part (before v6.2)"},
         {"__kasan_krealloc", "mm/kasan/common.c", "krealloc_in_place_effect"},
         {"__kasan_slab_free", "mm/kasan/common.c", "slab free plan"},
+        {"poison_slab_object", "mm/kasan/common.c", "rule slab_free_poisons, read from the tree in part"},
+        {"____kasan_slab_free", "mm/kasan/common.c", "rule slab_free_poisons, read from the tree in part (v6.1's name)"},
         {"assign_tag", "mm/kasan/common.c", "rule slab_tag_per_alloc, read from the tree in part"},
         {"__kasan_mempool_poison_pages", "mm/kasan/common.c",
          "rules mempool_check_page_frees, mempool_skip_untagged_pages, read from the tree in part"},

@@ -409,9 +409,22 @@ struct rules_6_1 {
     // slabs could be legally used after free within the RCU period"): not
     // poisoned, back on the freelist at once; only the slab page's release
     // (after a grace period) poisons it. Other objects are poisoned.
+    // Whether the object is poisoned is rule slab_free_poisons(still_accessible),
+    // still_accessible being SLAB_TYPESAFE_BY_RCU at the free (v6.12's
+    // slab_free_hook: `(s->flags & SLAB_TYPESAFE_BY_RCU) && !after_rcu_delay`,
+    // after_rcu_delay false at a kmem_cache_free()): the test before
+    // kasan_poison(..., KASAN_SLAB_FREE, init) in ____kasan_slab_free (v6.1 ..
+    // v6.9, on the cache's flags) or poison_slab_object (v6.10 on, on its
+    // still_accessible argument from v6.12), read from a tree by
+    // tree/lift_slab_parts.cpp. kasan_enabled(): include/linux/kasan.h's
+    // kasan_slab_free() calls __kasan_slab_free() only then.
+    template <class D>
+    static typename D::Bool slab_free_poisons(const KasanEnv<D>& e, typename D::Bool still_accessible) {
+        return e.kasan_enabled && !still_accessible;
+    }
     template <class D>
     static SlabFreePlan<D> kasan_slab_free(const KasanEnv<D>& e, typename D::Bool typesafe_by_rcu) {
-        return {e.kasan_enabled && !typesafe_by_rcu, D::boolean(false)};
+        return {Self::slab_free_poisons(e, typesafe_by_rcu), D::boolean(false)};
     }
 
     // ---- mm/mempool.c + mm/kasan/common.c: mempool elements, v6.1 .. v6.7 --------

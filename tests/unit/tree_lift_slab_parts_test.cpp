@@ -105,3 +105,69 @@ TEST(LiftSlabParts, SlabMemsetInitFromTheMemsetsCondition) {
     EXPECT_FALSE(row.equal) << dropped;
     EXPECT_NE(read_post_alloc("0", "p[i] && init").find("is given 0 for init"), std::string::npos);
 }
+
+namespace {
+
+// a free's poisoning function: BODY between the object's untagging and the
+// end, written as v6.1's ____kasan_slab_free or v6.12's poison_slab_object
+std::string read_free(const std::string& name, const std::string& body) {
+    const std::string text =
+        "typedef _Bool bool;\ntypedef unsigned char u8;\nenum { SLAB_TYPESAFE_BY_RCU = 0x80000, KASAN_SLAB_FREE = 0xfb, "
+        "KASAN_GRANULE_SIZE = 16, KASAN_REPORT_INVALID_FREE, KASAN_REPORT_DOUBLE_FREE };\n"
+        "struct kmem_cache { unsigned int object_size; unsigned int flags; };\n"
+        "#define round_up(x, y) ((((x)-1) | ((y)-1)) + 1)\n#define unlikely(x) (x)\n#define likely(x) (x)\n"
+        "bool kasan_arch_is_ready(void);\nbool is_kfence_address(const void *);\nvoid *kasan_reset_tag(const void *);\n"
+        "bool kasan_byte_accessible(const void *);\nvoid *nearest_obj(struct kmem_cache *, const void *);\n"
+        "void kasan_report_invalid_free(void *, unsigned long, int);\n"
+        "void kasan_poison(const void *, unsigned long, u8, bool);\n"
+        "static inline bool " + name + "(struct kmem_cache *cache, void *object, unsigned long ip, bool init, "
+        "bool still_accessible)\n{\n\tvoid *tagged_object = object;\n\n\tobject = kasan_reset_tag(object);\n" + body +
+        "\treturn 0;\n}\n";
+    return read_part("mm/kasan/common.c", text, name, tree::read_slab_free_poison);
+}
+
+const std::string kPoison = "\tkasan_poison(object, round_up(cache->object_size, KASAN_GRANULE_SIZE),\n"
+                            "\t\t\tKASAN_SLAB_FREE, init);\n";
+
+}  // namespace
+
+// v6.12's poison_slab_object and v6.1's ____kasan_slab_free (its RCU flags
+// test among the free's checks, which the model makes elsewhere) read as the
+// hand rule of their eras; a patch that poisons RCU objects too, and one
+// that never poisons, differ (the controls); the test moved onto the call
+// itself reads the same; shapes the model's free is not are refused.
+TEST(LiftSlabParts, SlabFreePoisonFromTheReturnsBeforeIt) {
+    const std::string v612 = read_free("poison_slab_object", "\tif (unlikely(still_accessible))\n\t\treturn 0;\n" + kPoison);
+    EXPECT_EQ(rule_line(v612, "slab_free_poisons"),
+              "rule slab_free_poisons(still_accessible) = kasan_enabled && !(( still_accessible ))")
+        << v612;
+    EXPECT_TRUE(rows_of(v612, "linux-7.0", "slab_free_poisons").at("slab_free_poisons").equal) << v612;
+    const std::string v61 = read_free(
+        "____kasan_slab_free",
+        "\tif (!kasan_arch_is_ready())\n\t\treturn 0;\n\tif (is_kfence_address(object))\n\t\treturn 0;\n"
+        "\tif (unlikely(nearest_obj(cache, object) != object)) {\n"
+        "\t\tkasan_report_invalid_free(tagged_object, ip, KASAN_REPORT_INVALID_FREE);\n\t\treturn 1;\n\t}\n"
+        "\tif (unlikely(cache->flags & SLAB_TYPESAFE_BY_RCU))\n\t\treturn 0;\n"
+        "\tif (!kasan_byte_accessible(tagged_object)) {\n"
+        "\t\tkasan_report_invalid_free(tagged_object, ip, KASAN_REPORT_DOUBLE_FREE);\n\t\treturn 1;\n\t}\n" + kPoison);
+    EXPECT_EQ(rule_line(v61, "slab_free_poisons"),
+              "rule slab_free_poisons(still_accessible) = kasan_enabled && !(( still_accessible ))")
+        << v61;
+    EXPECT_TRUE(rows_of(v61, "linux-6.1", "slab_free_poisons").at("slab_free_poisons").equal) << v61;
+    const std::string guarded = read_free("poison_slab_object", "\tif (likely(!still_accessible))\n" + kPoison);
+    EXPECT_TRUE(rows_of(guarded, "linux-7.0", "slab_free_poisons").at("slab_free_poisons").equal) << guarded;
+    // the controls
+    const std::string rcu_too = read_free("poison_slab_object", kPoison);
+    EXPECT_EQ(rule_line(rcu_too, "slab_free_poisons"), "rule slab_free_poisons(still_accessible) = kasan_enabled");
+    EXPECT_FALSE(rows_of(rcu_too, "linux-7.0", "slab_free_poisons").at("slab_free_poisons").equal) << rcu_too;
+    const std::string never = read_free("poison_slab_object", "\tif (still_accessible || !still_accessible)\n\t\treturn 0;\n" + kPoison);
+    EXPECT_FALSE(rows_of(never, "linux-7.0", "slab_free_poisons").at("slab_free_poisons").equal) << never;
+    // refused
+    EXPECT_NE(read_free("poison_slab_object", "\treturn 0;\n" + kPoison).find("under no if"), std::string::npos);
+    EXPECT_NE(read_free("poison_slab_object", "\tkasan_poison(object, cache->object_size, KASAN_SLAB_FREE, init);\n")
+                  .find("not the model's"),
+              std::string::npos);
+    EXPECT_NE(read_free("poison_slab_object", "\tif (init)\n\tif (!still_accessible)\n" + kPoison).find("more than one if"),
+              std::string::npos);
+    EXPECT_NE(read_free("poison_slab_object", "").find("does not call kasan_poison()"), std::string::npos);
+}
