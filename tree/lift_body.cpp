@@ -91,11 +91,10 @@ const std::vector<LiftTarget>& lift_targets() {
          "the tag an allocated object gets, a fresh one (kasan_random_tag()) or its own (get_tag(object)), for "
          "caches with and without a constructor or SLAB_TYPESAFE_BY_RCU: rule slab_tag_per_alloc",
          read_assign_tag},
-        // in mm/slub.c from v6.8 (mm/slab.h before, where the hand rule stands:
-        // a target is one file, and a function of two would be two targets)
+        // in mm/slub.c from v6.8, mm/slab.h before
         {"slab_post_alloc_hook", "mm/slub.c",
          "when it zeroes an allocated object with memset() rather than leave it to KASAN: rule slab_memset_init",
-         read_slab_memset_init},
+         read_slab_memset_init, nullptr, nullptr, "mm/slab.h"},
         {"poison_slab_object", "mm/kasan/common.c",
          "whether a freed object is poisoned: the returns before its kasan_poison(..., KASAN_SLAB_FREE, init): "
          "rule slab_free_poisons",
@@ -170,41 +169,54 @@ TreeLift lift_tree(const std::string& root, const std::string& era, const std::s
                        base + "\n";
     std::map<std::string, ParsedFile> parsed;
     std::map<std::string, std::vector<std::string>> lines;
+    // A file of the tree itself is parsed once per process (a review lifts
+    // the tree before and after the series: only the patched copies differ);
+    // a patched copy is parsed each time.
+    auto load = [&](const std::string& file) {
+        if (parsed.count(file)) return;
+        static std::mutex m;
+        static std::map<std::string, std::pair<std::vector<std::string>, ParsedFile>> tree_files;
+        const bool own = !files.count(file);
+        std::unique_lock<std::mutex> lock(m);
+        if (auto it = tree_files.find(root + "/" + file); own && it != tree_files.end()) {
+            lines[file] = it->second.first;
+            parsed[file] = it->second.second;
+        } else {
+            lock.unlock();
+            const std::string text = read_text(root, file, files);
+            lines[file] = split_lines(text);
+            parsed[file] = text.empty() ? ParsedFile{} : read_definitions(root, file, text);
+            lock.lock();
+            if (own) tree_files[root + "/" + file] = {lines[file], parsed[file]};
+        }
+    };
     for (const LiftTarget& t : lift_targets()) {
         LiftedFunction f;
         f.name = t.name;
         f.file = t.file;
-        if (!parsed.count(t.file)) {
-            // A file of the tree itself is parsed once per process (a review
-            // lifts the tree before and after the series: only the patched
-            // copies differ); a patched copy is parsed each time.
-            static std::mutex m;
-            static std::map<std::string, std::pair<std::vector<std::string>, ParsedFile>> tree_files;
-            const bool own = !files.count(t.file);
-            std::unique_lock<std::mutex> lock(m);
-            if (auto it = tree_files.find(root + "/" + t.file); own && it != tree_files.end()) {
-                lines[t.file] = it->second.first;
-                parsed[t.file] = it->second.second;
-            } else {
-                lock.unlock();
-                const std::string text = read_text(root, t.file, files);
-                lines[t.file] = split_lines(text);
-                parsed[t.file] = text.empty() ? ParsedFile{} : read_definitions(root, t.file, text);
-                lock.lock();
-                if (own) tree_files[root + "/" + t.file] = {lines[t.file], parsed[t.file]};
-            }
-        }
         // (6.10's allocation tagging renamed the allocators NAME_noprof, and
         // made NAME a macro around it: the function is the one read)
+        std::string file = t.file;
         auto function = [&](const std::string& n) -> const Definition* {
-            for (const Definition& x : parsed[t.file].defs)
+            for (const Definition& x : parsed[file].defs)
                 if (x.name == n && x.kind == Definition::Kind::function) return &x;
             return nullptr;
         };
-        const Definition* d = function(t.name);
-        if (!d) d = function(std::string(t.name) + "_noprof");
-        if (!d && t.old_name) d = function(t.old_name);
-        if (!d && t.old_name) d = function(std::string(t.old_name) + "_noprof");
+        auto find = [&]() {
+            load(file);
+            const Definition* x = function(t.name);
+            if (!x) x = function(std::string(t.name) + "_noprof");
+            if (!x && t.old_name) x = function(t.old_name);
+            if (!x && t.old_name) x = function(std::string(t.old_name) + "_noprof");
+            return x;
+        };
+        const Definition* d = find();
+        if (!d && t.old_file) {
+            file = t.old_file;
+            d = find();
+            if (d) f.file = file;
+            else file = t.file;
+        }
         if (!d && t.absent) {
             f.lifted = true;
             f.absent_as = t.absent;
@@ -216,7 +228,7 @@ TreeLift lift_tree(const std::string& root, const std::string& era, const std::s
             continue;
         }
         if (!d) {
-            f.why_not = std::string("not defined in ") + t.file;
+            f.why_not = std::string("not defined in ") + t.file + (t.old_file ? std::string(" or ") + t.old_file : "");
             out.functions.push_back(f);
             continue;
         }
@@ -225,11 +237,11 @@ TreeLift lift_tree(const std::string& root, const std::string& era, const std::s
         if (without_noprof(d->name) != f.name) f.defined_as = d->name;
         if (t.part) {
             f.part = t.part;
-            std::string rule = t.read_part(PartInput{lines[t.file], *d, parsed[t.file], t.file}, f.why_not);
+            std::string rule = t.read_part(PartInput{lines[file], *d, parsed[file], file}, f.why_not);
             if (!rule.empty()) {
                 // read back as a variant file reads it: a part that does not read is not lifted
                 try {
-                    (void)kernel::parse_variant_file("name lift-probe\nbase " + base + "\n" + rule, t.file);
+                    (void)kernel::parse_variant_file("name lift-probe\nbase " + base + "\n" + rule, file);
                 } catch (const InputError& e) {
                     f.why_not = std::string("what is read of it (") + t.part + ") does not read as a rule: " + e.what();
                     rule.clear();
@@ -238,13 +250,13 @@ TreeLift lift_tree(const std::string& root, const std::string& era, const std::s
             if (!rule.empty()) {
                 f.lifted = true;
                 f.rule_text = rule;
-                out.variant_text += "\n# " + std::string(t.file) + ":" + std::to_string(d->begin_line) + " (in part)\n" + rule;
+                out.variant_text += "\n# " + file + ":" + std::to_string(d->begin_line) + " (in part)\n" + rule;
             }
             out.functions.push_back(f);
             continue;
         }
         int brace = 0;
-        const std::string rule = as_rule(lines[t.file], *d, brace, f.why_not);
+        const std::string rule = as_rule(lines[file], *d, brace, f.why_not);
         if (rule.empty()) {
             out.functions.push_back(f);
             continue;
@@ -254,11 +266,11 @@ TreeLift lift_tree(const std::string& root, const std::string& era, const std::s
         for (int k = 3; k < brace; ++k) probe += "\n";
         probe += rule;
         try {
-            kernel::VariantFile v = kernel::parse_variant_file(probe, t.file);
+            kernel::VariantFile v = kernel::parse_variant_file(probe, file);
             if (const kernel::RuleBody* b = v.overrides.find_body(t.name)) f.unread_calls = b->unread_calls;
             f.lifted = true;
             f.rule_text = rule;
-            out.variant_text += "\n# " + std::string(t.file) + ":" + std::to_string(d->begin_line) + "\n" + rule;
+            out.variant_text += "\n# " + file + ":" + std::to_string(d->begin_line) + "\n" + rule;
         } catch (const InputError& e) {
             f.why_not = e.what();
         }

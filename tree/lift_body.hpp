@@ -34,6 +34,9 @@ struct LiftTarget {
     // vrealloc(): `feature vrealloc no`); nullptr: its absence says nothing
     // and the era's hand rule stands
     const char* absent = nullptr;
+    // the file it was in in older trees (slab_post_alloc_hook: mm/slab.h to
+    // v6.7), searched when `file` does not define it
+    const char* old_file = nullptr;
 };
 const std::vector<LiftTarget>& lift_targets();
 

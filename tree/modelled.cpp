@@ -81,7 +81,7 @@ const std::vector<Modelled>& modelled_functions() {
         {"early_kasan_flag_page_alloc_sample_order", "mm/kasan/hw_tags.c", "boot parameter kasan.page_alloc.sample.order"},
         {"kasan_random_tag", "mm/kasan/kasan.h", "tag range"},
         {"slab_post_alloc_hook", "mm/slub.c", "rule slab_memset_init, read from the tree in part"},
-        {"slab_post_alloc_hook", "mm/slab.h", "rule slab_memset_init (to v6.7; by hand)"},
+        {"slab_post_alloc_hook", "mm/slab.h", "rule slab_memset_init, read from the tree in part (to v6.7)"},
         {"__do_krealloc", "mm/slab_common.c",
          "krealloc in place: the spare part's zeroing read from the tree (rule krealloc_zeroes_spare)"},
         {"kfence_init", "mm/kfence/core.c", "rule kfence_enabled"},
