@@ -95,6 +95,10 @@ const std::vector<LiftTarget>& lift_targets() {
         {"slab_post_alloc_hook", "mm/slub.c",
          "when it zeroes an allocated object with memset() rather than leave it to KASAN: rule slab_memset_init",
          read_slab_memset_init, nullptr, nullptr, "mm/slab.h"},
+        {"slab_free_hook", "mm/slub.c",
+         "whether the object is still accessible at the free (its still_accessible, given to kasan_slab_free()): "
+         "rule slab_free_still_accessible",
+         read_slab_free_hook},
         {"poison_slab_object", "mm/kasan/common.c",
          "whether a freed object is poisoned: the returns before its kasan_poison(..., KASAN_SLAB_FREE, init): "
          "rule slab_free_poisons",

@@ -63,5 +63,6 @@ std::string read_kmalloc_redzone(const PartInput& in, std::string& why);
 std::string read_assign_tag(const PartInput& in, std::string& why);
 std::string read_slab_memset_init(const PartInput& in, std::string& why);
 std::string read_slab_free_poison(const PartInput& in, std::string& why);
+std::string read_slab_free_hook(const PartInput& in, std::string& why);
 
 }  // namespace tagproof::tree

@@ -259,3 +259,54 @@ std::string read_slab_free_poison(const PartInput& in, std::string& why) {
 }
 
 }  // namespace tagproof::tree
+
+namespace tagproof::tree {
+
+// slab_free_hook (mm/slub.c, v6.12 on), read in part: whether the object is
+// still accessible at the free (rule slab_free_still_accessible(
+// typesafe_by_rcu, after_rcu_delay)). v6.12 writes
+//     bool still_accessible = (s->flags & SLAB_TYPESAFE_BY_RCU) && !after_rcu_delay;
+//     ...
+//     return !kasan_slab_free(s, x, init, still_accessible);
+// The local's initializer is the rule, the cache's flags test read as
+// typesafe_by_rcu; the local must be what the KASAN hook is given and must
+// not be written again. The CONFIG_SLUB_RCU_DEBUG deferral under
+// `if (still_accessible)` stays a hand rule (rules_7_0.hpp). v6.1 .. v6.11
+// have no such local (the KASAN hook tests the cache's flags itself, rule
+// slab_free_poisons): refused, and the hand rule stands.
+std::string read_slab_free_hook(const PartInput& in, std::string& why) {
+    const Call* kasan = nth_call(in, "kasan_slab_free", 0);
+    if (!kasan || kasan->args.size() != 4 || kasan->args[3] != "still_accessible") {
+        why = in.def.name + (kasan ? "'s kasan_slab_free() at " + at(in, kasan->line) +
+                                         " is not given still_accessible (before v6.12 the KASAN hook tests the "
+                                         "cache's flags itself: rule slab_free_poisons)"
+                                   : " does not call kasan_slab_free()");
+        return "";
+    }
+    const std::size_t d = find_statement(in, {"bool", "still_accessible", "="});
+    if (d == npos) {
+        why = in.def.name + " does not declare `bool still_accessible = ...;`";
+        return "";
+    }
+    std::size_t semi = npos;
+    std::string init = to_semicolon(in, d, semi).substr(std::string("bool still_accessible = ").size());
+    const auto& T = in.parsed.tokens;
+    const auto [first, last] = def_tokens(in);
+    for (std::size_t k = semi; k + 1 < last; ++k)
+        if (T[k].text == "still_accessible" && (T[k + 1].text == "=" || T[k + 1].text == "|=" || T[k + 1].text == "&=")) {
+            why = "still_accessible is written again at " + at(in, T[k].line) + ": the model reads its initializer";
+            return "";
+        }
+    for (const std::string flags : {"( s -> flags & SLAB_TYPESAFE_BY_RCU )", "s -> flags & SLAB_TYPESAFE_BY_RCU"})
+        for (std::size_t p; (p = init.find(flags)) != std::string::npos;) init.replace(p, flags.size(), "typesafe_by_rcu");
+    if (init.find("s ->") != std::string::npos) {
+        why = "still_accessible at " + at(in, T[d].line) + " reads the cache otherwise than its SLAB_TYPESAFE_BY_RCU flag: " +
+              init;
+        return "";
+    }
+    return "# " + in.def.name + ": still_accessible at " + at(in, T[d].line) + ", given to kasan_slab_free() at " +
+           at(in, kasan->line) + "\nrule slab_free_still_accessible(typesafe_by_rcu, after_rcu_delay) = " +
+           arg_expr(in, init, {{"after_rcu_delay", "after_rcu_delay"}, {"typesafe_by_rcu", "typesafe_by_rcu"}}) + "\n";
+}
+
+}  // namespace tagproof::tree

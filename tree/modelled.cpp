@@ -63,6 +63,9 @@ const std::vector<Modelled>& modelled_functions() {
         {"____kasan_kmalloc", "mm/kasan/common.c", "rule kmalloc_redzone_start, read from the tree in part (before v6.2)"},
         {"__kasan_krealloc", "mm/kasan/common.c", "krealloc_in_place_effect"},
         {"__kasan_slab_free", "mm/kasan/common.c", "slab free plan"},
+        {"slab_free_hook", "mm/slub.c",
+         "rule slab_free_still_accessible, read from the tree in part (v6.12 on); the CONFIG_SLUB_RCU_DEBUG deferral "
+         "by hand"},
         {"poison_slab_object", "mm/kasan/common.c", "rule slab_free_poisons, read from the tree in part"},
         {"____kasan_slab_free", "mm/kasan/common.c", "rule slab_free_poisons, read from the tree in part (v6.1's name)"},
         {"assign_tag", "mm/kasan/common.c", "rule slab_tag_per_alloc, read from the tree in part"},

@@ -184,7 +184,7 @@ SlabFreeEffect<D> slab_free_effect(const KasanEnv<D>& e, const SlabFreePlan<D>& 
     SlabFreeEffect<D> x;
     x.released_now = !p.defer_to_rcu;
     x.poisoned_now = p.poison && !p.defer_to_rcu;
-    x.poisoned_after_gp = p.defer_to_rcu && e.kasan_enabled;
+    x.poisoned_after_gp = p.defer_to_rcu && p.poison_after_gp;
     x.data_zeroed = !p.defer_to_rcu && e.init_on_free && !ctor_or_rcu;
     return x;
 }

@@ -32,7 +32,8 @@ struct SlabFreePlan {
     using Bool = typename D::Bool;
     Bool poison{};        // kasan_poison(object, KASAN_SLAB_FREE) now
     Bool defer_to_rcu{};  // CONFIG_SLUB_RCU_DEBUG: call_rcu(slab_free_after_rcu_debug), which
-                          // poisons and frees the object after the grace period
+                          // frees the object after the grace period
+    Bool poison_after_gp{};  // and whether that free (slab_free_hook with after_rcu_delay) poisons it
 };
 
 // mm/mempool.c kasan_poison_element / kasan_unpoison_element and the KASAN

@@ -422,9 +422,26 @@ struct rules_6_1 {
     static typename D::Bool slab_free_poisons(const KasanEnv<D>& e, typename D::Bool still_accessible) {
         return e.kasan_enabled && !still_accessible;
     }
+    // Whether the object is still accessible at the free is rule
+    // slab_free_still_accessible(typesafe_by_rcu, after_rcu_delay): v6.12's
+    // slab_free_hook (mm/slub.c) `(s->flags & SLAB_TYPESAFE_BY_RCU) &&
+    // !after_rcu_delay`, read from a tree by tree/lift_slab_parts.cpp;
+    // after_rcu_delay is false at a kmem_cache_free() and true when
+    // slab_free_after_rcu_debug() frees the object after the grace period.
+    // Before v6.12 there is no deferral (after_rcu_delay never true) and the
+    // KASAN hook tests the cache's flags itself: the same answers.
+    template <class D>
+    static typename D::Bool slab_free_still_accessible(const KasanEnv<D>& e, typename D::Bool typesafe_by_rcu,
+                                                       typename D::Bool after_rcu_delay) {
+        return typesafe_by_rcu && !after_rcu_delay;
+    }
     template <class D>
     static SlabFreePlan<D> kasan_slab_free(const KasanEnv<D>& e, typename D::Bool typesafe_by_rcu) {
-        return {Self::slab_free_poisons(e, typesafe_by_rcu), D::boolean(false)};
+        SlabFreePlan<D> p;
+        p.poison = Self::slab_free_poisons(e, Self::slab_free_still_accessible(e, typesafe_by_rcu, D::boolean(false)));
+        p.defer_to_rcu = D::boolean(false);
+        p.poison_after_gp = Self::slab_free_poisons(e, Self::slab_free_still_accessible(e, typesafe_by_rcu, D::boolean(true)));
+        return p;
     }
 
     // ---- mm/mempool.c + mm/kasan/common.c: mempool elements, v6.1 .. v6.7 --------

@@ -69,7 +69,8 @@ struct rules_7_0 : rules_6_4<Self> {
     template <class D>
     static SlabFreePlan<D> kasan_slab_free(const KasanEnv<D>& e, typename D::Bool typesafe_by_rcu) {
         SlabFreePlan<D> p = rules_6_4<Self>::kasan_slab_free(e, typesafe_by_rcu);
-        p.defer_to_rcu = typesafe_by_rcu && e.slub_rcu_debug;
+        // slab_free_hook's #ifdef CONFIG_SLUB_RCU_DEBUG `if (still_accessible)` (by hand)
+        p.defer_to_rcu = Self::slab_free_still_accessible(e, typesafe_by_rcu, D::boolean(false)) && e.slub_rcu_debug;
         return p;
     }
 

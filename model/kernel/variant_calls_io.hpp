@@ -208,7 +208,7 @@ void io(A& a, S& u) {
 template <class A, class S>
     requires(is<S, SlabFreePlan<Concrete>>)
 void io(A& a, S& p) {
-    io(a, p.poison), io(a, p.defer_to_rcu);
+    io(a, p.poison), io(a, p.defer_to_rcu), io(a, p.poison_after_gp);
 }
 
 template <class A, class S>

@@ -171,3 +171,49 @@ TEST(LiftSlabParts, SlabFreePoisonFromTheReturnsBeforeIt) {
               std::string::npos);
     EXPECT_NE(read_free("poison_slab_object", "").find("does not call kasan_poison()"), std::string::npos);
 }
+
+namespace {
+
+// slab_free_hook with still_accessible declared as DECL and the KASAN hook
+// given HOOK_ARG (v6.12's shape), then BODY
+std::string read_free_hook(const std::string& decl, const std::string& hook_arg = "still_accessible",
+                           const std::string& body = "") {
+    const std::string text =
+        "typedef _Bool bool;\nenum { SLAB_TYPESAFE_BY_RCU = 0x80000 };\n"
+        "struct kmem_cache { unsigned int flags; };\n"
+        "bool kasan_slab_pre_free(struct kmem_cache *, void *);\n"
+        "bool kasan_slab_free(struct kmem_cache *, void *, bool, bool);\n"
+        "static inline bool slab_free_hook(struct kmem_cache *s, void *x, bool init, bool after_rcu_delay)\n{\n"
+        "\t" + decl + "\n\n\tif (kasan_slab_pre_free(s, x))\n\t\treturn 0;\n" + body +
+        "\treturn !kasan_slab_free(s, x, init, " + hook_arg + ");\n}\n";
+    return read_part("mm/slub.c", text, "slab_free_hook", tree::read_slab_free_hook);
+}
+
+}  // namespace
+
+// v6.12's still_accessible reads as the hand rule (and as 6.1's, where no
+// deferral makes after_rcu_delay true); the conjuncts swapped, the same; a
+// patch that drops `&& !after_rcu_delay` differs (the control: the free after
+// the grace period would find the object still accessible and never poison
+// it); v6.1's shape (the hook given no still_accessible), a second write,
+// and another test of the cache are refused.
+TEST(LiftSlabParts, SlabFreeStillAccessibleFromItsInitializer) {
+    const std::string v612 = read_free_hook("bool still_accessible = (s->flags & SLAB_TYPESAFE_BY_RCU) && !after_rcu_delay;");
+    EXPECT_EQ(rule_line(v612, "slab_free_still_accessible"),
+              "rule slab_free_still_accessible(typesafe_by_rcu, after_rcu_delay) = typesafe_by_rcu && ! after_rcu_delay")
+        << v612;
+    for (const char* era : {"linux-7.0", "linux-6.1"})
+        EXPECT_TRUE(rows_of(v612, era, "slab_free_still_accessible").at("slab_free_still_accessible").equal) << era;
+    const std::string swapped = read_free_hook("bool still_accessible = !after_rcu_delay && (s->flags & SLAB_TYPESAFE_BY_RCU);");
+    EXPECT_TRUE(rows_of(swapped, "linux-7.0", "slab_free_still_accessible").at("slab_free_still_accessible").equal);
+    const std::string dropped = read_free_hook("bool still_accessible = s->flags & SLAB_TYPESAFE_BY_RCU;");
+    EXPECT_EQ(rule_line(dropped, "slab_free_still_accessible"),
+              "rule slab_free_still_accessible(typesafe_by_rcu, after_rcu_delay) = typesafe_by_rcu");
+    EXPECT_FALSE(rows_of(dropped, "linux-7.0", "slab_free_still_accessible").at("slab_free_still_accessible").equal);
+    EXPECT_NE(read_free_hook("bool still_accessible = 0;", "0").find("not given still_accessible"), std::string::npos);
+    EXPECT_NE(read_free_hook("bool still_accessible = 0;", "still_accessible", "\tstill_accessible = init;\n")
+                  .find("written again"),
+              std::string::npos);
+    EXPECT_NE(read_free_hook("bool still_accessible = s->flags != 0;").find("otherwise than its SLAB_TYPESAFE_BY_RCU"),
+              std::string::npos);
+}

@@ -137,8 +137,12 @@ struct control_rcu_poisoned_at_free final : rules_7_0<control_rcu_poisoned_at_fr
     static constexpr const char* summary = "linux-7.0 that poisons SLAB_TYPESAFE_BY_RCU objects at kmem_cache_free";
     static constexpr bool mutant = true;
     template <class D>
+    static typename D::Bool slab_free_poisons(const KasanEnv<D>& e, typename D::Bool still_accessible) {
+        return e.kasan_enabled;
+    }
+    template <class D>
     static SlabFreePlan<D> kasan_slab_free(const KasanEnv<D>& e, typename D::Bool typesafe_by_rcu) {
-        return {e.kasan_enabled, D::boolean(false)};
+        return rules_6_1<control_rcu_poisoned_at_free>::kasan_slab_free(e, typesafe_by_rcu);  // never deferred
     }
 };
 
