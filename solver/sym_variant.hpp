@@ -52,6 +52,7 @@ public:
     virtual kernel::SlabFreePlan<Symbolic> kasan_slab_free(const SEnv&, const SBool& typesafe_by_rcu) const = 0;
     virtual SBool slab_tag_per_alloc(const SEnv&, const SBool& ctor_or_rcu) const = 0;
     virtual SBool slab_memset_init(const SEnv&, const SBool& init) const = 0;
+    virtual SBool slab_alloc_kasan_init(const SEnv&, const SBool& init) const = 0;
     virtual SWord kmalloc_redzone_start(const SEnv&, const SWord& size) const = 0;
     virtual SBool krealloc_zeroes_spare(const SEnv&, const SWord& gfp) const = 0;
     virtual SBool vrealloc_shrink_zeroes(const SEnv&, const SWord& gfp) const = 0;
@@ -122,6 +123,9 @@ public:
     }
     SBool slab_tag_per_alloc(const SEnv& e, const SBool& c) const override { return V::template slab_tag_per_alloc<S>(e, c); }
     SBool slab_memset_init(const SEnv& e, const SBool& i) const override { return V::template slab_memset_init<S>(e, i); }
+    SBool slab_alloc_kasan_init(const SEnv& e, const SBool& i) const override {
+        return V::template slab_alloc_kasan_init<S>(e, i);
+    }
     SBool krealloc_zeroes_spare(const SEnv& e, const SWord& g) const override {
         return V::template krealloc_zeroes_spare<S>(e, g);
     }

@@ -91,6 +91,9 @@ const std::vector<LiftTarget>& lift_targets() {
          "the tag an allocated object gets, a fresh one (kasan_random_tag()) or its own (get_tag(object)), for "
          "caches with and without a constructor or SLAB_TYPESAFE_BY_RCU: rule slab_tag_per_alloc",
          read_assign_tag},
+        {"unpoison_slab_object", "mm/kasan/common.c",
+         "the init an allocated object's kasan_unpoison() is given: rule slab_alloc_kasan_init",
+         read_slab_alloc_unpoison, "__kasan_slab_alloc"},
         // in mm/slub.c from v6.8, mm/slab.h before
         {"slab_post_alloc_hook", "mm/slub.c",
          "when it zeroes an allocated object with memset() rather than leave it to KASAN: rule slab_memset_init",

@@ -1,4 +1,10 @@
-// lift_slab_parts.cpp — mm/kasan/common.c assign_tag(), read in part: which
+// lift_slab_parts.cpp — the slab hooks' KASAN decisions read in part:
+// assign_tag() (below), slab_post_alloc_hook()'s memset, the init of an
+// allocated object's unpoisoning, whether a freed object is poisoned
+// (poison_slab_object) and still accessible (slab_free_hook); each reader
+// says what it reads above it.
+//
+// mm/kasan/common.c assign_tag(), read in part: which
 // slab objects get a fresh random tag at every allocation (rule
 // slab_tag_per_alloc(ctor_or_rcu)). Every era since v5.x writes it
 //     if (IS_ENABLED(CONFIG_KASAN_GENERIC))
@@ -162,25 +168,6 @@ std::string read_slab_memset_init(const PartInput& in, std::string& why) {
 
 namespace tagproof::tree {
 
-// poison_slab_object (mm/kasan/common.c; ____kasan_slab_free in older trees,
-// v6.1's), read in part: whether a freed slab object is poisoned (rule
-// slab_free_poisons(still_accessible)). v6.12 writes
-//     if (unlikely(still_accessible))
-//             return;
-//     kasan_poison(object, round_up(cache->object_size, KASAN_GRANULE_SIZE),
-//                  KASAN_SLAB_FREE, init);
-// and v6.1 tests `cache->flags & SLAB_TYPESAFE_BY_RCU` itself, among the
-// free's other early returns. The rule is the kasan_poison() call's
-// reachability: its own if, if it has one, and every `if (C) ... return`
-// before it, C negated, but for those the model has elsewhere:
-// !kasan_arch_is_ready() (arm64 is ready from boot), is_kfence_address()
-// (the model has no KFENCE objects) and an if whose block reports an invalid
-// or double free (the model's pre-free checks, which come first). The
-// poison's size, value and init must be the model's (round_up(object_size,
-// G), KASAN_SLAB_FREE, the free's init); anything else is refused with what
-// it is. v6.1's flags test is read as still_accessible: at a
-// kmem_cache_free() v6.12's slab_free_hook makes still_accessible exactly
-// that.
 namespace {
 
 // unlikely(X) and likely(X) are X (a branch hint)
@@ -200,6 +187,25 @@ std::string as_still_accessible(const PartInput& in, std::string cond) {
 
 }  // namespace
 
+// poison_slab_object (mm/kasan/common.c; ____kasan_slab_free in older trees,
+// v6.1's), read in part: whether a freed slab object is poisoned (rule
+// slab_free_poisons(still_accessible)). v6.12 writes
+//     if (unlikely(still_accessible))
+//             return;
+//     kasan_poison(object, round_up(cache->object_size, KASAN_GRANULE_SIZE),
+//                  KASAN_SLAB_FREE, init);
+// and v6.1 tests `cache->flags & SLAB_TYPESAFE_BY_RCU` itself, among the
+// free's other early returns. The rule is the kasan_poison() call's
+// reachability: its own if, if it has one, and every `if (C) ... return`
+// before it, C negated, but for those the model has elsewhere:
+// !kasan_arch_is_ready() (arm64 is ready from boot), is_kfence_address()
+// (the model has no KFENCE objects) and an if whose block reports an invalid
+// or double free (the model's pre-free checks, which come first). The
+// poison's size, value and init must be the model's (round_up(object_size,
+// G), KASAN_SLAB_FREE, the free's init); anything else is refused with what
+// it is. v6.1's flags test is read as still_accessible: at a
+// kmem_cache_free() v6.12's slab_free_hook makes still_accessible exactly
+// that.
 std::string read_slab_free_poison(const PartInput& in, std::string& why) {
     const Call* poison = nth_call(in, "kasan_poison", 0);
     if (!poison || poison->args.size() != 4) {
@@ -307,6 +313,58 @@ std::string read_slab_free_hook(const PartInput& in, std::string& why) {
     return "# " + in.def.name + ": still_accessible at " + at(in, T[d].line) + ", given to kasan_slab_free() at " +
            at(in, kasan->line) + "\nrule slab_free_still_accessible(typesafe_by_rcu, after_rcu_delay) = " +
            arg_expr(in, init, {{"after_rcu_delay", "after_rcu_delay"}, {"typesafe_by_rcu", "typesafe_by_rcu"}}) + "\n";
+}
+
+}  // namespace tagproof::tree
+
+namespace tagproof::tree {
+
+// unpoison_slab_object (mm/kasan/common.c, v6.8 on; __kasan_slab_alloc in
+// older trees, v6.1's), read in part: the init an allocated object's
+// kasan_unpoison() is given (rule slab_alloc_kasan_init(init)). Every era
+// writes
+//     kasan_unpoison(object, cache->object_size, init);
+// (tagged_object in v6.1). With HW_TAGS on the same write zeroes the object,
+// which slab_post_alloc_hook() then does not (rule slab_memset_init): the
+// two must agree. The size must be the model's (object_size), the call made
+// whenever the function runs: no if around it, and no return before it but
+// those the model has elsewhere (a NULL object, a KFENCE object); anything
+// else is refused with what it is.
+std::string read_slab_alloc_unpoison(const PartInput& in, std::string& why) {
+    const Call* un = nth_call(in, "kasan_unpoison", 0);
+    if (!un || un->args.size() != 3) {
+        why = in.def.name + (un ? "'s kasan_unpoison() at " + at(in, un->line) + " does not take three arguments"
+                                : " does not call kasan_unpoison()");
+        return "";
+    }
+    if (un->args[1] != "cache -> object_size") {
+        why = "kasan_unpoison() at " + at(in, un->line) + " unpoisons " + un->args[1] +
+              " bytes, not the model's cache->object_size";
+        return "";
+    }
+    const std::size_t k_un = token_at(in, un->offset);
+    std::vector<Guard> g;
+    if (!enclosing_ifs(in, k_un, "kasan_unpoison()", g, why)) return "";
+    if (!g.empty()) {
+        why = "kasan_unpoison() at " + at(in, un->line) + " is under if (" + g[0].cond + ")";
+        return "";
+    }
+    const auto& T = in.parsed.tokens;
+    const auto [first, last] = def_tokens(in);
+    for (std::size_t k = first; k < k_un && k < last; ++k) {
+        if (T[k].text != "return") continue;
+        std::vector<Guard> rg;
+        if (!enclosing_ifs(in, k, "a return", rg, why)) return "";
+        const std::string cond = rg.size() == 1 ? unhinted(rg[0].cond) : "";
+        if (cond != "( object == NULL )" && cond != "is_kfence_address ( object )") {
+            why = "the return at " + at(in, T[k].line) + " before kasan_unpoison() is " +
+                  (rg.empty() ? std::string("under no if") : "under if (" + rg[0].cond + ")") +
+                  ": the model unpoisons every object it hands out";
+            return "";
+        }
+    }
+    return "# " + in.def.name + ": kasan_unpoison(object, cache->object_size, init) at " + at(in, un->line) +
+           "\nrule slab_alloc_kasan_init(init) = " + arg_expr(in, un->args[2], {{"init", "init"}}) + "\n";
 }
 
 }  // namespace tagproof::tree

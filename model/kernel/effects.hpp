@@ -199,7 +199,9 @@ SlabFreeEffect<D> slab_free_effect(const KasanEnv<D>& e, const SlabFreePlan<D>& 
 //      variant's kmalloc_redzone_start(size) to round_up(object_size, G)
 //   3. slab_post_alloc_hook's memset(0) when the variant's slab_memset_init says
 // `random_tag` is read only if the tag is per allocation; `slot_tag` is the
-// slot's fixed tag (KASAN_TAG_KERNEL when none was fixed).
+// slot's fixed tag (KASAN_TAG_KERNEL when none was fixed); `kasan_init` the
+// init KASAN's unpoison is given (the variant's slab_alloc_kasan_init of the
+// hook's init).
 template <class D>
 struct SlabAllocEffect {
     typename D::Word ptr_tag{};         // the tag of the pointer the caller gets
@@ -213,7 +215,7 @@ struct SlabAllocEffect {
 
 template <class D>
 SlabAllocEffect<D> slab_alloc_effect(const KasanEnv<D>& e, typename D::Bool per_alloc_tag, typename D::Word random_tag,
-                                     typename D::Word slot_tag, typename D::Bool init, typename D::Bool memset,
+                                     typename D::Word slot_tag, typename D::Bool kasan_init, typename D::Bool memset,
                                      typename D::Bool is_kmalloc, typename D::Word redzone_from) {
     SlabAllocEffect<D> x;
     const auto tags = e.kasan_enabled && e.tag_based();
@@ -222,7 +224,7 @@ SlabAllocEffect<D> slab_alloc_effect(const KasanEnv<D>& e, typename D::Bool per_
     x.obj_tag = D::ite(e.generic, D::lit(0), x.ptr_tag);
     x.redzone_poisoned = e.kasan_enabled && is_kmalloc;
     x.redzone_from = redzone_from;
-    x.kasan_init = init && e.kasan_hw_tags_enabled();
+    x.kasan_init = kasan_init && e.kasan_hw_tags_enabled();
     x.data_zeroed = x.kasan_init || memset;
     return x;
 }

@@ -575,6 +575,15 @@ struct rules_6_1 {
         return e.tag_based() && !ctor_or_rcu;
     }
 
+    // __kasan_slab_alloc (mm/kasan/common.c; its unpoison_slab_object() from
+    // v6.8): kasan_unpoison(object, cache->object_size, init), the init the
+    // hook was given: with HW_TAGS on the same write zeroes the object. Read
+    // from a tree by tree/lift_slab_parts.cpp.
+    template <class D>
+    static typename D::Bool slab_alloc_kasan_init(const KasanEnv<D>& e, typename D::Bool init) {
+        return init;
+    }
+
     // slab_post_alloc_hook (mm/slab.h; mm/slub.c since v6.8): kasan_slab_alloc(s, p,
     // flags, init) zeroes the object itself when KASAN's init is integrated
     // (HW_TAGS on: kasan_has_integrated_init()); the memset of object_size

@@ -76,6 +76,7 @@ public:
     virtual bool stack_cache_takes(const CEnv&, bool remote_pages) const = 0;
     virtual bool slab_tag_per_alloc(const CEnv&, bool ctor_or_rcu) const = 0;
     virtual bool slab_memset_init(const CEnv&, bool init) const = 0;
+    virtual bool slab_alloc_kasan_init(const CEnv&, bool init) const = 0;
     virtual std::uint64_t kmalloc_redzone_start(const CEnv&, std::uint64_t size) const = 0;
     virtual bool krealloc_zeroes_spare(const CEnv&, gfp_t) const = 0;
     virtual bool vrealloc_shrink_zeroes(const CEnv&, gfp_t) const = 0;
@@ -197,6 +198,9 @@ public:
         return V::template slab_tag_per_alloc<C>(e, ctor_or_rcu);
     }
     bool slab_memset_init(const CEnv& e, bool init) const override { return V::template slab_memset_init<C>(e, init); }
+    bool slab_alloc_kasan_init(const CEnv& e, bool init) const override {
+        return V::template slab_alloc_kasan_init<C>(e, init);
+    }
     bool krealloc_zeroes_spare(const CEnv& e, gfp_t g) const override {
         return V::template krealloc_zeroes_spare<C>(e, g);
     }

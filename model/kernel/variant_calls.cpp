@@ -278,6 +278,9 @@ bool RecordingVariant::slab_tag_per_alloc(const CEnv& e, bool ctor_or_rcu) const
 bool RecordingVariant::slab_memset_init(const CEnv& e, bool init) const {
     return TAGPROOF_ASK(slab_memset_init, e, init);
 }
+bool RecordingVariant::slab_alloc_kasan_init(const CEnv& e, bool init) const {
+    return TAGPROOF_ASK(slab_alloc_kasan_init, e, init);
+}
 std::uint64_t RecordingVariant::kmalloc_redzone_start(const CEnv& e, std::uint64_t size) const {
     return TAGPROOF_ASK(kmalloc_redzone_start, e, size);
 }

@@ -179,6 +179,7 @@ private:
     mutable kernel::KeptByteAnswers tag_of_field_, field_of_tag_;
     bool slab_tag_per_alloc_ = false;
     bool slab_memset_init_[2] = {false, false};
+    bool slab_kasan_init_[2] = {false, false};  // the init __kasan_slab_alloc's unpoison is given, by the hook's
     std::vector<std::uint32_t> redzone_start_;  // by size up to KMALLOC_MAX_CACHE_SIZE; kNotAsked until asked
     static constexpr std::uint32_t kNotAsked = ~std::uint32_t(0);
     std::uint64_t redzone_start(std::uint64_t size);

@@ -39,6 +39,8 @@ RefKernel::RefKernel(const kernel::Variant& v, const RefConfig& cfg, TagSource& 
     slab_tag_per_alloc_ = v_.slab_tag_per_alloc(env_, false);  // no constructor caches here
     slab_memset_init_[0] = v_.slab_memset_init(env_, false);
     slab_memset_init_[1] = v_.slab_memset_init(env_, true);
+    slab_kasan_init_[0] = v_.slab_alloc_kasan_init(env_, false);
+    slab_kasan_init_[1] = v_.slab_alloc_kasan_init(env_, true);
     static_assert(sizeof(kmalloc_class_) == layout::KMALLOC_MAX_CACHE_SIZE / 8 + 1);
     const std::uint64_t minalign = v_.kmalloc_minalign(env_);  // the era's rule
     for (std::size_t k = 1; k < kmalloc_class_.size(); ++k)

@@ -90,7 +90,7 @@ std::uint64_t RefKernel::slab_alloc(std::int32_t cid, std::uint64_t size, gfp_t 
     Tag t = KASAN_TAG_KERNEL;
     if (rt_.kasan_enabled && slab_tag_per_alloc_) t = random_tag();
     if (rt_.kasan_enabled) {
-        tag_range_virt(base, c.object_size, mte_nibble(t), init && rt_.hw_tags_enabled);  // __kasan_slab_alloc
+        tag_range_virt(base, c.object_size, mte_nibble(t), slab_kasan_init_[init] && rt_.hw_tags_enabled);  // __kasan_slab_alloc
         if (c.is_kmalloc) {                                                                // __kasan_kmalloc
             std::uint64_t rz = base + redzone_start(size), rz_end = round_up(base + c.object_size, G);
             if (rz_end > rz) tag_range_virt(rz, rz_end - rz, mte_nibble(KASAN_TAG_INVALID), false);

@@ -135,7 +135,7 @@ Ptr Model::slab_alloc(int cid, std::uint64_t size, gfp_t gfp, int cpu, const std
     const Tag drawn = rt_.kasan_enabled && cfg_.build.mode != Mode::generic && per_alloc ? random_tag("slab object tag")
                                                                                          : KASAN_TAG_KERNEL;
     const auto fx = kernel::slab_alloc_effect<kernel::Concrete>(
-        env_, per_alloc, drawn, caches_[cid].slabs[si].slot_tag[slot], init, memset,
+        env_, per_alloc, drawn, caches_[cid].slabs[si].slot_tag[slot], v_.slab_alloc_kasan_init(env_, init), memset,
         caches_[cid].is_kmalloc, v_.kmalloc_redzone_start(env_, size));
     const Tag t = Tag(fx.ptr_tag);
     Object& ob = objects_[id];  // (random_tag may have grown objects_)

@@ -367,7 +367,7 @@ Query isolation_query(Builder& b, Entry en, Region rg) {
             const z3::expr size = b.word("size");
             q.assumptions.push_back(z3::ule(b.c.bv_val(1, 64), size) && z3::ule(size, b.c.bv_val(8192, 64)));
             auto side = [&](const SymVariant& V, const SEnv& e) {
-                return kernel::slab_alloc_effect<S>(e, V.slab_tag_per_alloc(e, rcu), T, slot, init,
+                return kernel::slab_alloc_effect<S>(e, V.slab_tag_per_alloc(e, rcu), T, slot, V.slab_alloc_kasan_init(e, init),
                                                     V.slab_memset_init(e, init), b.c.bool_val(true),
                                                     V.kmalloc_redzone_start(e, size));
             };

@@ -39,7 +39,8 @@ KmallocAlloc kmalloc_alloc(Builder& b, Query& q) {
     q.contracts = page_alloc_contracts(b.e, k.gfp, b.bits_mask);
     const z3::expr no_ctor = c.bool_val(false);
     const z3::expr init = kernel::slab_want_init_on_alloc<S>(b.e, k.gfp, no_ctor);
-    k.fx = kernel::slab_alloc_effect<S>(b.e, b.v.slab_tag_per_alloc(b.e, no_ctor), k.T, S::lit(KASAN_TAG_KERNEL), init,
+    k.fx = kernel::slab_alloc_effect<S>(b.e, b.v.slab_tag_per_alloc(b.e, no_ctor), k.T, S::lit(KASAN_TAG_KERNEL),
+                                        b.v.slab_alloc_kasan_init(b.e, init),
                                         b.v.slab_memset_init(b.e, init), c.bool_val(true),
                                         b.v.kmalloc_redzone_start(b.e, k.size));
     k.need = need(b, kernel::Caller::kmalloc, k.gfp, c.bv_val(0, 64));

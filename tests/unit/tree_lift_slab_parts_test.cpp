@@ -217,3 +217,45 @@ TEST(LiftSlabParts, SlabFreeStillAccessibleFromItsInitializer) {
     EXPECT_NE(read_free_hook("bool still_accessible = s->flags != 0;").find("otherwise than its SLAB_TYPESAFE_BY_RCU"),
               std::string::npos);
 }
+
+namespace {
+
+// an allocation's unpoisoning, BODY after the declarations, written as
+// v6.12's unpoison_slab_object or v6.1's __kasan_slab_alloc
+std::string read_unpoison(const std::string& name, const std::string& body) {
+    const std::string text =
+        "typedef _Bool bool;\ntypedef unsigned int gfp_t;\n#define NULL ((void *)0)\n#define unlikely(x) (x)\n"
+        "struct kmem_cache { unsigned int object_size; };\n"
+        "bool is_kfence_address(const void *);\nvoid kasan_unpoison(const void *, unsigned long, bool);\n"
+        "static inline void *" + name + "(struct kmem_cache *cache, void *object, gfp_t flags, bool init)\n{\n" + body +
+        "\treturn object;\n}\n";
+    return read_part("mm/kasan/common.c", text, name, tree::read_slab_alloc_unpoison);
+}
+
+}  // namespace
+
+// v6.12's unpoison_slab_object and v6.1's __kasan_slab_alloc (after its
+// NULL and KFENCE returns) read as the hand rule; a patch that unpoisons
+// without init differs (the control); a different size, the call under an
+// if, and another return before it are refused.
+TEST(LiftSlabParts, SlabAllocKasanInitFromTheUnpoison) {
+    const std::string v612 = read_unpoison("unpoison_slab_object", "\tkasan_unpoison(object, cache->object_size, init);\n");
+    EXPECT_EQ(rule_line(v612, "slab_alloc_kasan_init"), "rule slab_alloc_kasan_init(init) = init") << v612;
+    EXPECT_TRUE(rows_of(v612, "linux-7.0", "slab_alloc_kasan_init").at("slab_alloc_kasan_init").equal);
+    const std::string v61 = read_unpoison(
+        "__kasan_slab_alloc",
+        "\tif (unlikely(object == NULL))\n\t\treturn NULL;\n\tif (is_kfence_address(object))\n\t\treturn object;\n"
+        "\tkasan_unpoison(object, cache->object_size, init);\n");
+    EXPECT_TRUE(rows_of(v61, "linux-6.1", "slab_alloc_kasan_init").at("slab_alloc_kasan_init").equal) << v61;
+    const std::string none = read_unpoison("unpoison_slab_object", "\tkasan_unpoison(object, cache->object_size, 0);\n");
+    EXPECT_FALSE(rows_of(none, "linux-7.0", "slab_alloc_kasan_init").at("slab_alloc_kasan_init").equal) << none;
+    EXPECT_NE(read_unpoison("unpoison_slab_object", "\tkasan_unpoison(object, 64, init);\n").find("not the model's"),
+              std::string::npos);
+    EXPECT_NE(read_unpoison("unpoison_slab_object", "\tif (init)\n\t\tkasan_unpoison(object, cache->object_size, init);\n")
+                  .find("is under if"),
+              std::string::npos);
+    EXPECT_NE(read_unpoison("unpoison_slab_object",
+                            "\tif (flags)\n\t\treturn object;\n\tkasan_unpoison(object, cache->object_size, init);\n")
+                  .find("the model unpoisons every object"),
+              std::string::npos);
+}

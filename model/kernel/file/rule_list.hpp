@@ -32,6 +32,7 @@
     X1(user_page_gfp, Word, vm_mte, Bool)                 \
     X1(slab_tag_per_alloc, Bool, ctor_or_rcu, Bool)       \
     X1(slab_free_poisons, Bool, still_accessible, Bool)   \
+    X1(slab_alloc_kasan_init, Bool, init, Bool)           \
     X2(slab_free_still_accessible, Bool, typesafe_by_rcu, Bool, after_rcu_delay, Bool) \
     X1(slab_memset_init, Bool, init, Bool)                \
     X1(kmalloc_redzone_start, Word, size, Word)           \

@@ -59,6 +59,8 @@ const char* rule_site(const std::string& n) {
         {"slab_free_poisons", "mm/kasan/common.c poison_slab_object (____kasan_slab_free to v6.9): kasan_poison(object, "
                               "KASAN_SLAB_FREE) unless still_accessible (SLAB_TYPESAFE_BY_RCU at the free)"},
         {"slab_free_still_accessible", "mm/slub.c slab_free_hook: (s->flags & SLAB_TYPESAFE_BY_RCU) && !after_rcu_delay"},
+        {"slab_alloc_kasan_init", "mm/kasan/common.c unpoison_slab_object (__kasan_slab_alloc to v6.7): "
+                                  "kasan_unpoison(object, cache->object_size, init)"},
         {"slab_memset_init", "mm/slub.c slab_post_alloc_hook: the memset(0) when init is not integrated into KASAN"},
         {"kmalloc_redzone_start", "mm/kasan/common.c poison_kmalloc_redzone: round_up(size, KASAN_GRANULE_SIZE)"},
         {"krealloc_zeroes_spare", "mm/slab_common.c __do_krealloc: in place, memset(p + new_size, 0, ks - new_size)"},
