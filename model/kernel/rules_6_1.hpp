@@ -413,8 +413,8 @@ struct rules_6_1 {
     // still_accessible being SLAB_TYPESAFE_BY_RCU at the free (v6.12's
     // slab_free_hook: `(s->flags & SLAB_TYPESAFE_BY_RCU) && !after_rcu_delay`,
     // after_rcu_delay false at a kmem_cache_free()): the test before
-    // kasan_poison(..., KASAN_SLAB_FREE, init) in ____kasan_slab_free (v6.1 ..
-    // v6.9, on the cache's flags) or poison_slab_object (v6.10 on, on its
+    // kasan_poison(..., KASAN_SLAB_FREE, init) in ____kasan_slab_free (v6.1's,
+    // on the cache's flags) or poison_slab_object (v6.8 on; on its
     // still_accessible argument from v6.12), read from a tree by
     // tree/lift_slab_parts.cpp. kasan_enabled(): include/linux/kasan.h's
     // kasan_slab_free() calls __kasan_slab_free() only then.
