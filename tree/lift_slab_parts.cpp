@@ -156,7 +156,7 @@ std::string read_slab_memset_init(const PartInput& in, std::string& why) {
         }
         std::string cond = g.empty() ? "true" : g[0].cond;
         // the object as allocated: the slot p[i] holds it
-        for (std::size_t at_p; (at_p = cond.find("p [ i ]")) != std::string::npos;) cond.replace(at_p, 7, "true");
+        cond = replace_all(cond, "p [ i ]", "true");
         rule = arg_expr(in, cond, bind);
     }
     return "# " + in.def.name + ": the memset() of an allocated object" +
@@ -170,18 +170,11 @@ namespace tagproof::tree {
 
 namespace {
 
-// unlikely(X) and likely(X) are X (a branch hint)
-std::string unhinted(const std::string& cond) {
-    for (const char* h : {"unlikely ( ", "likely ( "})
-        if (cond.rfind(h, 0) == 0 && cond.back() == ')') return cond.substr(std::string(h).size() - 2);
-    return cond;
-}
-
 // a condition of the free as a rule expression over still_accessible (v6.1's
 // test of the cache's flags is that)
 std::string as_still_accessible(const PartInput& in, std::string cond) {
     for (const std::string flags : {"cache -> flags & SLAB_TYPESAFE_BY_RCU", "( cache -> flags & SLAB_TYPESAFE_BY_RCU )"})
-        for (std::size_t p; (p = cond.find(flags)) != std::string::npos;) cond.replace(p, flags.size(), "still_accessible");
+        cond = replace_all(cond, flags, "still_accessible");
     return arg_expr(in, cond, {{"still_accessible", "still_accessible"}});
 }
 
@@ -234,24 +227,15 @@ std::string read_slab_free_poison(const PartInput& in, std::string& why) {
             reporting.push_back(rg[0].close);
     }
     why.clear();
-    const auto& T = in.parsed.tokens;
-    const auto [first, last] = def_tokens(in);
+    std::vector<Guard> returns;
+    if (!returns_before(in, k_poison, "kasan_poison()", returns, why)) return "";
     std::string rule, read, own_if;
-    for (std::size_t k = first; k < k_poison && k < last; ++k) {
-        if (T[k].text != "return") continue;
-        std::vector<Guard> rg;
-        if (!enclosing_ifs(in, k, "a return", rg, why)) return "";
-        if (rg.size() != 1) {
-            why = "the return at " + at(in, T[k].line) + " before kasan_poison() is " +
-                  (rg.empty() ? std::string("under no if: the object is never poisoned") : "under more than one if");
-            return "";
-        }
-        std::string cond = unhinted(rg[0].cond);
-        if (cond == "! kasan_arch_is_ready ( )" || cond == "is_kfence_address ( object )" ||
-            std::find(reporting.begin(), reporting.end(), rg[0].close) != reporting.end())
+    for (const Guard& r : returns) {
+        if (r.cond == "! kasan_arch_is_ready ( )" || r.cond == "is_kfence_address ( object )" ||
+            std::find(reporting.begin(), reporting.end(), r.close) != reporting.end())
             continue;
-        rule += " && !(" + as_still_accessible(in, cond) + ")";
-        read += (read.empty() ? "" : ", ") + at(in, rg[0].line);
+        rule += " && !(" + as_still_accessible(in, r.cond) + ")";
+        read += (read.empty() ? "" : ", ") + at(in, r.line);
     }
     // or the call itself under an if (`if (likely(!still_accessible)) kasan_poison(...);`)
     if (!g.empty()) {
@@ -304,7 +288,7 @@ std::string read_slab_free_hook(const PartInput& in, std::string& why) {
             return "";
         }
     for (const std::string flags : {"( s -> flags & SLAB_TYPESAFE_BY_RCU )", "s -> flags & SLAB_TYPESAFE_BY_RCU"})
-        for (std::size_t p; (p = init.find(flags)) != std::string::npos;) init.replace(p, flags.size(), "typesafe_by_rcu");
+        init = replace_all(init, flags, "typesafe_by_rcu");
     if (init.find("s ->") != std::string::npos) {
         why = "still_accessible at " + at(in, T[d].line) + " reads the cache otherwise than its SLAB_TYPESAFE_BY_RCU flag: " +
               init;
@@ -349,20 +333,14 @@ std::string read_slab_alloc_unpoison(const PartInput& in, std::string& why) {
         why = "kasan_unpoison() at " + at(in, un->line) + " is under if (" + g[0].cond + ")";
         return "";
     }
-    const auto& T = in.parsed.tokens;
-    const auto [first, last] = def_tokens(in);
-    for (std::size_t k = first; k < k_un && k < last; ++k) {
-        if (T[k].text != "return") continue;
-        std::vector<Guard> rg;
-        if (!enclosing_ifs(in, k, "a return", rg, why)) return "";
-        const std::string cond = rg.size() == 1 ? unhinted(rg[0].cond) : "";
-        if (cond != "( object == NULL )" && cond != "is_kfence_address ( object )") {
-            why = "the return at " + at(in, T[k].line) + " before kasan_unpoison() is " +
-                  (rg.empty() ? std::string("under no if") : "under if (" + rg[0].cond + ")") +
-                  ": the model unpoisons every object it hands out";
+    std::vector<Guard> returns;
+    if (!returns_before(in, k_un, "kasan_unpoison()", returns, why)) return "";
+    for (const Guard& r : returns)
+        if (r.cond != "( object == NULL )" && r.cond != "is_kfence_address ( object )") {
+            why = "the return under the if at " + at(in, r.line) + " (" + r.cond +
+                  ") comes before kasan_unpoison(): the model unpoisons every object it hands out";
             return "";
         }
-    }
     return "# " + in.def.name + ": kasan_unpoison(object, cache->object_size, init) at " + at(in, un->line) +
            "\nrule slab_alloc_kasan_init(init) = " + arg_expr(in, un->args[2], {{"init", "init"}}) + "\n";
 }

@@ -212,4 +212,34 @@ std::string to_semicolon(const PartInput& in, std::size_t first, std::size_t& se
     return text_between(in, first - 1, semi);
 }
 
+std::string unhinted(const std::string& cond) {
+    for (const char* h : {"unlikely ( ", "likely ( "})
+        if (cond.rfind(h, 0) == 0 && cond.back() == ')') return cond.substr(std::string(h).size() - 2);
+    return cond;
+}
+
+bool returns_before(const PartInput& in, std::size_t k, const std::string& what, std::vector<Guard>& guards,
+                    std::string& why) {
+    const auto& T = in.parsed.tokens;
+    const auto [first, last] = def_tokens(in);
+    for (std::size_t r = first; r < k && r < last; ++r) {
+        if (T[r].text != "return") continue;
+        std::vector<Guard> g;
+        if (!enclosing_ifs(in, r, "a return", g, why)) return false;
+        if (g.size() != 1) {
+            why = "the return at " + at(in, T[r].line) + " before " + what + " is " +
+                  (g.empty() ? std::string("under no if: ") + what + " is never reached" : "under more than one if");
+            return false;
+        }
+        g[0].cond = unhinted(g[0].cond);
+        guards.push_back(g[0]);
+    }
+    return true;
+}
+
+std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+    for (std::size_t p = 0; (p = text.find(from, p)) != std::string::npos; p += to.size()) text.replace(p, from.size(), to);
+    return text;
+}
+
 }  // namespace tagproof::tree

@@ -63,4 +63,18 @@ std::size_t find_statement(const PartInput& in, const std::vector<std::string>& 
 // `semi` is set to the `;`.
 std::string to_semicolon(const PartInput& in, std::size_t first, std::size_t& semi);
 
+// A condition with a leading likely()/unlikely() dropped: a branch hint,
+// `unlikely ( X )` is `( X )`.
+std::string unhinted(const std::string& cond);
+
+// The `if` each `return` of the function before token `k` is made under, in
+// order (what a call at k is reachable past), its condition with a leading
+// likely()/unlikely() hint dropped. False with `why` (naming `what`, the call)
+// when a return is under no if (k is never reached) or under more than one.
+bool returns_before(const PartInput& in, std::size_t k, const std::string& what, std::vector<Guard>& guards,
+                    std::string& why);
+
+// `text` with every `from` replaced by `to`.
+std::string replace_all(std::string text, const std::string& from, const std::string& to);
+
 }  // namespace tagproof::tree
