@@ -19,14 +19,13 @@ std::optional<KeptByAnswers::Entry> KeptByAnswers::read_head(const std::string& 
     std::string magic, k, asked;
     if (!in || !kept::get(in, magic) || magic != magic_ || !kept::get(in, k) || k != key || !kept::get(in, asked))
         return std::nullopt;
-    if (payload) {  // the transcript was parsed when the directory was read: only its bytes are skipped here
+    if (payload) {  // the transcript was read when the directory was: only its bytes are skipped here
         std::string end;
         if (!kept::get(in, *payload) || !kept::get(in, end) || end != "end") return std::nullopt;
         return Entry{{}, path};
     }
-    auto t = CallTranscript::parse(asked);
-    if (!t) return std::nullopt;
-    return Entry{std::move(*t), path};
+    if (!CallTranscript::well_formed(asked)) return std::nullopt;
+    return Entry{std::move(asked), path};
 }
 
 std::vector<std::shared_ptr<const KeptByAnswers::Entry>> KeptByAnswers::entries_of(const std::string& dir,
@@ -45,7 +44,7 @@ std::vector<std::shared_ptr<const KeptByAnswers::Entry>> KeptByAnswers::entries_
 
 std::optional<std::string> KeptByAnswers::find(const std::string& dir, const std::string& key, const Variant& v) {
     for (const auto& e : entries_of(dir, key)) {
-        if (!e->asked.same_answers(v)) continue;
+        if (!CallTranscript::same_answers(e->asked, v)) continue;
         std::string payload;
         if (read_head(e->path, key, &payload)) return payload;
     }
@@ -68,7 +67,7 @@ void KeptByAnswers::keep(const std::string& dir, const std::string& key, const C
     if (!kept::write_whole(path, text.str())) return;
     // (a key this process has not read yet is read from its directory, this entry with it)
     std::lock_guard<std::mutex> lock(mu_);
-    if (auto it = known_.find(key); it != known_.end()) it->second.push_back(std::make_shared<const Entry>(Entry{asked, path}));
+    if (auto it = known_.find(key); it != known_.end()) it->second.push_back(std::make_shared<const Entry>(Entry{bytes, path}));
 }
 
 }  // namespace tagproof::kernel

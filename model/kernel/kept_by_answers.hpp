@@ -38,7 +38,7 @@ public:
 
 private:
     struct Entry {
-        CallTranscript asked;
+        std::string asked;  // its transcript's bytes (CallTranscript::same_answers reads them as they are)
         std::string path;
     };
     // An entry's transcript (payload null), or its payload (the transcript

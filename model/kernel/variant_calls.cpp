@@ -79,13 +79,46 @@ void CallTranscript::add(Question q, const std::string& args, const std::string&
     calls_.emplace(std::move(key), answer);
 }
 
-bool CallTranscript::same_answers(const Variant& v) const {
-    for (const auto& [key, answer] : calls_) {
-        const auto q = std::uint8_t(key[0]);
-        if (q >= std::uint8_t(Question::count)) return false;
-        if (kReask[q](v, std::string_view(key).substr(1)) != answer) return false;
+namespace {
+
+// Whether `v` answers the question `key` (question byte + arguments) with `answer`.
+bool answers_alike(const Variant& v, std::string_view key, std::string_view answer) {
+    const auto q = std::uint8_t(key[0]);
+    if (q >= std::uint8_t(Question::count)) return false;
+    return kReask[q](v, key.substr(1)) == answer;
+}
+
+// Calls f(key, answer) on each call of a transcript's bytes until f says
+// stop (false); false when the bytes are not a whole transcript or f stopped.
+template <class F>
+bool each_call(std::string_view bytes, F f) {
+    In in{bytes};
+    std::uint64_t n = 0;
+    calls::io(in, n);
+    if (!in.ok || n > bytes.size()) return false;
+    for (std::uint64_t i = 0; i < n; ++i) {
+        std::string_view key, answer;
+        calls::io(in, key);
+        calls::io(in, answer);
+        if (!in.ok || key.empty() || !f(key, answer)) return false;
     }
+    return in.done();
+}
+
+}  // namespace
+
+bool CallTranscript::same_answers(const Variant& v) const {
+    for (const auto& [key, answer] : calls_)
+        if (!answers_alike(v, key, answer)) return false;
     return true;
+}
+
+bool CallTranscript::well_formed(std::string_view bytes) {
+    return each_call(bytes, [](std::string_view, std::string_view) { return true; });
+}
+
+bool CallTranscript::same_answers(std::string_view bytes, const Variant& v) {
+    return each_call(bytes, [&](std::string_view key, std::string_view answer) { return answers_alike(v, key, answer); });
 }
 
 std::string CallTranscript::bytes() const {
@@ -99,19 +132,12 @@ std::string CallTranscript::bytes() const {
 }
 
 std::optional<CallTranscript> CallTranscript::parse(const std::string& bytes) {
-    In in{bytes};
-    std::uint64_t n = 0;
-    calls::io(in, n);
-    if (!in.ok || n > bytes.size()) return std::nullopt;
     CallTranscript t;
-    for (std::uint64_t i = 0; i < n && in.ok; ++i) {
-        std::string key, answer;
-        calls::io(in, key);
-        calls::io(in, answer);
-        if (key.empty()) return std::nullopt;
-        t.calls_.emplace(std::move(key), std::move(answer));
-    }
-    if (!in.done()) return std::nullopt;
+    if (!each_call(bytes, [&](std::string_view key, std::string_view answer) {
+            t.calls_.emplace(std::string(key), std::string(answer));
+            return true;
+        }))
+        return std::nullopt;
     return t;
 }
 

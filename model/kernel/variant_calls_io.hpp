@@ -108,6 +108,17 @@ inline void io(In& in, std::string& v) {
     v.assign(in.s.substr(in.at, n));
     in.at += n;
 }
+// The same bytes, not copied: a view into what `in` reads.
+inline void io(In& in, std::string_view& v) {
+    std::uint64_t n = 0;
+    io(in, n);
+    if (!in.ok || in.s.size() - in.at < n) {
+        in.ok = false;
+        return;
+    }
+    v = in.s.substr(in.at, n);
+    in.at += n;
+}
 
 template <class A, class S>
     requires(is<S, std::optional<bool>>)

@@ -150,6 +150,16 @@ TEST(VariantCalls, ATranscriptAgreesWithItsOwnVariantOnly) {
     auto tampered = CallTranscript::parse(bytes);
     ASSERT_TRUE(tampered);
     EXPECT_FALSE(tampered->same_answers(base));
+    // the same questions of the bytes as they are (a cache's read path), with the same controls
+    EXPECT_TRUE(CallTranscript::well_formed(t.bytes()));
+    EXPECT_TRUE(CallTranscript::same_answers(t.bytes(), base));
+    EXPECT_FALSE(CallTranscript::same_answers(t.bytes(), find_variant("mutant-no-tcma")));
+    EXPECT_TRUE(CallTranscript::well_formed(bytes));
+    EXPECT_FALSE(CallTranscript::same_answers(bytes, base));
+    for (const std::string& bad : {t.bytes() + "x", t.bytes().substr(0, t.bytes().size() - 1), std::string()}) {
+        EXPECT_FALSE(CallTranscript::well_formed(bad));
+        EXPECT_FALSE(CallTranscript::same_answers(bad, base));  // not a transcript: never "the same"
+    }
 }
 
 TEST(VariantCalls, ANameAskedIsAnAnswerToo) {
