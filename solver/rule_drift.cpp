@@ -130,7 +130,7 @@ void drift_on(const kernel::RuleOverrides& lifted, const std::string& release, s
     }
     // the free path: free_pages_prepare's plan over every state of the freed page
     if (lifted.find_body("should_skip_kasan_poison") || defined("free_reads_skip_flag") || defined("free_poison_init") ||
-        defined("free_init_after_poison") || defined("free_kernel_init")) {
+        defined("kasan_poison_pages_init") || defined("free_init_after_poison") || defined("free_kernel_init")) {
         kernel::FreeInput<S> fin;
         fin.page_tag = word(c, "page_tag");
         fin.pg_skip_kasan_poison = c.bool_const("PG_skip_kasan_poison");

@@ -22,6 +22,9 @@ const std::vector<LiftTarget>& lift_targets() {
         {"should_skip_kasan_unpoison", "mm/page_alloc.c"},
         {"post_alloc_hook", "mm/page_alloc.c"},
         {"should_skip_kasan_poison", "mm/page_alloc.c"},
+        {"__kasan_poison_pages", "mm/kasan/common.c",
+         "the init its kasan_poison(..., KASAN_PAGE_FREE, init) is given: rule kasan_poison_pages_init",
+         read_kasan_poison_pages},
         {"free_pages_prepare", "mm/page_alloc.c",
          "whether it calls should_skip_kasan_poison() before it clears the head page's flags "
          "(page->flags &= ~PAGE_FLAGS_CHECK_AT_PREP), and its KASAN part (the init kasan_poison_pages() is "

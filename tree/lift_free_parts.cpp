@@ -1,5 +1,6 @@
-// lift_free_parts.cpp — free_pages_prepare's KASAN part (mm/page_alloc.c),
-// read in part: every era writes it
+// lift_free_parts.cpp — the page free's KASAN part read in part: the init
+// __kasan_poison_pages() passes on (below), and free_pages_prepare's
+// (mm/page_alloc.c): every era writes it
 //     bool init = want_init_on_free();
 //     ...
 //     if (!skip_kasan_poison) {
@@ -149,6 +150,65 @@ std::string read_free_kasan_part(const PartInput& in, std::string& why) {
            ", kasan_poison_pages() at " + at(in, poison->line) +
            "\nrule free_poison_init(init) = " + arg_expr(in, poison->args[2], bind) +
            "\nrule free_init_after_poison(init) = " + after + "\nrule free_kernel_init(init) = " + kernel + "\n";
+}
+
+// __kasan_poison_pages (mm/kasan/common.c), read in part: the init its
+// kasan_poison() is given (rule kasan_poison_pages_init(init)). v6.1 and
+// v6.12 write
+//     if (likely(!PageHighMem(page)))
+//             kasan_poison(page_address(page), PAGE_SIZE << order,
+//                          KASAN_PAGE_FREE, init);
+// With HW_TAGS that init is the only zeroing of a block freed under
+// init_on_free: free_pages_prepare() leaves kernel_init_pages() out where
+// KASAN initialises memory itself (rule free_init_after_poison). The call's
+// range and value must be the model's (the block at page_address(page),
+// PAGE_SIZE << order, KASAN_PAGE_FREE) and the call made whenever the
+// function runs, but for the highmem test (arm64 has no highmem): no other
+// if around it, no return before it. Nothing else may be called (what else
+// the function did would go unread). Anything else is refused with what it
+// is.
+std::string read_kasan_poison_pages(const PartInput& in, std::string& why) {
+    for (const Call* c : in.parsed.calls_in(in.def.begin_line, in.def.end_line))
+        if (c->callee != "kasan_poison" && c->callee != "page_address" && c->callee != "PageHighMem" &&
+            c->callee != "likely" && c->callee != "unlikely") {
+            why = in.def.name + " calls " + c->callee + "() at " + at(in, c->line) +
+                  ": the model reads only its kasan_poison() of the block";
+            return "";
+        }
+    const Call* p = nth_call(in, "kasan_poison", 0);
+    if (!p || p->args.size() != 4) {
+        why = in.def.name + (p ? "'s kasan_poison() at " + at(in, p->line) + " does not take four arguments"
+                               : " does not call kasan_poison()");
+        return "";
+    }
+    if (p->args[0] != "page_address ( page )" || p->args[1] != "PAGE_SIZE << order" || p->args[2] != "KASAN_PAGE_FREE") {
+        why = "kasan_poison() at " + at(in, p->line) + " poisons (" + p->args[0] + ", " + p->args[1] + ", " +
+              p->args[2] + "), not the model's (page_address(page), PAGE_SIZE << order, KASAN_PAGE_FREE)";
+        return "";
+    }
+    auto highmem_test = [](const std::string& cond, bool negated) {
+        const std::string c = unhinted(cond), t = std::string(negated ? "! " : "") + "PageHighMem ( page )";
+        return c == t || c == "( " + t + " )";
+    };
+    const std::size_t k = token_at(in, p->offset);
+    std::vector<Guard> g;
+    if (!enclosing_ifs(in, k, "kasan_poison()", g, why)) return "";
+    if (g.size() > 1 || (g.size() == 1 && !highmem_test(g[0].cond, true))) {
+        why = "kasan_poison() at " + at(in, p->line) + " is under if (" + g[0].cond +
+              "): the model poisons every block free_pages_prepare() hands it";
+        return "";
+    }
+    std::vector<Guard> returns;
+    if (!returns_before(in, k, "kasan_poison()", returns, why)) return "";
+    for (const Guard& r : returns)
+        if (!highmem_test(r.cond, false)) {
+            why = "the return under the if at " + at(in, r.line) + " (" + r.cond +
+                  ") comes before kasan_poison(): the model poisons every block free_pages_prepare() hands it";
+            return "";
+        }
+    return "# " + in.def.name + ": kasan_poison(page_address(page), PAGE_SIZE << order, KASAN_PAGE_FREE, init) at " +
+           at(in, p->line) + "\nrule kasan_poison_pages_init(init) = " + arg_expr(in, p->args[3], {{"init", "init"}}) +
+           "\n";
 }
 
 // The whole part of free_pages_prepare the model reads: the order of its

@@ -244,6 +244,16 @@ struct rules_6_1 {
     static typename D::Bool free_poison_init(const KasanEnv<D>& e, typename D::Bool init) {
         return init;
     }
+    // __kasan_poison_pages (mm/kasan/common.c): the init its
+    //     kasan_poison(page_address(page), PAGE_SIZE << order, KASAN_PAGE_FREE, init);
+    // is given, of the init kasan_poison_pages() was given (every era: that
+    // init), read from a tree by tree/lift_free_parts.cpp. Applied where
+    // free_pages_prepare() poisons; the mempool's page poisoning passes
+    // false, which the model keeps (the element's data is not zeroed).
+    template <class D>
+    static typename D::Bool kasan_poison_pages_init(const KasanEnv<D>& e, typename D::Bool init) {
+        return init;
+    }
     template <class D>
     static typename D::Bool free_init_after_poison(const KasanEnv<D>& e, typename D::Bool init) {
         return init && !e.kasan_has_integrated_init();
@@ -260,7 +270,8 @@ struct rules_6_1 {
         // kasan_poison_pages(): nothing unless kasan_enabled(); its init is
         // honoured where KASAN initialises memory itself (HW_TAGS)
         f.poison = !f.skip_poison && e.kasan_enabled;
-        f.poison_init = f.poison && Self::free_poison_init(e, init) && e.kasan_has_integrated_init();
+        f.poison_init =
+                f.poison && Self::kasan_poison_pages_init(e, Self::free_poison_init(e, init)) && e.kasan_has_integrated_init();
         f.kernel_init = Self::free_kernel_init(e, D::ite(f.skip_poison, init, Self::free_init_after_poison(e, init)));
         return f;
     }

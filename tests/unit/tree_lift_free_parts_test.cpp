@@ -5,6 +5,7 @@
 // shapes a broken patch makes as the controls.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 
 #include "lifted_rows.hpp"
@@ -121,5 +122,77 @@ TEST(LiftFreeParts, TheSkipTestAsTheCallOrARenamedLocal) {
     }
     EXPECT_NE(read_free("\tbool big = order > 3;\n\tbool init = want_init_on_free();\n", "\tif (!big) {\n" + tail)
                   .find("not under if (!skip_kasan_poison) alone"),
+              std::string::npos);
+}
+
+namespace {
+
+// __kasan_poison_pages with BODY, in the shape v6.1 and v6.12 write it
+std::string read_poison_pages(const std::string& body = "\tif (likely(!PageHighMem(page)))\n"
+                                                        "\t\tkasan_poison(page_address(page), PAGE_SIZE << order,\n"
+                                                        "\t\t\t     KASAN_PAGE_FREE, init);\n") {
+    const std::string text =
+        "enum { false = 0, true = 1 };\ntypedef _Bool bool;\nstruct page;\n#define PAGE_SIZE 4096UL\n"
+        "#define KASAN_PAGE_FREE 0xFF\n#define likely(x) __builtin_expect(!!(x), 1)\n"
+        "bool PageHighMem(struct page *);\nvoid *page_address(struct page *);\n"
+        "void kasan_poison(const void *, unsigned long, unsigned char, bool);\n"
+        "void kasan_unpoison(const void *, unsigned long, bool);\n"
+        "void __kasan_poison_pages(struct page *page, unsigned int order, bool init)\n{\n" + body + "}\n";
+    return read_part("mm/kasan/common.c", text, "__kasan_poison_pages", tree::read_kasan_poison_pages);
+}
+
+}  // namespace
+
+namespace {
+
+// Every row of the free plan that RULES decide beside linux-7.0: field -> equal
+std::map<std::string, bool> free_plan_rows(const std::string& rules) {
+    std::map<std::string, bool> m;
+    for (const auto& r : solver::rule_drift(
+             kernel::parse_variant_file("name lifted-x\nbase linux-7.0\n" + rules, "lifted").overrides, "linux-7.0"))
+        if (r.rule == "free_pages_prepare") m[r.field] = r.equal;
+    return m;
+}
+
+}  // namespace
+
+// The eras' shape reads as the hand rule (init passed on), every row of the
+// free plan proved equal to linux-7.0's; the highmem test written as a
+// return reads the same.
+TEST(LiftFreeParts, PoisonPagesPassesItsInit) {
+    const std::string r = read_poison_pages();
+    EXPECT_EQ(rule_line(r, "kasan_poison_pages_init"), "rule kasan_poison_pages_init(init) = init") << r;
+    const auto rows = free_plan_rows(r);
+    EXPECT_TRUE(rows.count("poison_init")) << r;
+    for (const auto& [field, equal] : rows) EXPECT_TRUE(equal) << field;
+    const std::string ret = read_poison_pages("\tif (PageHighMem(page))\n\t\treturn;\n"
+                                              "\tkasan_poison(page_address(page), PAGE_SIZE << order, KASAN_PAGE_FREE, init);\n");
+    EXPECT_EQ(rule_line(ret, "kasan_poison_pages_init"), rule_line(r, "kasan_poison_pages_init")) << ret;
+}
+
+// The control: init no longer passed on ("free_pages_prepare() clears the
+// page anyway") reads as false, and the free plan's poison_init (alone)
+// then differs from linux-7.0's; shapes the model is not are refused with why.
+TEST(LiftFreeParts, PoisonPagesWithoutInitDiffersAndOtherShapesAreRefused) {
+    const std::string dropped = read_poison_pages("\tif (likely(!PageHighMem(page)))\n"
+                                                  "\t\tkasan_poison(page_address(page), PAGE_SIZE << order,\n"
+                                                  "\t\t\t     KASAN_PAGE_FREE, false);\n");
+    EXPECT_EQ(rule_line(dropped, "kasan_poison_pages_init"), "rule kasan_poison_pages_init(init) = false") << dropped;
+    for (const auto& [field, equal] : free_plan_rows(dropped)) EXPECT_EQ(equal, field != "poison_init") << field;
+    EXPECT_NE(read_poison_pages("\tif (order < 3)\n\t\tkasan_poison(page_address(page), PAGE_SIZE << order, "
+                                "KASAN_PAGE_FREE, init);\n")
+                  .find("is under if (order < 3)"),
+              std::string::npos);
+    EXPECT_NE(read_poison_pages("\tif (order > 3)\n\t\treturn;\n\tkasan_poison(page_address(page), PAGE_SIZE << order, "
+                                "KASAN_PAGE_FREE, init);\n")
+                  .find("comes before kasan_poison()"),
+              std::string::npos);
+    EXPECT_NE(read_poison_pages("\tkasan_poison(page_address(page), PAGE_SIZE, KASAN_PAGE_FREE, init);\n")
+                  .find("not the model's"),
+              std::string::npos);
+    // a call besides the poisoning would go unread
+    EXPECT_NE(read_poison_pages("\tkasan_poison(page_address(page), PAGE_SIZE << order, KASAN_PAGE_FREE, init);\n"
+                                "\tkasan_unpoison(page_address(page), PAGE_SIZE << order, init);\n")
+                  .find("calls kasan_unpoison()"),
               std::string::npos);
 }

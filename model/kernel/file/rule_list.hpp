@@ -52,6 +52,7 @@
     X2(zero_tags, Bool, gfp, Word, init, Bool)            \
     X2(sample_eligible, Bool, order, Word, gfp, Word)     \
     X1(free_poison_init, Bool, init, Bool)                \
+    X1(kasan_poison_pages_init, Bool, init, Bool)         \
     X1(free_init_after_poison, Bool, init, Bool)          \
     X1(free_kernel_init, Bool, init, Bool)                \
     X1(sample_wrapped, Bool, left, Long)                  \

@@ -80,6 +80,9 @@ const char* rule_site(const std::string& n) {
         {"sample_eligible", "mm/kasan/kasan.h kasan_sample_page_alloc: the allocation is counted (v6.3+)"},
         {"free_poison_init", "mm/page_alloc.c free_pages_prepare: the init kasan_poison_pages() is given, "
                              "`init` being want_init_on_free() (every era: init)"},
+        {"kasan_poison_pages_init", "mm/kasan/common.c __kasan_poison_pages: the init its kasan_poison(..., "
+                                    "KASAN_PAGE_FREE, init) is given, `init` being kasan_poison_pages()'s (every "
+                                    "era: init)"},
         {"free_init_after_poison", "mm/page_alloc.c free_pages_prepare: init after the poisoning block "
                                    "(every era: init && !kasan_has_integrated_init())"},
         {"free_kernel_init", "mm/page_alloc.c free_pages_prepare: kernel_init_pages() is called, `init` "
