@@ -20,11 +20,12 @@
 // (perf: exc_page_fault under memmove and Model::Model). With jemalloc's
 // arenas and metadata madvised for transparent huge pages (the kernel's
 // "madvise" mode, Debian's default, is enough) the same review takes 2,300
-// faults and 0.75x the wall time, for 10 % more resident memory
-// (twenty-fifth session, `/usr/bin/time -f "%e %U %S %M %R" tagproof review
-// tests/patches/slab_free_poison_rcu_6_12.patch`, with and without
-// MALLOC_CONF=thp:always,metadata_thp:always). Where the kernel has THP off
-// the option is a no-op.
+// faults and 0.86x the wall time, a mutant's review 0.70x, for 10 % more
+// resident memory (twenty-fifth session, 8 alternate runs of each with the
+// suite's caches full, `/usr/bin/time -f "%e %U %S %R" tagproof review
+// tests/patches/slab_free_poison_rcu_6_12.patch` and `... review --variant
+// mutant-skip-drops-zero`, against MALLOC_CONF=thp:default,
+// metadata_thp:disabled). Where the kernel has THP off the option is a no-op.
 extern "C" {
 // NOLINTNEXTLINE: the name is jemalloc's
 const char* malloc_conf = "dirty_decay_ms:-1,muzzy_decay_ms:-1,thp:always,metadata_thp:always";

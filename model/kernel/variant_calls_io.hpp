@@ -98,17 +98,7 @@ inline void io(Out& o, const std::string& v) {
     io(o, n);
     o.s += v;
 }
-inline void io(In& in, std::string& v) {
-    std::uint64_t n = 0;
-    io(in, n);
-    if (!in.ok || in.s.size() - in.at < n) {
-        in.ok = false;
-        return;
-    }
-    v.assign(in.s.substr(in.at, n));
-    in.at += n;
-}
-// The same bytes, not copied: a view into what `in` reads.
+// A string's bytes, not copied: a view into what `in` reads.
 inline void io(In& in, std::string_view& v) {
     std::uint64_t n = 0;
     io(in, n);
@@ -118,6 +108,11 @@ inline void io(In& in, std::string_view& v) {
     }
     v = in.s.substr(in.at, n);
     in.at += n;
+}
+inline void io(In& in, std::string& v) {
+    std::string_view x;
+    io(in, x);
+    if (in.ok) v.assign(x);
 }
 
 template <class A, class S>
