@@ -7,6 +7,7 @@
 #include "kunit_writer.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -129,7 +130,24 @@ std::string ptr(const Arg& a) {
 std::string num(const Arg& a) { return a.is_number ? std::to_string(a.number) + "UL" : a.name; }
 
 std::string gfp(const Statement& st, std::size_t i) {
-    return st.args.size() > i && !st.args[i].text.empty() ? st.args[i].text : "GFP_KERNEL";
+    if (st.args.size() <= i || st.args[i].text.empty()) return "GFP_KERNEL";
+    // the scenario's (and the GFP printer's) name for no flag at all is no C:
+    // a counterexample of the solver's may allocate with gfp 0
+    std::string t = st.args[i].text, out, word;
+    auto flush = [&] {
+        out += word == "none" ? "0" : word;
+        word.clear();
+    };
+    for (char ch : t) {
+        if (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_') {
+            word += ch;
+        } else {
+            flush();
+            out += ch;
+        }
+    }
+    flush();
+    return out;
 }
 
 // One term of a check as C: "" where the kernel cannot say it.

@@ -92,6 +92,9 @@ const std::vector<Modelled>& modelled_functions() {
          "krealloc in place: the spare part's zeroing read from the tree (rule krealloc_zeroes_spare)"},
         {"kfence_init", "mm/kfence/core.c", "rule kfence_enabled"},
         {"kasan_has_integrated_init", "include/linux/kasan.h", "slab_memset_init, the init plan"},
+        // the wrappers the page allocator calls: nothing unless kasan_enabled() (rules_6_1.hpp)
+        {"kasan_unpoison_pages", "include/linux/kasan.h", "primitive kasan_unpoison_pages (its kasan_enabled() test)"},
+        {"kasan_poison_pages", "include/linux/kasan.h", "the free plan's poison (its kasan_enabled() test)"},
         {"kasan_hw_tags_enabled", "include/linux/kasan-enabled.h", "runtime predicate"},
         // page tables, user pages, skb
         {"__pte_alloc_one", "include/asm-generic/pgalloc.h", "rule pte_alloc_one_gfp (the gfp it is given, by hand)"},

@@ -152,6 +152,22 @@ TEST(KunitWriter, WritesAnExpressibleScenarioAsKernelC) {
     EXPECT_NE(c.find("KUNIT_CASE(uaf_demo)"), std::string::npos);
 }
 
+// A counterexample of the solver's may allocate with no flag at all, which
+// the scenario (and the GFP printer) calls `none`: in C it is 0, alone or in
+// an expression; a flag that merely contains the letters is left alone.
+TEST(KunitWriter, NoFlagIsZeroInC) {
+    const scenario::Scenario sc = scenario::parse_scenario(
+        "name gfp_none\nmodes hw_tags\na = alloc_pages(0, none)\nb = alloc_pages(0, none|__GFP_ZERO)\n"
+        "free_pages(a)\nfree_pages(b)\n",
+        "none.litmus");
+    const KunitSuite s = write_kunit_suite({sc}, "tagproof");
+    ASSERT_EQ(s.cases, std::vector<std::string>{"gfp_none"});
+    const std::string& c = s.c_source;
+    EXPECT_NE(c.find("a = alloc_pages(0, 0UL);"), std::string::npos) << c;
+    EXPECT_NE(c.find("b = alloc_pages(0|__GFP_ZERO, 0UL);"), std::string::npos) << c;
+    EXPECT_EQ(c.find("alloc_pages(none"), std::string::npos) << c;  // the control: what it wrote before
+}
+
 TEST(KunitWriter, LeavesOutWhatKernelCannotSay) {
     auto left_out = [](const std::string& text) {
         const KunitSuite s = write_kunit_suite({scenario::parse_scenario(text, "x.litmus")}, "tagproof");
