@@ -7,10 +7,10 @@
 #include "kunit_writer.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -133,21 +133,8 @@ std::string gfp(const Statement& st, std::size_t i) {
     if (st.args.size() <= i || st.args[i].text.empty()) return "GFP_KERNEL";
     // the scenario's (and the GFP printer's) name for no flag at all is no C:
     // a counterexample of the solver's may allocate with gfp 0
-    std::string t = st.args[i].text, out, word;
-    auto flush = [&] {
-        out += word == "none" ? "0" : word;
-        word.clear();
-    };
-    for (char ch : t) {
-        if (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_') {
-            word += ch;
-        } else {
-            flush();
-            out += ch;
-        }
-    }
-    flush();
-    return out;
+    static const std::regex none("\\bnone\\b");
+    return std::regex_replace(st.args[i].text, none, "0");
 }
 
 // One term of a check as C: "" where the kernel cannot say it.

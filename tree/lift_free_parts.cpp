@@ -187,8 +187,7 @@ std::string read_kasan_poison_pages(const PartInput& in, std::string& why) {
         return "";
     }
     auto highmem_test = [](const std::string& cond, bool negated) {
-        const std::string c = unhinted(cond), t = std::string(negated ? "! " : "") + "PageHighMem ( page )";
-        return c == t || c == "( " + t + " )";
+        return bare(cond) == std::string(negated ? "! " : "") + "PageHighMem ( page )";
     };
     const std::size_t k = token_at(in, p->offset);
     std::vector<Guard> g;

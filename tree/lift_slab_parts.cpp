@@ -231,7 +231,7 @@ std::string read_slab_free_poison(const PartInput& in, std::string& why) {
     if (!returns_before(in, k_poison, "kasan_poison()", returns, why)) return "";
     std::string rule, read, own_if;
     for (const Guard& r : returns) {
-        if (r.cond == "! kasan_arch_is_ready ( )" || r.cond == "is_kfence_address ( object )" ||
+        if (bare(r.cond) == "! kasan_arch_is_ready ( )" || bare(r.cond) == "is_kfence_address ( object )" ||
             std::find(reporting.begin(), reporting.end(), r.close) != reporting.end())
             continue;
         rule += " && !(" + as_still_accessible(in, r.cond) + ")";
@@ -336,7 +336,7 @@ std::string read_slab_alloc_unpoison(const PartInput& in, std::string& why) {
     std::vector<Guard> returns;
     if (!returns_before(in, k_un, "kasan_unpoison()", returns, why)) return "";
     for (const Guard& r : returns)
-        if (r.cond != "( object == NULL )" && r.cond != "is_kfence_address ( object )") {
+        if (bare(r.cond) != "object == NULL" && bare(r.cond) != "is_kfence_address ( object )") {
             why = "the return under the if at " + at(in, r.line) + " (" + r.cond +
                   ") comes before kasan_unpoison(): the model unpoisons every object it hands out";
             return "";

@@ -218,6 +218,22 @@ std::string unhinted(const std::string& cond) {
     return cond;
 }
 
+std::string bare(const std::string& cond) {
+    std::string c = unhinted(cond);
+    while (c.size() >= 4 && c.rfind("( ", 0) == 0 && c.compare(c.size() - 2, 2, " )") == 0) {
+        // the first `(` must close at the very end
+        int depth = 0;
+        std::size_t close = std::string::npos;
+        for (std::size_t i = 0; i < c.size() && close == std::string::npos; ++i) {
+            if (c[i] == '(') ++depth;
+            else if (c[i] == ')' && --depth == 0) close = i;
+        }
+        if (close != c.size() - 1) break;
+        c = c.substr(2, c.size() - 4);
+    }
+    return c;
+}
+
 bool returns_before(const PartInput& in, std::size_t k, const std::string& what, std::vector<Guard>& guards,
                     std::string& why) {
     const auto& T = in.parsed.tokens;

@@ -66,6 +66,10 @@ std::string to_semicolon(const PartInput& in, std::size_t first, std::size_t& se
 // A condition with a leading likely()/unlikely() dropped: a branch hint,
 // `unlikely ( X )` is `( X )`.
 std::string unhinted(const std::string& cond);
+// A condition as readers compare it: its hint dropped and the parentheses
+// that enclose all of it (`unlikely(object == NULL)`, `(object == NULL)` and
+// `object == NULL` are all `object == NULL`; `( a ) && ( b )` is kept).
+std::string bare(const std::string& cond);
 
 // The `if` each `return` of the function before token `k` is made under, in
 // order (what a call at k is reachable past), its condition with a leading

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "lifted_rows.hpp"
+#include "part_scan.hpp"
 #include "read_part.hpp"
 
 using namespace tagproof;
@@ -195,4 +196,15 @@ TEST(LiftFreeParts, PoisonPagesWithoutInitDiffersAndOtherShapesAreRefused) {
                                 "\tkasan_unpoison(page_address(page), PAGE_SIZE << order, init);\n")
                   .find("calls kasan_unpoison()"),
               std::string::npos);
+}
+
+// Conditions are compared bare (tree/part_scan.cpp): a hint and enclosing
+// parentheses dropped; the control, parentheses that do not enclose the
+// whole condition, kept.
+TEST(PartScan, ConditionsAreComparedBare) {
+    EXPECT_EQ(tree::bare("unlikely ( object == NULL )"), "object == NULL");
+    EXPECT_EQ(tree::bare("( object == NULL )"), "object == NULL");
+    EXPECT_EQ(tree::bare("likely ( ! PageHighMem ( page ) )"), "! PageHighMem ( page )");
+    EXPECT_EQ(tree::bare("is_kfence_address ( object )"), "is_kfence_address ( object )");
+    EXPECT_EQ(tree::bare("( a ) && ( b )"), "( a ) && ( b )");
 }
