@@ -250,9 +250,17 @@ Accounting account(const patch::Series& s, const std::vector<patch::HunkMap>& ma
         // Tokens of the hunk's lines, before and after.
         const int first_old = ob, last_old = ob + oi - 1, first_new = nb, last_new = nb + ni - 1;
         const bool same_tokens = before.tokens_in(first_old, last_old) == after.tokens_in(first_new, last_new);
-        std::vector<std::string> modelled;
+        // A helper the model has by hand that the hunk deletes (defined before,
+        // not after) changes nothing by itself: what it did matters only
+        // where it was called, and a caller still calling it would not build.
+        // Beside a function the model reads it is named, not counted.
+        std::vector<std::string> modelled, deleted;
         for (const auto& n : names)
-            if (find_modelled(n)) modelled.push_back(n);
+            if (find_modelled(n)) {
+                const bool helper = !lifted || lifted->find(without_noprof(n)) == lifted->end();
+                (helper && before.find(n) && !after.find(n) ? deleted : modelled).push_back(n);
+            }
+        if (modelled.empty()) modelled = deleted, deleted.clear();  // alone, it is what the hunk changes
         a.function = join(std::vector<std::string>(names.begin(), names.end()));
         if (place->how == HunkPlace::How::exact && !place->loose)
             a.file = fd.path + ":" + std::to_string(place->old_line);
@@ -284,6 +292,9 @@ Accounting account(const patch::Series& s, const std::vector<patch::HunkMap>& ma
             a.words = "changes " + join(modelled) +
                       ", read from the tree before and after the series into rule bodies: the review checks the code" +
                       part;
+            for (const auto& n : deleted)
+                a.words += "; deletes " + n + " (" + find_modelled(n)->model +
+                           "), which matters only where it was called: there the code is read";
         } else if (has_rules(hm)) {
             a.what = HunkAccount::What::rule;
             a.words = rule_words(hm);

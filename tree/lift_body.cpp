@@ -71,6 +71,11 @@ const std::vector<LiftTarget>& lift_targets() {
          "bytes given up, and its KASAN calls in place if it makes them itself: feature vrealloc, rules "
          "vrealloc_shrink_zeroes, vrealloc_granule_aligned, vrealloc_grow_vm_alloc, vrealloc_grow_keep_tag",
          read_vrealloc_kasan, "vrealloc", "feature vrealloc no\n"},
+        {"__kasan_unpoison_vmalloc", "mm/kasan/hw_tags.c",
+         "with kasan.vmalloc=off, whether init_vmalloc_pages() clears the area; else the flags it tags the area "
+         "under and the init of its kasan_unpoison() and redzone: rules unpoison_vmalloc_off_init, "
+         "unpoison_vmalloc_tags, unpoison_vmalloc_init",
+         read_unpoison_vmalloc},
         {"__kasan_vrealloc", "mm/kasan/common.c",
          "the shrink's poison and the grow's unpoison call, their start offsets and the grow's flags: rules "
          "vrealloc_granule_aligned, vrealloc_grow_vm_alloc, vrealloc_grow_keep_tag",

@@ -43,6 +43,8 @@ std::string read_skip_flag_order(const PartInput& in, std::string& why);
 std::string read_free_kasan_part(const PartInput& in, std::string& why);
 std::string read_free_pages_prepare(const PartInput& in, std::string& why);
 std::string read_kasan_poison_pages(const PartInput& in, std::string& why);
+// lift_vmalloc_unpoison.cpp: HW_TAGS' __kasan_unpoison_vmalloc
+std::string read_unpoison_vmalloc(const PartInput& in, std::string& why);
 std::string read_krealloc_spare_zeroing(const PartInput& in, std::string& why);
 std::string read_skb_frag_refill_gfp(const PartInput& in, std::string& why);
 std::string read_skb_with_frags_gfp(const PartInput& in, std::string& why);

@@ -80,7 +80,13 @@ const std::vector<Modelled>& modelled_functions() {
         {"__kasan_mempool_unpoison_pages", "mm/kasan/common.c", "mempool hooks"},
         {"__kasan_mempool_poison_object", "mm/kasan/common.c", "mempool hooks"},
         {"__kasan_mempool_unpoison_object", "mm/kasan/common.c", "mempool_element_effect"},
-        {"__kasan_unpoison_vmalloc", "mm/kasan/hw_tags.c", "vmalloc_area_effect"},
+        {"__kasan_unpoison_vmalloc", "mm/kasan/hw_tags.c",
+         "vmalloc_area_effect; rules unpoison_vmalloc_off_init, unpoison_vmalloc_tags, unpoison_vmalloc_init, read "
+         "from the tree in part"},
+        // the helpers __kasan_unpoison_vmalloc calls: what they do to the area is the model's
+        {"init_vmalloc_pages", "mm/kasan/hw_tags.c",
+         "vmalloc_area_effect: each page of the area cleared (clear_highpage_kasan_tagged)"},
+        {"unpoison_vmalloc_pages", "mm/kasan/hw_tags.c", "vmalloc_area_effect: each backing page's tag := the area's"},
         {"__kasan_poison_vmalloc", "mm/kasan/hw_tags.c", "vmalloc free effect"},
         {"kasan_init_hw_tags", "mm/kasan/hw_tags.c", "boot parameters of the era"},
         {"early_kasan_flag_page_alloc_sample", "mm/kasan/hw_tags.c", "boot parameter kasan.page_alloc.sample"},

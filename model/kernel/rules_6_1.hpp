@@ -352,16 +352,41 @@ struct rules_6_1 {
     // with CONFIG_KASAN_VMALLOC. HW (hw_tags.c): kasan.vmalloc=off clears pages
     // if INIT; else tags only VM_ALLOC + PROT_NORMAL areas. Software
     // (shadow.c): Generic always; SW_TAGS only PROT_NORMAL.
+    //
+    // HW_TAGS' __kasan_unpoison_vmalloc (mm/kasan/hw_tags.c), v6.1 and v6.12,
+    // in three rules that tree/lift_kasan_parts.cpp reads from a tree, each
+    // of the KASAN_VMALLOC_* flags __vmalloc_node_range() passed as a bool:
+    //   unpoison_vmalloc_off_init(init)   with kasan.vmalloc=off, whether
+    //       init_vmalloc_pages() clears the pages (`if (flags & KASAN_VMALLOC_INIT)`)
+    //   unpoison_vmalloc_tags(vm_alloc, prot_normal)   no early return before
+    //       the tagging (`if (!(flags & KASAN_VMALLOC_VM_ALLOC)) return` and
+    //       the same for PROT_NORMAL: "Don't tag executable memory")
+    //   unpoison_vmalloc_init(init)   the init of its kasan_unpoison(start,
+    //       size, ...) and of the in-page redzone's kasan_poison()
+    template <class D>
+    static typename D::Bool unpoison_vmalloc_off_init(const KasanEnv<D>& e, typename D::Bool init) {
+        return init;
+    }
+    template <class D>
+    static typename D::Bool unpoison_vmalloc_tags(const KasanEnv<D>& e, typename D::Bool vm_alloc,
+                                                  typename D::Bool prot_normal) {
+        return vm_alloc && prot_normal;
+    }
+    template <class D>
+    static typename D::Bool unpoison_vmalloc_init(const KasanEnv<D>& e, typename D::Bool init) {
+        return init;
+    }
     template <class D>
     static VmallocUnpoison<D> kasan_unpoison_vmalloc(const KasanEnv<D>& e, const VmallocPlan<D>& v) {
         VmallocUnpoison<D> r;
         auto on = e.kasan_enabled && e.config_kasan_vmalloc && v.call_unpoison;
-        auto hw_retag = on && e.hw_tags && e.vmalloc_on && v.flag_vm_alloc && v.flag_prot_normal;
+        auto hw_retag =
+                on && e.hw_tags && e.vmalloc_on && Self::unpoison_vmalloc_tags(e, v.flag_vm_alloc, v.flag_prot_normal);
         auto sw_retag = on && (e.generic || (e.sw_tags && v.flag_prot_normal));
         r.retag = hw_retag || sw_retag;
-        r.retag_init = hw_retag && v.flag_init;
+        r.retag_init = hw_retag && Self::unpoison_vmalloc_init(e, v.flag_init);
         r.random_tag = r.retag && e.tag_based();
-        r.clear_pages = on && e.hw_tags && !e.vmalloc_on && v.flag_init;
+        r.clear_pages = on && e.hw_tags && !e.vmalloc_on && Self::unpoison_vmalloc_off_init(e, v.flag_init);
         return r;
     }
 

@@ -73,7 +73,60 @@ tree::Accounting account_of(const std::string& diff) {
     return tree::account(s, maps, &a, root);
 }
 
+// A tree whose post_alloc_hook is read (the lifted map says so) and calls
+// kernel_init_pages(), a helper the model has by hand, defined just before it.
+const char* kWithHelper =
+    "static void kernel_init_pages(struct page *page, int numpages)\n"
+    "{\n"
+    "\tclear(page, numpages);\n"
+    "}\n"
+    "\n"
+    "inline void post_alloc_hook(struct page *page, unsigned int order, unsigned int gfp_flags)\n"
+    "{\n"
+    "\tif (gfp_flags & 1)\n"
+    "\t\tkernel_init_pages(page, 1 << order);\n"
+    "}\n";
+
+tree::Accounting account_read(const std::string& diff) {
+    const std::string root = make_tree();
+    std::ofstream(root + "/mm/page_alloc.c") << kWithHelper;
+    patch::Series s = series_of(diff);
+    auto maps = patch::map_series(s);
+    tree::SeriesApply a = tree::apply_series(s, root);
+    const std::map<std::string, std::string> lifted = {{"post_alloc_hook", ""}};
+    return tree::account(s, maps, &a, root, &lifted);
+}
+
 }  // namespace
+
+// A hunk that deletes a helper the model has by hand and its call in a
+// function the model reads is checked: the helper matters only where it was
+// called, and there the code is read. Alone, or changed rather than deleted
+// (the negative controls), the helper is what the hunk changes: not checked.
+TEST(TreeAccount, ADeletedHelperBesideItsReadCallerIsNamedNotCounted) {
+    auto both = account_read("--- a/mm/page_alloc.c\n+++ b/mm/page_alloc.c\n@@ -1,10 +1,3 @@\n"
+                             "-static void kernel_init_pages(struct page *page, int numpages)\n-{\n"
+                             "-\tclear(page, numpages);\n-}\n-\n"
+                             " inline void post_alloc_hook(struct page *page, unsigned int order, unsigned int gfp_flags)\n"
+                             " {\n-\tif (gfp_flags & 1)\n-\t\tkernel_init_pages(page, 1 << order);\n }\n");
+    ASSERT_EQ(both.hunks.size(), 1u);
+    EXPECT_TRUE(both.hunks[0].checked()) << both.hunks[0].words;
+    EXPECT_NE(both.hunks[0].words.find("deletes kernel_init_pages"), std::string::npos) << both.hunks[0].words;
+
+    auto alone = account_read("--- a/mm/page_alloc.c\n+++ b/mm/page_alloc.c\n@@ -1,5 +1,0 @@\n"
+                              "-static void kernel_init_pages(struct page *page, int numpages)\n-{\n"
+                              "-\tclear(page, numpages);\n-}\n-\n");
+    ASSERT_EQ(alone.hunks.size(), 1u);
+    EXPECT_FALSE(alone.hunks[0].checked()) << alone.hunks[0].words;
+    EXPECT_NE(alone.hunks[0].words.find("kernel_init_pages"), std::string::npos) << alone.hunks[0].words;
+
+    auto changed = account_read("--- a/mm/page_alloc.c\n+++ b/mm/page_alloc.c\n@@ -3,8 +3,7 @@\n"
+                                "-\tclear(page, numpages);\n+\tclear(page, 1);\n }\n \n"
+                                " inline void post_alloc_hook(struct page *page, unsigned int order, unsigned int gfp_flags)\n"
+                                " {\n-\tif (gfp_flags & 1)\n-\t\tkernel_init_pages(page, 1 << order);\n+\tkernel_init_pages(page, 1);\n }\n");
+    ASSERT_EQ(changed.hunks.size(), 1u);
+    EXPECT_FALSE(changed.hunks[0].checked()) << changed.hunks[0].words;
+}
 
 TEST(TreeAccount, OpenTreeReadsTheVersionAndRefusesANonTree) {
     const std::string root = make_tree();

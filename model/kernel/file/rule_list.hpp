@@ -48,6 +48,9 @@
     X2(vmalloc_calls_unpoison, Bool, gfp, Word, gfp_mask, Word) \
     X2(vmalloc_init, Bool, gfp, Word, gfp_mask, Word)           \
     X2(vmalloc_vm_alloc, Bool, gfp, Word, gfp_mask, Word)       \
+    X1(unpoison_vmalloc_off_init, Bool, init, Bool)       \
+    X2(unpoison_vmalloc_tags, Bool, vm_alloc, Bool, prot_normal, Bool) \
+    X1(unpoison_vmalloc_init, Bool, init, Bool)           \
     X1(reset_tags_initially, Bool, zero_tags, Bool)       \
     X2(zero_tags, Bool, gfp, Word, init, Bool)            \
     X2(sample_eligible, Bool, order, Word, gfp, Word)     \

@@ -75,6 +75,14 @@ const char* rule_site(const std::string& n) {
         {"vmalloc_calls_unpoison", "mm/vmalloc.c __vmalloc_node_range: kasan_unpoison_vmalloc() called"},
         {"vmalloc_init", "mm/vmalloc.c __vmalloc_node_range: kasan_flags |= KASAN_VMALLOC_INIT"},
         {"vmalloc_vm_alloc", "mm/vmalloc.c __vmalloc_node_range: kasan_flags |= KASAN_VMALLOC_VM_ALLOC"},
+        {"unpoison_vmalloc_off_init", "mm/kasan/hw_tags.c __kasan_unpoison_vmalloc: with kasan.vmalloc=off, "
+                                      "init_vmalloc_pages() clears the pages, `init` being flags & KASAN_VMALLOC_INIT "
+                                      "(every era: init)"},
+        {"unpoison_vmalloc_tags", "mm/kasan/hw_tags.c __kasan_unpoison_vmalloc: no return before it tags, of "
+                                  "flags & KASAN_VMALLOC_VM_ALLOC and flags & KASAN_VMALLOC_PROT_NORMAL (every era: "
+                                  "vm_alloc && prot_normal)"},
+        {"unpoison_vmalloc_init", "mm/kasan/hw_tags.c __kasan_unpoison_vmalloc: the init of its kasan_unpoison(start, "
+                                  "size, ...) and of the redzone's kasan_poison() (every era: init)"},
         {"reset_tags_initially", "mm/page_alloc.c post_alloc_hook: reset_tags' first value"},
         {"zero_tags", "mm/page_alloc.c post_alloc_hook: zero_tags"},
         {"sample_eligible", "mm/kasan/kasan.h kasan_sample_page_alloc: the allocation is counted (v6.3+)"},
