@@ -42,8 +42,21 @@ std::size_t confirm_review(review::VariantReview& r, review::Reply& reply, const
     }
     const tree::TreeTry& tree = *tree_taken;
     std::vector<oracle::ConfirmFinding> fs;
-    for (const review::Finding* f : asked)
-        fs.push_back({f->property + " [" + mode_name(f->mode) + "]", f->property, f->mode, f->scenario});
+    for (const review::Finding* f : asked) {
+        fs.push_back({f->property + " [" + mode_name(f->mode) + "]", f->property, f->mode, f->scenario, {}});
+        // the other engines' traces of the same violation, the shortest first: one of them may be
+        // what one kernel run can show where the finding's own is not (a mode-isolation scenario)
+        std::vector<const review::Finding*> others;
+        for (const review::Finding& c : r.candidates)
+            if (c.property == f->property && c.mode == f->mode && c.variant == f->variant && !c.scenario.empty() &&
+                c.scenario != f->scenario)
+                others.push_back(&c);
+        std::stable_sort(others.begin(), others.end(), [](const review::Finding* a, const review::Finding* b) {
+            return a->trace.size() < b->trace.size();
+        });
+        for (const review::Finding* c : others)
+            fs.back().alternatives.push_back({"the " + c->source + "'s trace from " + c->origin, c->scenario});
+    }
     oracle::ConfirmJob job;
     job.tree = tree.tree.root;
     job.version = tree.tree.describe.empty() ? tree.tree.version : tree.tree.describe;

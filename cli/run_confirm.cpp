@@ -46,7 +46,7 @@ int run_confirm(const std::vector<std::string>& files, const std::string& tree_d
             throw InputError(f, "no `expect violation PROPERTY` line: --confirm compares the kernel with the model on "
                                 "the properties a file names (or --property P)");
         for (const auto& p : props) {
-            fs.push_back({sc.name + ": " + p, p, Mode::hw_tags, text.str()});
+            fs.push_back({sc.name + ": " + p, p, Mode::hw_tags, text.str(), {}});
             names.push_back(f);
         }
     }

@@ -356,6 +356,7 @@ std::vector<Confirmation> confirm_findings(const std::vector<ConfirmFinding>& fi
         int line = 0;
         bool patched_violates = false, base_violates = false;
         std::set<int> owed[2];  // unpatched, patched: scenario::zeroing_required_lines
+        std::string used;       // another engine's trace run in the finding's stead: which, and why
     };
     std::vector<Case> cases;
     std::vector<std::string> boots;
@@ -371,40 +372,64 @@ std::vector<Confirmation> confirm_findings(const std::vector<ConfirmFinding>& fi
             c.summary = "not run in a kernel: " + f.property + " compares builds or boots, not what one kernel run shows";
             continue;
         }
+        // the finding's own trace, else the first other engine's that one kernel run can show
         Case k;
-        k.finding = i;
-        try {
-            k.sc = scenario::parse_scenario(f.scenario_text, f.label);
-        } catch (const std::exception& e) {
-            c.summary = std::string("not run in a kernel: its scenario does not parse: ") + e.what();
-            continue;
-        }
-        KernelTarget target;
-        target.confirm = true;
-        const Expressible ex = expressible(k.sc, target);
-        if (!ex.ok) {
-            c.summary = "not run in a kernel: " + ex.why;
-            continue;
-        }
-        // the model's predictions: the violation under the patch's variant, and under the tree's
-        const auto patched = scenario::violations_shown(with_variant(f.scenario_text, job.patched_variant), f.property,
-                                                        Mode::hw_tags);
-        const auto base = scenario::violations_shown(with_variant(f.scenario_text, job.base_variant), f.property,
-                                                     Mode::hw_tags);
-        k.patched_violates = !patched.empty();
-        k.base_violates = !base.empty();
-        if (f.property == "zeroing") {
-            k.owed[0] = scenario::zeroing_required_lines(with_variant(f.scenario_text, job.base_variant), Mode::hw_tags);
-            k.owed[1] = scenario::zeroing_required_lines(with_variant(f.scenario_text, job.patched_variant), Mode::hw_tags);
-        }
-        if (!k.patched_violates && !job.no_patch) {
-            c.summary = "not run in a kernel: the model does not show the finding's violation on replay";
-            continue;
-        }
-        // a scenario the model says holds: what the kernel shows at any statement
-        k.line = k.patched_violates ? named_line(k.sc, patched.front(), f.property) : 0;
-        if (!k.line && k.patched_violates) {
-            c.summary = "not run in a kernel: the violation names no statement of its scenario (" + patched.front() + ")";
+        std::string why_not, used;
+        auto runnable = [&](const std::string& text, bool own) {
+            Case t;
+            t.finding = i;
+            try {
+                t.sc = scenario::parse_scenario(text, f.label);
+            } catch (const std::exception& e) {
+                why_not = std::string("its scenario does not parse: ") + e.what();
+                return false;
+            }
+            KernelTarget target;
+            target.confirm = true;
+            const Expressible ex = expressible(t.sc, target);
+            if (!ex.ok) {
+                why_not = ex.why;
+                return false;
+            }
+            // the model's predictions: the violation under the patch's variant, and under the tree's
+            const auto patched = scenario::violations_shown(with_variant(text, job.patched_variant), f.property,
+                                                            Mode::hw_tags);
+            const auto base = scenario::violations_shown(with_variant(text, job.base_variant), f.property, Mode::hw_tags);
+            t.patched_violates = !patched.empty();
+            t.base_violates = !base.empty();
+            if (!own && t.base_violates) {
+                why_not = "the model shows it without the series too";
+                return false;
+            }
+            if (f.property == "zeroing") {
+                t.owed[0] = scenario::zeroing_required_lines(with_variant(text, job.base_variant), Mode::hw_tags);
+                t.owed[1] = scenario::zeroing_required_lines(with_variant(text, job.patched_variant), Mode::hw_tags);
+            }
+            if (!t.patched_violates && !job.no_patch) {
+                why_not = "the model does not show the finding's violation on replay";
+                return false;
+            }
+            // a scenario the model says holds: what the kernel shows at any statement
+            t.line = t.patched_violates ? named_line(t.sc, patched.front(), f.property) : 0;
+            if (!t.line && t.patched_violates) {
+                why_not = "the violation names no statement of its scenario (" + patched.front() + ")";
+                return false;
+            }
+            k = std::move(t);
+            return true;
+        };
+        bool found = runnable(f.scenario_text, true);
+        const std::string own_why = why_not;
+        for (std::size_t a = 0; !found && a < f.alternatives.size(); ++a)
+            if (runnable(f.alternatives[a].second, false)) {
+                found = true;
+                k.used = f.alternatives[a].first + " in its stead (the finding's own: " + own_why + ")";
+            }
+        if (!found) {
+            c.summary = "not run in a kernel: " + own_why +
+                        (f.alternatives.empty() ? ""
+                                                : "; nor any of the " + std::to_string(f.alternatives.size()) +
+                                                      " other engines' traces (the last: " + why_not + ")");
             continue;
         }
         k.sc.name = "tp_confirm_" + std::to_string(i + 1);
@@ -553,6 +578,11 @@ std::vector<Confirmation> confirm_findings(const std::vector<ConfirmFinding>& fi
         out[k.finding] = judge(k, ".log", missed);
         if (missed) again.push_back(&k);
     }
+    // which trace ran, where it is not the finding's own (said once, at the end)
+    auto say_used = [&] {
+        for (const auto& k : cases)
+            if (!k.used.empty()) out[k.finding].summary += "; run with " + k.used;
+    };
     for (int round = 2; round <= kRounds && !again.empty(); ++round) {
         if (job.progress)
             job.progress(std::to_string(again.size()) + " finding(s) not shown in boot " + std::to_string(round - 1) +
@@ -578,6 +608,7 @@ std::vector<Confirmation> confirm_findings(const std::vector<ConfirmFinding>& fi
         }
         again = still;
     }
+    say_used();
     return out;
 }
 

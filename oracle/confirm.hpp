@@ -35,6 +35,12 @@ struct ConfirmFinding {
     std::string property;  // zeroing
     Mode mode = Mode::hw_tags;
     std::string scenario_text;  // the finding's scenario; its `variant` line names the patch's variant
+    // Other engines' traces of the same finding, (where it comes from, its
+    // scenario text), tried in order when the finding's own cannot run in
+    // one kernel (a mode-isolation scenario, a call not written as kernel C
+    // yet, ...). One the model shows under the unpatched kernel's variant too
+    // is not this finding's and is passed over.
+    std::vector<std::pair<std::string, std::string>> alternatives;
 };
 
 struct ConfirmJob {

@@ -84,7 +84,7 @@ ConfirmJob job_with(const fs::path& dir, const std::string& base_data, const std
 
 ConfirmFinding zeroing(const std::string& mode = "hw_tags") {
     return {"zeroing [" + mode + "]", "zeroing", mode == "hw_tags" ? Mode::hw_tags : Mode::sw_tags,
-            finding(patched_variant(), mode)};
+            finding(patched_variant(), mode), {}};
 }
 
 }  // namespace
@@ -195,6 +195,39 @@ TEST(Confirm, WhatOneHwTagsKernelCannotShowIsNotRunAndSaysWhy) {
     EXPECT_NE(c[0].summary.find("HW_TAGS only"), std::string::npos);
     // nothing to run: the script was not asked
     EXPECT_FALSE(fs::exists(d / "job" / "boots"));
+}
+
+// A finding whose own trace one kernel run cannot show (a mode-isolation
+// scenario, which compares two variants) is confirmed with another engine's
+// trace of the same violation, and the summary says which and why; the
+// controls: with no other trace, or none that can run either, it is not run.
+TEST(Confirm, AnotherEnginesTraceRunsWhereTheFindingsOwnCannot) {
+    const std::string own = "name f\nvariant " + patched_variant() +
+                            "\nbaseline linux-6.4\nmodes hw_tags\nt0 = pgtable_alloc(kernel)\nexpect violation zeroing\n";
+    ConfirmFinding f{"zeroing [hw_tags]", "zeroing", Mode::hw_tags, own, {}};
+    f.alternatives.push_back({"the explorer's trace from the pgtable family", finding(patched_variant())});
+    const auto c = confirm_findings({f}, job_with(scratch("alternative"), "data zero", "data not zero at offset 0"));
+    EXPECT_EQ(c[0].status, Confirmation::confirmed) << c[0].summary;
+    EXPECT_NE(c[0].summary.find("; run with the explorer's trace from the pgtable family in its stead (the finding's "
+                                "own: a mode-isolation scenario (baseline linux-6.4))"),
+              std::string::npos)
+        << c[0].summary;
+
+    ConfirmFinding alone{"zeroing [hw_tags]", "zeroing", Mode::hw_tags, own, {}};
+    const fs::path d = scratch("alternative-none");
+    const auto none = confirm_findings({alone}, job_with(d, "data zero", "data not zero at offset 0"));
+    EXPECT_EQ(none[0].status, Confirmation::not_run);
+    EXPECT_NE(none[0].summary.find("a mode-isolation scenario"), std::string::npos) << none[0].summary;
+    EXPECT_FALSE(fs::exists(d / "job" / "boots"));
+
+    ConfirmFinding neither = alone;
+    neither.alternatives.push_back(
+        {"the corpus's trace from g.litmus", "name g\nvariant " + patched_variant() + "\nmodes hw_tags\nt0 = pgtable_alloc(pgd_slab)\n"});
+    const auto n = confirm_findings({neither}, job_with(scratch("alternative-neither"), "data zero", "data zero"));
+    EXPECT_EQ(n[0].status, Confirmation::not_run);
+    EXPECT_NE(n[0].summary.find("nor any of the 1 other engines' traces (the last: line 4: a pgd from its slab cache"),
+              std::string::npos)
+        << n[0].summary;
 }
 
 TEST(Confirm, AKernelThatDoesNotBuildLeavesEveryFindingNotRun) {
@@ -333,7 +366,7 @@ ConfirmJob redzone_job(const fs::path& d, const std::string& base_console) {
 ConfirmFinding redzone_finding(const std::string& variant) {
     return {"no-false-positive [hw_tags]", "no-false-positive", Mode::hw_tags,
             "name f\nvariant " + variant + "\nmodes hw_tags\np = kmalloc(50, GFP_KERNEL)\nread(p + 49, 1)\n"
-            "expect violation no-false-positive\n"};
+            "expect violation no-false-positive\n", {}};
 }
 
 }  // namespace
