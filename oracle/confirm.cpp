@@ -374,7 +374,7 @@ std::vector<Confirmation> confirm_findings(const std::vector<ConfirmFinding>& fi
         }
         // the finding's own trace, else the first other engine's that one kernel run can show
         Case k;
-        std::string why_not, used;
+        std::string why_not;
         auto runnable = [&](const std::string& text, bool own) {
             Case t;
             t.finding = i;
@@ -578,11 +578,6 @@ std::vector<Confirmation> confirm_findings(const std::vector<ConfirmFinding>& fi
         out[k.finding] = judge(k, ".log", missed);
         if (missed) again.push_back(&k);
     }
-    // which trace ran, where it is not the finding's own (said once, at the end)
-    auto say_used = [&] {
-        for (const auto& k : cases)
-            if (!k.used.empty()) out[k.finding].summary += "; run with " + k.used;
-    };
     for (int round = 2; round <= kRounds && !again.empty(); ++round) {
         if (job.progress)
             job.progress(std::to_string(again.size()) + " finding(s) not shown in boot " + std::to_string(round - 1) +
@@ -608,7 +603,9 @@ std::vector<Confirmation> confirm_findings(const std::vector<ConfirmFinding>& fi
         }
         again = still;
     }
-    say_used();
+    // which trace ran, where it is not the finding's own
+    for (const auto& k : cases)
+        if (!k.used.empty()) out[k.finding].summary += "; run with " + k.used;
     return out;
 }
 
