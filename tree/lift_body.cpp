@@ -118,6 +118,10 @@ const std::vector<LiftTarget>& lift_targets() {
          "where a kmalloc object's redzone starts (redzone_start's rounding of the object plus size): rule "
          "kmalloc_redzone_start",
          read_kmalloc_redzone, "____kasan_kmalloc"},
+        {"poison_kmalloc_large_redzone", "mm/kasan/common.c",
+         "where a large kmalloc's redzone starts (redzone_start's rounding of the pointer plus size): rule "
+         "kmalloc_large_redzone_start",
+         read_kmalloc_large_redzone, "__kasan_kmalloc_large"},
     };
     return t;
 }

@@ -443,7 +443,11 @@ namespace tagproof::tree {
 // (round_up, round_down, or ALIGN / ALIGN_DOWN, their kernel.h spellings) is
 // read as written; anything but the object plus `size`, rounded to
 // KASAN_GRANULE_SIZE, is refused with what it is.
-std::string read_kmalloc_redzone(const PartInput& in, std::string& why) {
+namespace {
+
+// `redzone_start = round_up((unsigned long)(OBJECT + size), KASAN_GRANULE_SIZE)`
+// of the function, as rule RULE(size).
+std::string read_redzone_start(const PartInput& in, const std::string& rule, std::string& why) {
     const std::size_t st = find_statement(in, {"redzone_start", "="});
     if (st == npos) {
         why = in.def.name + " assigns no redzone_start";
@@ -498,8 +502,22 @@ std::string read_kmalloc_redzone(const PartInput& in, std::string& why) {
         return "";
     }
     const bool up = callee == "round_up" || callee == "ALIGN";
-    return "# " + in.def.name + ": " + stmt + " at " + at(in, line) + "\nrule kmalloc_redzone_start(size) = " +
+    return "# " + in.def.name + ": " + stmt + " at " + at(in, line) + "\nrule " + rule + "(size) = " +
            (up ? "round_up" : "round_down") + "(size, KASAN_GRANULE_SIZE)\n";
+}
+
+}  // namespace
+
+std::string read_kmalloc_redzone(const PartInput& in, std::string& why) {
+    return read_redzone_start(in, "kmalloc_redzone_start", why);
+}
+
+// mm/kasan/common.c poison_kmalloc_large_redzone (v6.10 on; __kasan_kmalloc_large
+// before): the same statement for a kmalloc above KMALLOC_MAX_CACHE_SIZE, its
+// `ptr + size`: rule kmalloc_large_redzone_start(size). The redzone's end (the
+// block's, page_size(virt_to_page(ptr))) is the model's.
+std::string read_kmalloc_large_redzone(const PartInput& in, std::string& why) {
+    return read_redzone_start(in, "kmalloc_large_redzone_start", why);
 }
 
 }  // namespace tagproof::tree

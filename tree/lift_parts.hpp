@@ -62,6 +62,7 @@ std::string read_mempool_add_element(const PartInput& in, std::string& why);
 std::string read_mempool_unpoison_element(const PartInput& in, std::string& why);
 std::string read_sample_eligible(const PartInput& in, std::string& why);
 std::string read_kmalloc_redzone(const PartInput& in, std::string& why);
+std::string read_kmalloc_large_redzone(const PartInput& in, std::string& why);
 // lift_slab_parts.cpp: the slab hooks (assign_tag, the memset, the free's poisoning, the alloc's init)
 std::string read_assign_tag(const PartInput& in, std::string& why);
 std::string read_slab_memset_init(const PartInput& in, std::string& why);

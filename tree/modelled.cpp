@@ -63,9 +63,10 @@ const std::vector<Modelled>& modelled_functions() {
         {"unpoison_slab_object", "mm/kasan/common.c", "rule slab_alloc_kasan_init, read from the tree in part"},
         {"__kasan_kmalloc", "mm/kasan/common.c", "slab_alloc_effect, rule kmalloc_redzone_start"},
         {"poison_kmalloc_redzone", "mm/kasan/common.c", "rule kmalloc_redzone_start, read from the tree in part"},
-        // a kmalloc above KMALLOC_MAX_CACHE_SIZE: pages, its redzone from round_up(size) to the block's end
-        {"__kasan_kmalloc_large", "mm/kasan/common.c", "kmalloc_large: the redzone poisoned by hand"},
-        {"poison_kmalloc_large_redzone", "mm/kasan/common.c", "kmalloc_large: the redzone poisoned by hand (v6.10 on)"},
+        // a kmalloc above KMALLOC_MAX_CACHE_SIZE: pages, its redzone from the rule to the block's end
+        {"__kasan_kmalloc_large", "mm/kasan/common.c",
+         "rule kmalloc_large_redzone_start, read from the tree in part (before v6.10)"},
+        {"poison_kmalloc_large_redzone", "mm/kasan/common.c", "rule kmalloc_large_redzone_start, read from the tree in part"},
         {"____kasan_kmalloc", "mm/kasan/common.c", "rule kmalloc_redzone_start, read from the tree in part (before v6.2)"},
         {"__kasan_krealloc", "mm/kasan/common.c", "krealloc_in_place_effect"},
         {"__kasan_slab_free", "mm/kasan/common.c", "slab free plan"},

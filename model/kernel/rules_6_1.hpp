@@ -636,6 +636,14 @@ struct rules_6_1 {
     static typename D::Word kmalloc_redzone_start(const KasanEnv<D>& e, typename D::Word size) {
         return e.granule_up(size);
     }
+    // A kmalloc above KMALLOC_MAX_CACHE_SIZE (pages from the page allocator):
+    // __kasan_kmalloc_large, v6.10's poison_kmalloc_large_redzone, poisons
+    // from round_up(ptr + size, KASAN_GRANULE_SIZE) to the block's end (and
+    // so do krealloc() of such an object and a large mempool element).
+    template <class D>
+    static typename D::Word kmalloc_large_redzone_start(const KasanEnv<D>& e, typename D::Word size) {
+        return e.granule_up(size);
+    }
 
     // krealloc() in place (mm/slab_common.c __do_krealloc, "If the object
     // still fits, repoison it precisely"): at v6.1.0 nothing is zeroed, so

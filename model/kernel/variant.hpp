@@ -78,6 +78,7 @@ public:
     virtual bool slab_memset_init(const CEnv&, bool init) const = 0;
     virtual bool slab_alloc_kasan_init(const CEnv&, bool init) const = 0;
     virtual std::uint64_t kmalloc_redzone_start(const CEnv&, std::uint64_t size) const = 0;
+    virtual std::uint64_t kmalloc_large_redzone_start(const CEnv&, std::uint64_t size) const = 0;
     virtual bool krealloc_zeroes_spare(const CEnv&, gfp_t) const = 0;
     virtual bool vrealloc_shrink_zeroes(const CEnv&, gfp_t) const = 0;
     virtual SlabFreePlan<Concrete> kasan_slab_free(const CEnv&, bool typesafe_by_rcu) const = 0;
@@ -209,6 +210,9 @@ public:
     }
     std::uint64_t kmalloc_redzone_start(const CEnv& e, std::uint64_t size) const override {
         return V::template kmalloc_redzone_start<C>(e, size);
+    }
+    std::uint64_t kmalloc_large_redzone_start(const CEnv& e, std::uint64_t size) const override {
+        return V::template kmalloc_large_redzone_start<C>(e, size);
     }
     SlabFreePlan<C> kasan_slab_free(const CEnv& e, bool rcu) const override {
         return V::template kasan_slab_free<C>(e, rcu);

@@ -310,6 +310,9 @@ bool RecordingVariant::slab_alloc_kasan_init(const CEnv& e, bool init) const {
 std::uint64_t RecordingVariant::kmalloc_redzone_start(const CEnv& e, std::uint64_t size) const {
     return TAGPROOF_ASK(kmalloc_redzone_start, e, size);
 }
+std::uint64_t RecordingVariant::kmalloc_large_redzone_start(const CEnv& e, std::uint64_t size) const {
+    return TAGPROOF_ASK(kmalloc_large_redzone_start, e, size);
+}
 bool RecordingVariant::krealloc_zeroes_spare(const CEnv& e, gfp_t gfp) const {
     return TAGPROOF_ASK(krealloc_zeroes_spare, e, gfp);
 }

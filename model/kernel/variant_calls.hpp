@@ -48,6 +48,7 @@ namespace tagproof::kernel {
     X(kasan_unpoison_pages) X(free_pages_prepare) X(vmalloc_fix_flags) X(vmalloc_node_range)                     \
     X(kasan_unpoison_vmalloc) X(cached_stack_unpoison) X(stack_cache_serves) X(vmalloc_huge_order)               \
     X(vmap_unpoison_plan) X(stack_cache_takes) X(slab_tag_per_alloc) X(slab_memset_init) X(slab_alloc_kasan_init) X(kmalloc_redzone_start) \
+    X(kmalloc_large_redzone_start)                                                                               \
     X(krealloc_zeroes_spare) X(vrealloc_shrink_zeroes) X(kasan_slab_free) X(mempool_hooks) X(vrealloc_hooks)     \
     X(mte_sync_tags_clears) X(kfence_enabled) X(boot_release_fpi_skip_kasan_poison) X(page_kasan_tag_field)      \
     X(page_kasan_tag) X(kmalloc_minalign) X(random_tag_min) X(random_tag_max) X(ptr_tag_match_all)               \
@@ -133,6 +134,7 @@ public:
     bool slab_memset_init(const CEnv& e, bool init) const override;
     bool slab_alloc_kasan_init(const CEnv& e, bool init) const override;
     std::uint64_t kmalloc_redzone_start(const CEnv& e, std::uint64_t size) const override;
+    std::uint64_t kmalloc_large_redzone_start(const CEnv& e, std::uint64_t size) const override;
     bool krealloc_zeroes_spare(const CEnv& e, gfp_t gfp) const override;
     bool vrealloc_shrink_zeroes(const CEnv& e, gfp_t gfp) const override;
     SlabFreePlan<Concrete> kasan_slab_free(const CEnv& e, bool typesafe_by_rcu) const override;

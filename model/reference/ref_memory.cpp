@@ -169,7 +169,7 @@ void RefKernel::zero_range_virt(std::uint64_t addr, std::uint64_t len, bool valu
 }
 
 std::uint64_t RefKernel::redzone_start(std::uint64_t size) {
-    if (size > layout::KMALLOC_MAX_CACHE_SIZE) return v_.kmalloc_redzone_start(env_, size);
+    if (size > layout::KMALLOC_MAX_CACHE_SIZE) return v_.kmalloc_large_redzone_start(env_, size);
     if (redzone_start_.empty()) redzone_start_.assign(layout::KMALLOC_MAX_CACHE_SIZE + 1, kNotAsked);
     std::uint32_t& r = redzone_start_[size];
     if (r == kNotAsked) {

@@ -120,7 +120,7 @@ std::uint64_t RefKernel::kmalloc_large(std::uint64_t size, gfp_t gfp, int cpu) {
     std::uint64_t p = page_address(std::uint64_t(pfn));
     if (rt_.kasan_enabled) {
         std::uint64_t base = p | ~ADDR_MASK;
-        std::uint64_t rz = round_up(base + size, G), end = base + (PAGE_SIZE << order);
+        std::uint64_t rz = base + v_.kmalloc_large_redzone_start(env_, size), end = base + (PAGE_SIZE << order);
         if (end > rz) tag_range_virt(rz, end - rz, mte_nibble(KASAN_TAG_INVALID), false);
     }
     return p;

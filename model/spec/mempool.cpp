@@ -89,7 +89,9 @@ Ptr Model::mempool_take(int pool, int cpu) {
             return e;
         }
         kasan_unpoison(e, pl.elem_size, false, o.id);
-        std::uint64_t rz = round_up(o.base + pl.elem_size, G_), end = o.base + (PAGE_SIZE << o.order);
+        // __kasan_mempool_unpoison_object: poison_kmalloc_large_redzone, the variant's rule
+        std::uint64_t rz = o.base + v_.kmalloc_large_redzone_start(env_, pl.elem_size),
+                      end = o.base + (PAGE_SIZE << o.order);
         if (end > rz) kasan_poison(rz, end - rz, shadow_poison(KASAN_PAGE_REDZONE_GENERIC), false);
         o.size = pl.elem_size;
         return e;

@@ -210,7 +210,9 @@ Ptr Model::kmalloc_large(std::uint64_t size, gfp_t gfp, int cpu) {
     objects_[id].size = size;
     if (rt_.kasan_enabled) {
         if (cfg_.build.mode == Mode::generic) kasan_unpoison(p, size, false, id);
-        std::uint64_t rz = round_up(p.addr + size, G_), end = p.addr + (PAGE_SIZE << objects_[id].order);
+        // __kasan_kmalloc_large / poison_kmalloc_large_redzone: from the variant's rule to the block's end
+        std::uint64_t rz = p.addr + v_.kmalloc_large_redzone_start(env_, size),
+                      end = p.addr + (PAGE_SIZE << objects_[id].order);
         if (end > rz) kasan_poison(rz, end - rz, shadow_poison(KASAN_PAGE_REDZONE_GENERIC), false);
     }
     return p;
@@ -425,10 +427,10 @@ Ptr Model::krealloc(const Ptr& p, std::uint64_t size, gfp_t gfp, int cpu) {
         o.resize_zero = o.resize_zero && kernel::resize_asked_zero<kernel::Concrete>(env_, gfp);
         Ptr q{o.base, p.tag, obj};
         // a slab object's redzone from the variant's rule (effects.hpp
-        // krealloc_in_place_effect); a large one's from round_up(size, G)
+        // krealloc_in_place_effect); a large one's from its own
         // (poison_kmalloc_large_redzone)
         const auto fx = kernel::krealloc_in_place_effect<kernel::Concrete>(
-            env_, p.tag, large ? round_up(size, G_) : v_.kmalloc_redzone_start(env_, size));
+            env_, p.tag, large ? v_.kmalloc_large_redzone_start(env_, size) : v_.kmalloc_redzone_start(env_, size));
         if (fx.obj_written) {
             kasan_unpoison(q, size, false, obj);
             std::uint64_t rz = o.base + fx.redzone_from;

@@ -465,3 +465,39 @@ TEST(LiftKasanParts, KmallocRedzoneFromItsRounding) {
               std::string::npos);
     EXPECT_NE(read_redzone("\tredzone_start = (unsigned long)(object + size);\n").find("is not rounded"), std::string::npos);
 }
+
+namespace {
+
+// mm/kasan/common.c's poison_kmalloc_large_redzone (v6.10 on): STMT computes redzone_start
+std::string read_large_redzone(const std::string& stmt) {
+    const std::string text = std::string(kVmallocHead) +
+                             "struct page;\nstruct page *virt_to_page(const void *);\nunsigned long page_size(struct page *);\n"
+                             "void kasan_poison(const void *, unsigned long, int, _Bool);\n"
+                             "static inline void poison_kmalloc_large_redzone(const void *ptr, size_t size, unsigned int flags)\n{\n"
+                             "\tunsigned long redzone_start;\n\tunsigned long redzone_end;\n\n" + stmt +
+                             "\tredzone_end = (unsigned long)ptr + page_size(virt_to_page(ptr));\n"
+                             "\tkasan_poison((void *)redzone_start, redzone_end - redzone_start, 0xfe, 0);\n}\n";
+    return read_part("mm/kasan/common.c", text, "poison_kmalloc_large_redzone", tree::read_kmalloc_large_redzone);
+}
+
+}  // namespace
+
+// A large kmalloc's redzone (a block of pages) from the same statement over
+// `ptr + size`: rule kmalloc_large_redzone_start, equal to the eras' where
+// it rounds up, differing where it rounds down (the control), and it is the
+// large rule only: kmalloc_redzone_start is not touched.
+TEST(LiftKasanParts, KmallocLargeRedzoneFromItsRounding) {
+    const std::string up =
+        read_large_redzone("\tredzone_start = round_up((unsigned long)(ptr + size), KASAN_GRANULE_SIZE);\n");
+    EXPECT_EQ(rule_line(up, "kmalloc_large_redzone_start"),
+              "rule kmalloc_large_redzone_start(size) = round_up(size, KASAN_GRANULE_SIZE)") << up;
+    EXPECT_EQ(rule_line(up, "kmalloc_redzone_start"), "") << up;
+    EXPECT_TRUE(rows_of(up, "linux-7.0", "kmalloc_large").at("kmalloc_large_redzone_start").equal);
+    EXPECT_TRUE(rows_of(up, "linux-6.1", "kmalloc_large").at("kmalloc_large_redzone_start").equal);
+    const std::string down =
+        read_large_redzone("\tredzone_start = round_down((unsigned long)(ptr + size), KASAN_GRANULE_SIZE);\n");
+    EXPECT_FALSE(rows_of(down, "linux-7.0", "kmalloc_large").at("kmalloc_large_redzone_start").equal) << down;
+    EXPECT_NE(read_large_redzone("\tredzone_start = round_up((unsigned long)ptr, KASAN_GRANULE_SIZE);\n")
+                  .find("not the object's address plus size"),
+              std::string::npos);
+}

@@ -36,6 +36,7 @@
     X2(slab_free_still_accessible, Bool, typesafe_by_rcu, Bool, after_rcu_delay, Bool) \
     X1(slab_memset_init, Bool, init, Bool)                \
     X1(kmalloc_redzone_start, Word, size, Word)           \
+    X1(kmalloc_large_redzone_start, Word, size, Word)     \
     X1(krealloc_zeroes_spare, Bool, gfp, Word)            \
     X1(vrealloc_shrink_zeroes, Bool, gfp, Word)           \
     X1(alloc_skb_frags_gfp, Word, gfp, Word)              \

@@ -63,6 +63,8 @@ const char* rule_site(const std::string& n) {
                                   "kasan_unpoison(object, cache->object_size, init)"},
         {"slab_memset_init", "mm/slub.c slab_post_alloc_hook: the memset(0) when init is not integrated into KASAN"},
         {"kmalloc_redzone_start", "mm/kasan/common.c poison_kmalloc_redzone: round_up(size, KASAN_GRANULE_SIZE)"},
+        {"kmalloc_large_redzone_start", "mm/kasan/common.c poison_kmalloc_large_redzone (__kasan_kmalloc_large "
+                                        "before v6.10): round_up(size, KASAN_GRANULE_SIZE)"},
         {"krealloc_zeroes_spare", "mm/slab_common.c __do_krealloc: in place, memset(p + new_size, 0, ks - new_size)"},
         {"vrealloc_shrink_zeroes", "mm/vmalloc.c vrealloc: a shrink, memset(p + size, 0, old_size - size)"},
         {"alloc_skb_frags_gfp", "net/core/skbuff.c alloc_skb_with_frags"},
