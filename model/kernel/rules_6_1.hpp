@@ -354,7 +354,7 @@ struct rules_6_1 {
     // (shadow.c): Generic always; SW_TAGS only PROT_NORMAL.
     //
     // HW_TAGS' __kasan_unpoison_vmalloc (mm/kasan/hw_tags.c), v6.1 and v6.12,
-    // in three rules that tree/lift_kasan_parts.cpp reads from a tree, each
+    // in three rules that tree/lift_vmalloc_unpoison.cpp reads from a tree, each
     // of the KASAN_VMALLOC_* flags __vmalloc_node_range() passed as a bool:
     //   unpoison_vmalloc_off_init(init)   with kasan.vmalloc=off, whether
     //       init_vmalloc_pages() clears the pages (`if (flags & KASAN_VMALLOC_INIT)`)

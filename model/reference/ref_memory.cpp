@@ -169,7 +169,9 @@ void RefKernel::zero_range_virt(std::uint64_t addr, std::uint64_t len, bool valu
 }
 
 std::uint64_t RefKernel::redzone_start(std::uint64_t size) {
-    if (size > layout::KMALLOC_MAX_CACHE_SIZE) return v_.kmalloc_large_redzone_start(env_, size);
+    // a slab object's redzone (the table holds the sizes of kmalloc caches; a
+    // larger one is asked, not kept)
+    if (size > layout::KMALLOC_MAX_CACHE_SIZE) return v_.kmalloc_redzone_start(env_, size);
     if (redzone_start_.empty()) redzone_start_.assign(layout::KMALLOC_MAX_CACHE_SIZE + 1, kNotAsked);
     std::uint32_t& r = redzone_start_[size];
     if (r == kNotAsked) {

@@ -43,6 +43,7 @@ std::string read_unpoison(const std::string& body = kOff + kReturns + kTag + kUn
         "u8 get_tag(const void *);\nvoid kasan_unpoison(const void *, unsigned long, bool);\n"
         "void kasan_poison(const void *, unsigned long, u8, bool);\nvoid unpoison_vmalloc_pages(const void *, u8);\n"
         "void init_vmalloc_pages(const void *, unsigned long);\nvoid flush(const void *);\n"
+        "bool is_vmalloc_or_module_addr(const void *);\n"
         "void *__kasan_unpoison_vmalloc(const void *start, unsigned long size, kasan_vmalloc_flags_t flags)\n{\n"
         "\tu8 tag;\n\tunsigned long redzone_start, redzone_size;\n\n" + body + "\treturn (void *)start;\n}\n";
     return read_part("mm/kasan/hw_tags.c", text, "__kasan_unpoison_vmalloc", tree::read_unpoison_vmalloc);
@@ -84,6 +85,13 @@ TEST(LiftVmallocUnpoison, EachChangeReadsAsItsRuleAndDiffers) {
                                           kTag + kUnpoison + kRedzone + kPages);
     EXPECT_EQ(rule_line(off, "unpoison_vmalloc_off_init"), "rule unpoison_vmalloc_off_init(init) = false") << off;
     only_differs(off, "unpoison_vmalloc_off_init");
+    // v6.1.0's shape before 6c2f761dad78 ("kasan: fix zeroing vmalloc memory with HW_TAGS"): no
+    // clearing, and a return outside vmalloc space (set aside): the same rule, nothing else changed
+    const std::string pre_fix = read_unpoison("\tif (!kasan_vmalloc_enabled())\n\t\treturn (void *)start;\n"
+                                              "\tif (!is_vmalloc_or_module_addr(start))\n\t\treturn (void *)start;\n" +
+                                              kReturns + kTag + kUnpoison + kRedzone + kPages);
+    EXPECT_EQ(rule_line(pre_fix, "unpoison_vmalloc_off_init"), "rule unpoison_vmalloc_off_init(init) = false") << pre_fix;
+    only_differs(pre_fix, "unpoison_vmalloc_off_init");
     // executable memory tagged too: the PROT_NORMAL return dropped
     const std::string exec = read_unpoison(kOff + kReturns.substr(0, kReturns.find("\tif (!(flags & KASAN_VMALLOC_PROT")) +
                                            kTag + kUnpoison + kRedzone + kPages);
