@@ -187,7 +187,24 @@ std::string replay_text(const std::string& text, Mode m, std::string* config) {
             *config += (config->empty() ? "" : "; ") + l;
         out += l + "\n";
     }
-    return out;
+    // Under `harness kunit` an event with no outcome expects no report: the
+    // violation the reproducer is about (a report where none is owed) would
+    // then fail its run as well as show. Each event is told `=> any`, the
+    // parser saying which lines are events.
+    scenario::Scenario sc;
+    try {
+        sc = scenario::parse_scenario(out, "replay");
+    } catch (const std::exception&) {
+        return out;  // its run says what is wrong with it
+    }
+    if (!sc.kunit_harness) return out;
+    std::set<int> events;
+    for (const auto& st : sc.statements)
+        if (st.kind == scenario::Statement::event) events.insert(st.line);
+    std::istringstream again(out);
+    std::string told;
+    for (int n = 1; std::getline(again, l); ++n) told += l + (events.count(n) ? " => any\n" : "\n");
+    return told;
 }
 
 // A finding its own replay does not show is a modelling gap, never a finding
