@@ -16,8 +16,23 @@ endif()
 file(GLOB files ${SRC}/variants/*.variant)
 set(jsons ${ALL}/review.json)
 file(REMOVE_RECURSE ${OUT})
+# KEPT_REVIEWS: NAME=DIR pairs, a file another test reviews with the same default options
+# (its fixture): its review.json is read from DIR instead of reviewing the file again
+foreach(k ${KEPT_REVIEWS})
+  string(REGEX REPLACE "=.*" "" kn "${k}")
+  string(REGEX REPLACE "^[^=]*=" "" kd "${k}")
+  set(kept_${kn} ${kd})
+endforeach()
 foreach(f ${files})
   get_filename_component(n ${f} NAME_WE)
+  if(kept_${n})
+    if(NOT EXISTS ${kept_${n}}/review.json)
+      message(FATAL_ERROR "${kept_${n}}/review.json missing: the test that reviews ${f} (a fixture) did not run")
+    endif()
+    message("${n}: the review of ${kept_${n}} read")
+    list(APPEND jsons ${kept_${n}}/review.json)
+    continue()
+  endif()
   # exit 1 is an unrecorded finding (these files are reviewers' patches); 2 and 3 are not verdicts
   execute_process(COMMAND ${TAGPROOF} review --variant-file ${f} --out ${OUT}/${n} --quiet
                   RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
