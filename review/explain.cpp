@@ -110,6 +110,9 @@ std::vector<std::string> caller_functions(const std::string& happened) {
         {Caller::skb_frag, {"skb_page_frag_refill()", "post_alloc_hook()"}},
         {Caller::mempool_page, {"mempool_alloc_pages()", "post_alloc_hook()"}},
     };
+    // an executable area comes straight from __vmalloc_node_range() (module
+    // text, JIT images), not through __vmalloc()
+    if (happened.find("vmalloc_exec(") != std::string::npos) return {"__vmalloc_node_range()", "__kasan_unpoison_vmalloc()"};
     for (const auto& [c, fns] : f)
         if (happened.find(kernel::caller_title(c)) != std::string::npos) return fns;
     return {};

@@ -20,6 +20,7 @@ enum class Kind {
     page_tag,       // page_address()'s tag disagrees with the memory tags
     false_positive, // the owner's own access faults
     false_free,     // a valid free is reported
+    tagged_code,    // executable memory handed out through a tagged pointer
     match_all,      // a match-all access faults
     isolation,      // an outcome differs from the baseline outside the claims
     other,
@@ -35,7 +36,10 @@ Kind kind_of(const std::string& p, const std::string& h) {
     }
     if (p == "zeroing") return has(h, "memory tag") || has(h, "tags") ? Kind::zero_tags : Kind::zero_data;
     if (p == "page-tag-consistency") return has(h, "at free") ? Kind::free_poison : Kind::page_tag;
-    if (p == "no-false-positive") return has(h, "freeing live") ? Kind::false_free : Kind::false_positive;
+    if (p == "no-false-positive") {
+        if (has(h, "executable memory")) return Kind::tagged_code;
+        return has(h, "freeing live") ? Kind::false_free : Kind::false_positive;
+    }
     if (p == "match-all-never-faults") return Kind::match_all;
     if (p == "mode-isolation") return Kind::isolation;
     return Kind::other;
@@ -50,7 +54,8 @@ bool untagged_mapping(const Finding& f) { return has(f.happened, "MT_NORMAL_TAGG
 std::string violation_kind(const std::string& property, const std::string& message) {
     static const char* names[] = {"coverage",     "out-of-bounds", "use-after-free", "zero-data",
                                   "zero-tags",    "free-poison",   "page-tag",       "false-positive",
-                                  "false-free",   "match-all",     "isolation",      "other"};
+                                  "false-free",   "tagged-code",   "match-all",      "isolation",
+                                  "other"};
     return names[static_cast<int>(kind_of(property, message))];
 }
 
@@ -72,6 +77,7 @@ std::string headline(const Finding& f) {
         case Kind::page_tag: return event + "page_address()'s tag differs from the memory tag";
         case Kind::false_positive: return event + "the owner's own access faults";
         case Kind::false_free: return event + "a valid free is reported";
+        case Kind::tagged_code: return event + "executable memory handed out through a tagged pointer";
         case Kind::match_all: return event + "an access through a match-all pointer faults";
         case Kind::isolation: return event + "the outcome differs from " + f.baseline;
         case Kind::other: break;
@@ -85,6 +91,7 @@ std::string severity(const Finding& f) {
         case Kind::match_all:
         case Kind::page_tag: return "high (a correct kernel access faults: a spurious report or panic)";
         case Kind::false_free: return "high (a correct free is reported, and the object is not freed)";
+        case Kind::tagged_code: return "high (code run from this memory faults: the kernel does not tolerate a tagged PC)";
         case Kind::zero_data: return "high (memory its caller needs zeroed is not: an information leak)";
         case Kind::zero_tags: return "high (user space sees stale MTE tags: its own accesses fault)";
         case Kind::coverage: return "medium (accesses through this pointer are never checked)";
@@ -121,6 +128,9 @@ std::string expected_for(const Finding& f) {
             return "freeing a live object through a pointer the kernel hands out (its own, or page_address() of "
                    "its page) frees it without a report";
         case Kind::match_all: return "an access through a match-all (0xFF) pointer does not fault";
+        case Kind::tagged_code:
+            return "executable memory (a prot other than PAGE_KERNEL, no KASAN_VMALLOC_PROT_NORMAL) is handed "
+                   "out through a match-all pointer: its addresses become the PC";
         case Kind::isolation:
             return "the same outcome as under " + (f.baseline.empty() ? std::string("the baseline") : f.baseline) +
                    " wherever the patch claims no change";
@@ -169,6 +179,11 @@ std::string question(const Finding& f) {
             return "A valid free is reported here. Does the free path recognise this pointer as the object's "
                    "(is_kfence_address() compares the tag too), and does page_address() of its page give the "
                    "tag it had?";
+        case Kind::tagged_code:
+            return "This executable mapping is now handed out through a tagged pointer, and code run from it "
+                   "faults: __kasan_unpoison_vmalloc() returns early without KASAN_VMALLOC_PROT_NORMAL because "
+                   "the kernel does not tolerate a tagged PC. Is tagging module text and JIT images intended, "
+                   "and does every path that jumps into it strip the tag first?";
         case Kind::match_all:
             return "Accesses through a match-all (0xFF) pointer are meant never to fault (TCR_EL1.TCMA1). In "
                    "this trace one does: does the patch change which pointers are checked, or which tag the "

@@ -30,4 +30,13 @@ CoverageLoss<D> coverage_loss(const KasanEnv<D>& e, const Claims& cl, Caller c, 
     return {lost && match_all, lost && !match_all && e.kasan_hw_tags_enabled() && vm_area && !tagged_mapping};
 }
 
+// Invariant 3 (no-false-positive) at the allocation: a caller that must get
+// a match-all pointer (executable memory, requirements.hpp) got a tagged one,
+// and the first instruction fetched through it would fault. The model's
+// oracle reads it; written here beside the coverage half it mirrors.
+template <class D>
+typename D::Bool tagged_code_pointer(const Requirement<D>& need, typename D::Word handed_out) {
+    return need.match_all_required && !(handed_out == D::lit(KASAN_TAG_KERNEL));
+}
+
 }  // namespace tagproof::kernel

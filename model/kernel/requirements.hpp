@@ -59,6 +59,9 @@ struct Requirement {
     // once none may (where KASAN promises it; always for everything else).
     typename D::Bool readable_in_grace_period;
     typename D::Bool uaf_caught;
+    // the returned pointer must carry the match-all tag: executable memory,
+    // whose addresses become the PC, which the kernel does not tolerate tagged
+    typename D::Bool match_all_required;
 };
 
 // What a caller passes itself. For callers whose GFP mask is a kernel
@@ -119,7 +122,7 @@ Requirement<D> required(Caller c, const KasanEnv<D>& e, const CallerInput<D>& in
     // With KASAN off, in Generic mode or without a build mode there are no
     // pointer tags to lose.
     const auto no_tags = !(e.kasan_enabled && e.tag_based());
-    Requirement<D> r{F, F, no_tags, F, T};
+    Requirement<D> r{F, F, no_tags, F, T, F};
     switch (c) {
         case Caller::alloc_pages:
         case Caller::kmalloc_large:
@@ -186,6 +189,12 @@ Requirement<D> required(Caller c, const KasanEnv<D>& e, const CallerInput<D>& in
             // request vmalloc honours in any released kernel.
             r.zero_data = asked_zero(e, in.gfp) || e.init_on_free;
             r.match_all_ok = no_tags || !e.vmalloc_on || !in.prot_kernel;
+            // An executable mapping (prot other than PAGE_KERNEL: module text,
+            // BPF JIT images) is never tagged: "Don't tag executable memory.
+            // The kernel doesn't tolerate having the PC register tagged."
+            // (mm/kasan/hw_tags.c and shadow.c __kasan_unpoison_vmalloc, since
+            // v5.16's "kasan, vmalloc: only tag normal vmalloc allocations").
+            r.match_all_required = !no_tags && !in.prot_kernel;
             break;
         case Caller::vmalloc_page:
         case Caller::slab_page:

@@ -98,11 +98,20 @@ kernel::Requirement<kernel::Concrete> Model::requirement_of(const Object& o) con
 // (data a wild write left in free memory excepted: that write is the bug).
 // Page-tag consistency for page_alloc users is checked on the whole state at
 // end_event (a caller may still be re-tagging, e.g. vmalloc).
+// 3 no-false-positive, at the allocation: executable memory (vmalloc with a
+// prot other than PAGE_KERNEL) is handed out through a match-all pointer,
+// since its addresses become the PC (coverage.hpp tagged_code_pointer).
 void Model::oracle_coverage(const Object& o, Tag handed_out) {
     const bool area = o.area >= 0;
     kernel::Claims untags;
     untags.untags = v_.untag_claims();
-    const auto loss = kernel::coverage_loss<kernel::Concrete>(env_, untags, o.caller, requirement_of(o), o.gfp,
+    const kernel::Requirement<kernel::Concrete> need = requirement_of(o);
+    if (kernel::tagged_code_pointer<kernel::Concrete>(need, handed_out))
+        violation("no-false-positive", o.what + " is executable memory handed out through a tagged pointer (tag " +
+                                           tag_hex(handed_out) + "): the kernel does not tolerate a tagged PC, the "
+                                           "first instruction fetched through it faults; " +
+                                           kernel::caller_title(o.caller) + " with an executable prot are never tagged");
+    const auto loss = kernel::coverage_loss<kernel::Concrete>(env_, untags, o.caller, need, o.gfp,
                                                               handed_out, area, area && areas_[o.area].tagged_mapping);
     if (loss.match_all_pointer)
         violation("detection", o.what + " is handed out through a match-all pointer (tag " + tag_hex(handed_out) +

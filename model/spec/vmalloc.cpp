@@ -169,7 +169,7 @@ Ptr Model::vmalloc(std::uint64_t size, gfp_t gfp, bool prot_kernel, int cpu, Obj
     const int id = map_vm_area(std::move(va), kind,
                                kind == ObjKind::stack
                                    ? "thread stack (vmalloc, GFP_VMAP_STACK = " + gfp_->print(gfp) + ")"
-                                   : std::string(allow_huge ? "vmalloc_huge(" : "vmalloc(") + std::to_string(size) +
+                                   : std::string(allow_huge ? "vmalloc_huge(" : prot_kernel ? "vmalloc(" : "vmalloc_exec(") + std::to_string(size) +
                                          ", " + gfp_->print(caller_gfp.value_or(gfp)) + ")",
                                plan, size);
     Object& o = objects_[id];
