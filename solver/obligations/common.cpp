@@ -143,12 +143,13 @@ std::string page_alloc_scenario(const Builder& b, const z3::model& m, const Page
 
 
 // The caller's needs, symbolically: the table the oracle reads (requirements.hpp).
-kernel::Requirement<S> need(const Builder& b, kernel::Caller c, const z3::expr& gfp, const z3::expr& order) {
+kernel::Requirement<S> need(const Builder& b, kernel::Caller c, const z3::expr& gfp, const z3::expr& order,
+                            bool prot_kernel) {
     kernel::CallerInput<S> in;
     in.gfp = gfp;
     in.order = order;
     in.vm_mte = b.c.bool_val(false);
-    in.prot_kernel = b.c.bool_val(true);
+    in.prot_kernel = b.c.bool_val(prot_kernel);
     in.ctor_or_rcu = b.c.bool_val(false);
     in.typesafe_by_rcu = b.c.bool_val(false);
     return kernel::required<S>(c, b.e, in);

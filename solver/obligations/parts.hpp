@@ -42,7 +42,9 @@ struct PageAlloc {
 PageAlloc page_alloc(Builder& b, Query& q, const z3::expr& gfp);
 std::string page_alloc_scenario(const Builder& b, const z3::model& m, const PageAlloc& a, const std::string& name,
                                 const std::string& invariant, bool secret);
-kernel::Requirement<S> need(const Builder& b, kernel::Caller c, const z3::expr& gfp, const z3::expr& order);
+// (prot_kernel: a vmalloc caller's mapping is PAGE_KERNEL; false for executable memory)
+kernel::Requirement<S> need(const Builder& b, kernel::Caller c, const z3::expr& gfp, const z3::expr& order,
+                            bool prot_kernel = true);
 z3::expr coverage_lost(const Builder& b, kernel::Caller c, const z3::expr& gfp, const z3::expr& order,
                        const z3::expr& ptr);
 BlockState<S> mapped_user_page(const SymVariant& v, const SEnv& e, const PostAllocPlan<S>& plan,
@@ -78,6 +80,7 @@ Query zeroing_vmalloc_query(Builder& b);
 Query zeroing_vmap_stack_query(Builder& b);
 Query coverage_vmalloc_query(Builder& b);
 Query no_false_positive_vmalloc_query(Builder& b);
+Query no_false_positive_vmalloc_exec_query(Builder& b);
 Query no_false_positive_vmap_query(Builder& b);
 Query zeroing_vrealloc_huge_query(Builder& b);
 Query zeroing_vrealloc_shrink_query(Builder& b);

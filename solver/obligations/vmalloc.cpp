@@ -31,8 +31,8 @@ struct VmallocAlloc {
 
 // The area a caller of __vmalloc_node_range gets with `gfp` as it reaches
 // there (after __vmalloc's vmalloc_fix_flags, or as kernel/fork.c passes it).
-VmallocAlloc vmalloc_area(Builder& b, Query& q, const z3::expr& gfp, const z3::expr& node_gfp) {
-    const auto plan = b.v.vmalloc_node_range(b.e, node_gfp, b.c.bool_val(true));
+VmallocAlloc vmalloc_area(Builder& b, Query& q, const z3::expr& gfp, const z3::expr& node_gfp, bool prot_kernel = true) {
+    const auto plan = b.v.vmalloc_node_range(b.e, node_gfp, b.c.bool_val(prot_kernel));
     const auto un = b.v.kasan_unpoison_vmalloc(b.e, plan);
     PageAlloc page = page_alloc(b, q, plan.page_gfp);
     q.assumptions.push_back(page.order == b.c.bv_val(0, 64));
@@ -134,6 +134,32 @@ Query no_false_positive_vmalloc_query(Builder& b) {
     in.tagged_mapping = v.area.tagged_mapping;
     q.violation = b.v.granule_check_faults(b.e, in);
     q.scenario = [&b, v](const z3::model& m) { return vmalloc_scenario(b, m, v, "no-false-positive"); };
+    return q;
+}
+
+// 3 no-false-positive, executable memory: an area mapped with a prot other
+// than PAGE_KERNEL (module text, JIT images: __vmalloc_node_range() called
+// directly, no vmalloc_fix_flags) is handed out through a match-all pointer,
+// its addresses becoming the PC (requirements.hpp match_all_required; the
+// model's oracle reads the same coverage.hpp tagged_code_pointer).
+Query no_false_positive_vmalloc_exec_query(Builder& b) {
+    Query q(b.c);
+    const z3::expr gfp = b.word("gfp");
+    const VmallocAlloc v = vmalloc_area(b, q, gfp, gfp, false);
+    q.entry = "__vmalloc_node_range(size, ..., gfp, prot other than PAGE_KERNEL): executable memory";
+    q.contracts = vmalloc_contracts(b.e, gfp, b.bits_mask, supported_flags(b, false));
+    q.minimise_bits = {gfp};
+    q.prefer.insert(q.prefer.begin(), gfp == b.e.gfp.GFP_KERNEL);
+    q.witnesses.insert(q.witnesses.begin(), {"caller's gfp", gfp, Witness::gfp});
+    q.witnesses.push_back({"kasan_unpoison_vmalloc retags", v.un.retag, Witness::boolean});
+    q.witnesses.push_back({"area pointer tag", v.area.ptr_tag, Witness::hex});
+    q.violation = kernel::tagged_code_pointer<S>(need(b, kernel::Caller::vmalloc, gfp, b.c.bv_val(0, 64), false),
+                                                 v.area.ptr_tag);
+    q.scenario = [&b, v](const z3::model& m) {
+        std::string s = header(b, m, "no-false-positive_vmalloc_exec", "executable memory from __vmalloc_node_range",
+                               "pages=16 cpus=1");
+        return s + "x = vmalloc_exec(100, " + gfp_text(b, m, v.gfp) + ")\nexpect violation no-false-positive\n";
+    };
     return q;
 }
 

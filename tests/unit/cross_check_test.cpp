@@ -5,6 +5,8 @@
 // entry point and reaches the defect, the cross-check must name it.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <algorithm>
 
 #include "cross_check.hpp"
@@ -48,15 +50,18 @@ std::vector<explore::ProvedObligation> with_verdict(const std::string& verdict) 
 TEST(CrossCheck, EveryProofOfLinux70AgreesWithTheEnumeration) {
     const auto proved = with_verdict("proved");
     ASSERT_GT(proved.size(), 15u);
-    std::size_t agree = 0;
+    std::set<std::string> open;
     for (const auto& cc : check("linux-7.0", proved)) {
         EXPECT_NE(cc.kind, explore::CrossCheck::disagrees) << cc.obligation << ": " << cc.detail;
-        if (cc.kind == explore::CrossCheck::agrees) {
-            ++agree;
+        if (cc.kind == explore::CrossCheck::agrees)
             EXPECT_GT(cc.transitions, 0u) << cc.obligation;
-        }
+        else
+            open.insert(cc.obligation);
     }
-    EXPECT_GE(agree, proved.size() - 2) << "only tag-range/random_tag and gfp-encoding/layout have no entry point";
+    // not enumerated, each by name: two have no entry point, and no family
+    // allocates executable memory (the vmalloc family is at its state budget)
+    EXPECT_EQ(open, (std::set<std::string>{"tag-range/random_tag", "gfp-encoding/layout",
+                                           "no-false-positive/vmalloc_exec"}));
 }
 
 // linux-7.0's refuted obligations within caller contracts are its recorded
