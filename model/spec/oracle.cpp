@@ -109,8 +109,9 @@ void Model::oracle_coverage(const Object& o, Tag handed_out) {
     if (kernel::tagged_code_pointer<kernel::Concrete>(need, handed_out))
         violation("no-false-positive", o.what + " is executable memory handed out through a tagged pointer (tag " +
                                            tag_hex(handed_out) + "): the kernel does not tolerate a tagged PC, the "
-                                           "first instruction fetched through it faults; " +
-                                           kernel::caller_title(o.caller) + " with an executable prot are never tagged");
+                                           "first instruction fetched through it faults; an area "
+                                           "__vmalloc_node_range() maps with a prot other than PAGE_KERNEL is "
+                                           "never tagged");
     const auto loss = kernel::coverage_loss<kernel::Concrete>(env_, untags, o.caller, need, o.gfp,
                                                               handed_out, area, area && areas_[o.area].tagged_mapping);
     if (loss.match_all_pointer)

@@ -48,10 +48,14 @@ VmallocAlloc vmalloc_area(Builder& b, Query& q, const z3::expr& gfp, const z3::e
     return VmallocAlloc{gfp, plan, un, page, kernel::vmalloc_area_effect<S>(b.e, plan, un, backing, T)};
 }
 
-VmallocAlloc vmalloc_alloc(Builder& b, Query& q) {
+// exec: an executable area (module text, JIT images), from __vmalloc_node_range()
+// called directly with a prot other than PAGE_KERNEL: no vmalloc_fix_flags()
+VmallocAlloc vmalloc_alloc(Builder& b, Query& q, bool exec = false) {
     z3::expr gfp = b.word("gfp");
-    VmallocAlloc v = vmalloc_area(b, q, gfp, b.v.vmalloc_fix_flags(b.e, gfp).gfp);
-    q.entry = "__vmalloc(size, gfp) (PAGE_KERNEL): the area its caller gets";
+    VmallocAlloc v = exec ? vmalloc_area(b, q, gfp, gfp, false)
+                          : vmalloc_area(b, q, gfp, b.v.vmalloc_fix_flags(b.e, gfp).gfp);
+    q.entry = exec ? "__vmalloc_node_range(size, ..., gfp, prot other than PAGE_KERNEL): executable memory"
+                   : "__vmalloc(size, gfp) (PAGE_KERNEL): the area its caller gets";
     q.contracts = vmalloc_contracts(b.e, gfp, b.bits_mask, supported_flags(b, false));
     // the caller's gfp is the one to show and to shrink, not the pages'
     q.minimise_bits = {gfp};
@@ -144,16 +148,8 @@ Query no_false_positive_vmalloc_query(Builder& b) {
 // model's oracle reads the same coverage.hpp tagged_code_pointer).
 Query no_false_positive_vmalloc_exec_query(Builder& b) {
     Query q(b.c);
-    const z3::expr gfp = b.word("gfp");
-    const VmallocAlloc v = vmalloc_area(b, q, gfp, gfp, false);
-    q.entry = "__vmalloc_node_range(size, ..., gfp, prot other than PAGE_KERNEL): executable memory";
-    q.contracts = vmalloc_contracts(b.e, gfp, b.bits_mask, supported_flags(b, false));
-    q.minimise_bits = {gfp};
-    q.prefer.insert(q.prefer.begin(), gfp == b.e.gfp.GFP_KERNEL);
-    q.witnesses.insert(q.witnesses.begin(), {"caller's gfp", gfp, Witness::gfp});
-    q.witnesses.push_back({"kasan_unpoison_vmalloc retags", v.un.retag, Witness::boolean});
-    q.witnesses.push_back({"area pointer tag", v.area.ptr_tag, Witness::hex});
-    q.violation = kernel::tagged_code_pointer<S>(need(b, kernel::Caller::vmalloc, gfp, b.c.bv_val(0, 64), false),
+    const VmallocAlloc v = vmalloc_alloc(b, q, true);
+    q.violation = kernel::tagged_code_pointer<S>(need(b, kernel::Caller::vmalloc, v.gfp, b.c.bv_val(0, 64), false),
                                                  v.area.ptr_tag);
     q.scenario = [&b, v](const z3::model& m) {
         std::string s = header(b, m, "no-false-positive_vmalloc_exec", "executable memory from __vmalloc_node_range",

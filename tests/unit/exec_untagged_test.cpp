@@ -37,16 +37,23 @@ std::string corpus_file() {
     return s.str();
 }
 
-// The violations of a run of the corpus file under `variant`, in `mode`.
-std::vector<std::string> violations(const std::string& variant, Mode mode) {
+// The run of the corpus file under `variant` in `mode` (a file that ran in
+// no such mode fails the test: an empty list of violations must mean a run).
+scenario::ModeResult run_in(const std::string& variant, Mode mode) {
     const scenario::Scenario sc = scenario::parse_scenario(corpus_file(), "vmalloc_exec_untagged.litmus");
     scenario::RunOptions opt;
     opt.variant_override = variant;
-    std::vector<std::string> out;
     for (const auto& r : scenario::run_scenario(sc, opt))
-        if (r.mode == mode) out.insert(out.end(), r.violations.begin(), r.violations.end());
-    return out;
+        if (r.mode == mode) {
+            EXPECT_GT(r.runs, 0u) << variant << " " << mode_name(mode);
+            return r;
+        }
+    ADD_FAILURE() << "no run in " << mode_name(mode) << " under " << variant;
+    scenario::ModeResult none;
+    none.violations = {"not run"};
+    return none;
 }
+std::vector<std::string> violations(const std::string& variant, Mode mode) { return run_in(variant, mode).violations; }
 
 // The caller's need, whatever the variant: an executable mapping must come
 // with a match-all pointer in the tag-based modes; a PAGE_KERNEL one need not.
@@ -68,8 +75,10 @@ TEST(ExecUntagged, TheRequirementIsTheCallersInEveryTagBasedMode) {
 // Every release keeps executable memory untagged: the corpus file holds.
 TEST(ExecUntagged, EveryReleaseHandsItOutUntagged) {
     for (const char* name : {"linux-6.1", "linux-6.3", "linux-6.4", "linux-7.0"})
-        for (Mode m : {Mode::hw_tags, Mode::sw_tags})
-            EXPECT_TRUE(violations(name, m).empty()) << name << " " << mode_name(m);
+        for (Mode m : {Mode::hw_tags, Mode::sw_tags}) {
+            const scenario::ModeResult r = run_in(name, m);
+            EXPECT_TRUE(r.violations.empty() && r.pass) << name << " " << mode_name(m) << ": " << r.line();
+        }
 }
 
 // The negative control: __kasan_unpoison_vmalloc without its "don't tag
