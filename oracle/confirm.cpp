@@ -18,6 +18,7 @@
 #include "kunit_writer.hpp"
 #include "runner.hpp"
 #include "scenario.hpp"
+#include "tag.hpp"
 
 namespace tagproof::oracle {
 
@@ -73,11 +74,13 @@ struct Seen {
 
 // line 0: any statement (a scenario the model says holds names none): the
 // first that shows the violation, else that every one reached shows none.
-// `owed`: the statements after which the model owes the caller zeroed memory
-// (scenario::zeroing_required_lines); data not zero elsewhere is no violation
-// (vrealloc's kernel-doc promises __GFP_ZERO only when every call asked it).
+// `req` (scenario::required_lines): the statements after which the model
+// owes the caller zeroed memory, for zeroing (data not zero elsewhere is no
+// violation: vrealloc's kernel-doc promises __GFP_ZERO only when every call
+// asked it); those whose pointer must be match-all, for no-false-positive
+// (executable memory: the tag the kernel printed, beside its reports).
 Seen seen_at(const KtapCase& kc, int line, const std::string& property, const scenario::Scenario* sc = nullptr,
-             const std::set<int>* owed = nullptr);
+             const scenario::RequiredLines* req = nullptr);
 
 // Detection is about the accesses the file says are invalid (an outcome of
 // `report`): a statement the file expects no report at is not a missed one.
@@ -89,13 +92,14 @@ bool expects_report(const scenario::Scenario* sc, int line) {
 }
 
 Seen seen_anywhere(const KtapCase& kc, const std::string& property, const scenario::Scenario* sc,
-                   const std::set<int>* owed) {
+                   const scenario::RequiredLines* req) {
+    const std::set<int>* owed = req && property == "zeroing" ? &req->zeroing : nullptr;
     Seen all;
     for (const auto& st : kc.statements) {
         if (st.check != StatementResult::Check::none) continue;  // a check is no access
         if (property == "detection" && !expects_report(sc, st.scenario_line)) continue;
         if (property == "zeroing" && owed && !owed->count(st.scenario_line)) continue;
-        const Seen s = seen_at(kc, st.scenario_line, property);
+        const Seen s = seen_at(kc, st.scenario_line, property, nullptr, req);
         if (!s.reached) continue;
         if (s.violation) {
             Seen v = s;
@@ -107,6 +111,7 @@ Seen seen_anywhere(const KtapCase& kc, const std::string& property, const scenar
     if (all.reached)
         all.what = property == "zeroing" ? std::string("data zero at every allocation") + (owed ? " owed zeroes" : "")
                    : property == "detection" ? "a report at every access the file says is invalid"
+                   : req && !req->match_all.empty() ? "no KASAN report, and a match-all pointer to each executable area"
                                              : "no KASAN report";
     else if (property == "detection") {
         all.reached = true;
@@ -116,8 +121,9 @@ Seen seen_anywhere(const KtapCase& kc, const std::string& property, const scenar
 }
 
 Seen seen_at(const KtapCase& kc, int line, const std::string& property, const scenario::Scenario* sc,
-             const std::set<int>* owed) {
-    if (line == 0) return seen_anywhere(kc, property, sc, owed);
+             const scenario::RequiredLines* req) {
+    if (line == 0) return seen_anywhere(kc, property, sc, req);
+    const bool match_all = property == "no-false-positive" && req && req->match_all.count(line);
     Seen s;
     for (const auto& st : kc.statements) {
         if (st.scenario_line != line) continue;
@@ -140,10 +146,24 @@ Seen seen_at(const KtapCase& kc, int line, const std::string& property, const sc
             // says nothing about it
             s.reached = false;
             s.what = "page_address() of its page not read";
+        } else if (match_all && st.pointer_tag < 0) {
+            // executable memory: what breaks is the tag the caller was handed,
+            // which a KASAN report does not show
+            s.reached = false;
+            s.what = "the tag of the pointer it returned not printed";
         } else {
             const std::string type = st.reports.empty() ? "" : " (" + st.reports.front().bug_type + ")";
             s.what = st.reported ? "a KASAN report" + type : "no KASAN report";
             s.violation = property == "detection" ? !st.reported : st.reported;
+            if (match_all) {
+                char tag[8];
+                std::snprintf(tag, sizeof tag, "%02x", st.pointer_tag);
+                const bool tagged = st.pointer_tag != KASAN_TAG_KERNEL;
+                s.what = std::string("pointer tag ") + tag +
+                         (tagged ? " (executable memory through a tagged pointer)" : " (match-all, as executable memory must be)") +
+                         (st.reported ? ", " + s.what : "");
+                s.violation = s.violation || tagged;
+            }
         }
     }
     return s;
@@ -220,7 +240,17 @@ bool run_job(const ConfirmJob& job, const std::string& c_source, const std::vect
     return false;
 }
 
+// A boot's console, as the script kept it. An empty one is a kernel that
+// stopped before it printed anything (the script boots with earlycon, so
+// before its first line): a crash to tell, not a log to refuse.
 KernelLog read_log(const std::string& file) {
+    std::error_code ec;
+    if (fs::exists(file, ec) && fs::file_size(file, ec) == 0 && !ec) {
+        KernelLog log;
+        log.file = file;
+        log.crashes.push_back(file + ": the kernel printed nothing on its console");
+        return log;
+    }
     std::ifstream in(file);
     return read_kernel_log(in, file);
 }
@@ -355,7 +385,7 @@ std::vector<Confirmation> confirm_findings(const std::vector<ConfirmFinding>& fi
         std::string boot;
         int line = 0;
         bool patched_violates = false, base_violates = false;
-        std::set<int> owed[2];  // unpatched, patched: scenario::zeroing_required_lines
+        scenario::RequiredLines required[2];  // unpatched, patched: what the model holds each statement to
         std::string used;       // another engine's trace run in the finding's stead: which, and why
     };
     std::vector<Case> cases;
@@ -401,10 +431,8 @@ std::vector<Confirmation> confirm_findings(const std::vector<ConfirmFinding>& fi
                 why_not = "the model shows it without the series too";
                 return false;
             }
-            if (f.property == "zeroing") {
-                t.owed[0] = scenario::zeroing_required_lines(with_variant(text, job.base_variant), Mode::hw_tags);
-                t.owed[1] = scenario::zeroing_required_lines(with_variant(text, job.patched_variant), Mode::hw_tags);
-            }
+            t.required[0] = scenario::required_lines(with_variant(text, job.base_variant), Mode::hw_tags);
+            t.required[1] = scenario::required_lines(with_variant(text, job.patched_variant), Mode::hw_tags);
             if (!t.patched_violates && !job.no_patch) {
                 why_not = "the model does not show the finding's violation on replay";
                 return false;
@@ -499,11 +527,15 @@ std::vector<Confirmation> confirm_findings(const std::vector<ConfirmFinding>& fi
                 c.summary = std::string("not run in a kernel: the ") + (side ? "patched" : "unpatched") +
                             " kernel did not run case " + k.sc.name + " (" + file + ")" +
                             (log.crashes.empty() ? "" : ": " + log.crashes.front());
+                // a boot the series stops: the kernel's own verdict on it, but
+                // not the model's prediction (the crash is where the model has no code)
+                if (side && !log.crashes.empty())
+                    c.summary += "; the unpatched kernel booted and ran the case: the series stops the boot, "
+                                 "which the model did not predict (the finding stands on the model alone)";
                 ran = false;
                 break;
             }
-            seen[side] = seen_at(*kc, k.line, findings[k.finding].property, &k.sc,
-                                 findings[k.finding].property == "zeroing" ? &k.owed[side] : nullptr);
+            seen[side] = seen_at(*kc, k.line, findings[k.finding].property, &k.sc, &k.required[side]);
             if (side) {
                 c.excerpt = excerpt(file, log, *kc);
                 mode = mode_of(log);

@@ -9,7 +9,9 @@
 // prediction for each kernel:
 //
 //   zeroing             the allocation's data: not zero / zero
-//   no-false-positive   the access: a KASAN report / none
+//   no-false-positive   the access: a KASAN report / none; where the model
+//                       requires a match-all pointer (executable memory), also
+//                       the tag the allocation returned: not ff / ff
 //   page-tag-consistency
 //   detection           the bad access: no report / a report
 //

@@ -42,12 +42,17 @@ KernelLog read_kernel_log(std::istream& in, const std::string& file) {
     static const std::regex data(R"(^# tagproof: L(\d+) (.*): data (zero|not zero at offset (\d+)|not read .*)$)");
     static const std::regex check(R"(^# tagproof: L(\d+) check (.*): (holds|fails)$)");
     static const std::regex probe(R"(^# tagproof: L(\d+) (.*): page_address read: (report|no report)$)");
+    static const std::regex ptag(R"(^# tagproof: L(\d+) (.*): pointer tag ([0-9a-f]{2})$)");
     static const std::regex version(R"(Linux version (\S+))");
     std::map<std::size_t, std::string> subtests;  // indentation -> the suite whose results are there
     std::vector<KasanReport> pending;             // reports since the last result line
     std::size_t stmt_from = 0;                    // pending[stmt_from..] belong to the next statement line
     std::vector<StatementResult> stmts;           // statement lines since the last result line
     KasanReport* last = nullptr;
+    // the first crash's place: its "pc : f+0x../0x.." line and the first
+    // frames of its call trace, appended to it (where the kernel stopped)
+    enum { no_crash, want_pc, want_trace, in_trace, crash_told } crash = no_crash;
+    int frames = 0;
     std::string raw;
     while (std::getline(in, raw)) {
         ++log.lines;
@@ -79,7 +84,30 @@ KernelLog read_kernel_log(std::istream& in, const std::string& file) {
             body.find("Internal error:") != std::string::npos || body.find("Unable to handle kernel") != std::string::npos ||
             body.find("kernel BUG at") != std::string::npos) {
             log.crashes.push_back(where + ": " + body);
+            if (crash == no_crash) crash = want_pc;
             continue;
+        }
+        if (crash == want_pc && body.rfind("pc : ", 0) == 0) {
+            log.crashes.front() += " (pc " + body.substr(5);
+            crash = want_trace;
+            continue;
+        }
+        if ((crash == want_pc || crash == want_trace) && body == "Call trace:") {
+            crash = in_trace;
+            continue;
+        }
+        if (crash == in_trace) {
+            // " f+0x../0x..": the caller chain, innermost first, up to 6 frames
+            const std::string first = body.substr(0, body.find(' '));
+            const bool frame = first.find("+0x") != std::string::npos;
+            if (frame && frames < 6) {
+                const std::string fn = first.substr(0, first.find('+'));
+                log.crashes.front() += (frames ? " <- " : log.crashes.front().find(" (pc ") != std::string::npos ? "; " : " (") + fn;
+                ++frames;
+                continue;
+            }
+            if (frame) continue;
+            crash = crash_told;
         }
         if (last && std::regex_search(body, m, access)) {
             last->access = m[1];
@@ -106,6 +134,12 @@ KernelLog read_kernel_log(std::istream& in, const std::string& file) {
                 stmts.back().page_probe =
                     m[3] == "report" ? StatementResult::Probe::report : StatementResult::Probe::no_report;
             stmt_from = pending.size();
+            continue;
+        }
+        if (std::regex_search(body, m, ptag)) {
+            // the pointer of the statement just printed (a line of its own: no report of its own)
+            const int line = std::stoi(m[1]);
+            if (!stmts.empty() && stmts.back().scenario_line == line) stmts.back().pointer_tag = hex_byte(m[3]);
             continue;
         }
         if (std::regex_search(body, m, data)) {
@@ -168,6 +202,7 @@ KernelLog read_kernel_log(std::istream& in, const std::string& file) {
         }
     }
     if (log.lines == 0) throw InputError(file, "empty: expected a kernel console log");
+    if (crash == want_trace || crash == in_trace || crash == crash_told) log.crashes.front() += ")";
     // reports after the last result line: the boot's, or a case that never ended
     for (auto& r : pending) log.reports_outside_cases.push_back(r);
     return log;

@@ -35,6 +35,9 @@ struct StatementResult {
     // "# tagproof: L<line> <call>: page_address read: report|no report": a
     // byte read through page_address() of the page the statement returned
     enum class Probe { none, report, no_report } page_probe = Probe::none;
+    // "# tagproof: L<line> <call>: pointer tag XX": the tag of the pointer
+    // the statement's allocation returned (-1: not printed)
+    int pointer_tag = -1;
     // "# tagproof: L<line> check <text>: holds|fails": a check of the file
     // the kernel evaluated (kernel_check(); `call` is the check's text)
     enum class Check { none, holds, fails } check = Check::none;

@@ -40,6 +40,8 @@ const std::map<std::string, VarKind>& kernel_calls() {
         {"rcu_barrier", VarKind::pointer}, {"vmalloc", VarKind::pointer},     {"vzalloc", VarKind::pointer},
         {"vfree", VarKind::pointer},      {"vrealloc", VarKind::pointer},     {"vmalloc_huge", VarKind::pointer},
         {"vmalloc_to_page_address", VarKind::pointer}, {"virt_to_page_address", VarKind::pointer},
+        // an executable area, as module and BPF JIT memory is mapped
+        {"vmalloc_exec", VarKind::pointer},
         {"set_tag", VarKind::pointer},    {"reset_tag", VarKind::pointer},    {"read", VarKind::pointer},
         {"write", VarKind::pointer},      {"rmw", VarKind::pointer},
         // a page table: the kernel's (pte_alloc_one_kernel) or a user one
@@ -67,7 +69,7 @@ VarKind var_kind(const Statement& st) {
 
 bool allocates(const std::string& call) {
     static const std::set<std::string> a = {"alloc_pages", "kmalloc", "kzalloc", "krealloc", "kmem_cache_create",
-                                            "kmem_cache_alloc", "vmalloc", "vzalloc", "vmalloc_huge", "vrealloc",
+                                            "kmem_cache_alloc", "vmalloc", "vzalloc", "vmalloc_huge", "vrealloc", "vmalloc_exec",
                                             "pgtable_alloc", "user_fault", "mempool_create", "mempool_alloc"};
     // (alloc_skb_with_frags is not here: NULL is one of its answers, which null(SKB) checks)
     return a.count(call) > 0;
@@ -221,6 +223,10 @@ std::string c_event(const Statement& st, const std::string& cache_name, const st
     if (c == "vzalloc")
         return assign(a.size() > 1 ? "__vmalloc(" + num(a[0]) + ", " + gfp(st, 1) + " | __GFP_ZERO)" : "vzalloc(" + num(a[0]) + ")");
     if (c == "vmalloc_huge") return assign("vmalloc_huge(" + num(a[0]) + ", " + gfp(st, 1) + ")");
+    // <linux/vmalloc.h>: a prot other than PAGE_KERNEL (arm64's PAGE_KERNEL_EXEC), no VM_ flags
+    if (c == "vmalloc_exec")
+        return assign("__vmalloc_node_range(" + num(a[0]) + ", 1, VMALLOC_START, VMALLOC_END, " + gfp(st, 1) +
+                      ", PAGE_KERNEL_EXEC, 0, NUMA_NO_NODE, __builtin_return_address(0))");
     if (c == "vfree") return "vfree(" + ptr(a[0]) + ")";
     if (c == "vrealloc") return assign("vrealloc(" + ptr(a[0]) + ", " + num(a[1]) + ", " + gfp(st, 2) + ")");
     if (c == "vmalloc_to_page_address") return assign("page_address(vmalloc_to_page(" + ptr(a[0]) + "))");
@@ -275,7 +281,8 @@ std::string data_len(const Statement& st) {
     const std::string& c = st.call;
     if (c == "alloc_pages") return "(PAGE_SIZE << " + num(a[0]) + ")";
     if (c == "user_fault") return "PAGE_SIZE";
-    if (c == "kmalloc" || c == "kzalloc" || c == "vmalloc" || c == "vzalloc" || c == "vmalloc_huge") return num(a[0]);
+    if (c == "kmalloc" || c == "kzalloc" || c == "vmalloc" || c == "vzalloc" || c == "vmalloc_huge" || c == "vmalloc_exec")
+        return num(a[0]);
     if (c == "krealloc" || c == "vrealloc") return num(a[1]);
     if (c == "kmem_cache_alloc") return "kmem_cache_size(" + a[0].name + ")";
     if (c == "pgtable_alloc") return "PAGE_SIZE";
@@ -301,7 +308,7 @@ std::string dirty_call(const Statement& st) {
     if (c == "kmalloc" || c == "kzalloc") return "tp_dirty_kmalloc(" + num(a[0]) + ")";
     if (c == "krealloc") return "tp_dirty_kmalloc(" + num(a[1]) + ")";
     // vmalloc's pages come one by one from the page allocator
-    if (c == "vmalloc" || c == "vzalloc" || c == "vmalloc_huge")
+    if (c == "vmalloc" || c == "vzalloc" || c == "vmalloc_huge" || c == "vmalloc_exec")
         return "tp_dirty_vmalloc(" + num(a[0]) + ", " + (c == "vmalloc_huge" ? "true" : "false") + ")";
     if (c == "vrealloc") return "tp_dirty_pages(GFP_KERNEL, 0, DIV_ROUND_UP(" + num(a[1]) + ", PAGE_SIZE))";
     return "";
@@ -589,6 +596,15 @@ static void __maybe_unused tp_check(struct kunit *test, int line, const char *wh
 		KUNIT_FAIL(test, "L%d check %s: the model's check, the kernel's answer differs", line, what);
 }
 
+/* The tag of the pointer an allocation handed out: KASAN_TAG_KERNEL (ff)
+ * where the caller must get a match-all one (review --confirm, executable
+ * memory: no-false-positive). */
+static void __maybe_unused tp_pointer_tag(int line, const char *what, const void *p)
+{
+	if (!IS_ERR_OR_NULL(p))
+		pr_info("# tagproof: L%d %s: pointer tag %02x\n", line, what, (unsigned int)get_tag(p));
+}
+
 /* Whether page_address() of a page the case was handed can be read: its
  * page tag against the memory's tags (review --confirm, page-tag-consistency). */
 static void __maybe_unused tp_page_probe(int line, const char *what, struct page *page)
@@ -776,6 +792,8 @@ KunitSuite write_kunit_suite(const std::vector<Scenario>& scenarios, const std::
                 if (sized && st.args.size() > size_arg && st.args[size_arg].is_number)
                     held[st.result] = st.args[size_arg].number;
             }
+            if (target.confirm && !st.result.empty() && allocates(st.call) && var_kind(st) == VarKind::pointer)
+                c << "\ttp_pointer_tag(" << st.line << ", " << c_string(shown(st)) << ", " << st.result << ");\n";
             if (target.confirm && !st.result.empty() && allocates(st.call) && var_kind(st) == VarKind::page)
                 c << "\ttp_page_probe(" << st.line << ", " << c_string(shown(st)) << ", " << st.result << ");\n";
             // a page mempool's element: the scenario holds its page_address()

@@ -33,6 +33,7 @@ struct RunRecord {
     std::vector<std::string> observed;  // per event: what a reviewer could see (mode-isolation)
     std::uint64_t reports = 0;
     std::set<int> zeroing_lines;  // the events after which the oracle held memory to its zeroing requirement
+    std::set<int> match_all_lines;  // ... and a pointer to KASAN_TAG_KERNEL
 };
 
 std::string at(const Scenario& sc, int line) { return sc.file + ":" + std::to_string(line); }
@@ -159,7 +160,7 @@ private:
 
     void event(const Statement& st) {
         std::size_t before = m_.reports().size(), warnings_before = m_.warnings(), notes_before = m_.notes().size();
-        const std::size_t zeroing_before = m_.zeroing_checks();
+        const std::size_t zeroing_before = m_.zeroing_checks(), match_all_before = m_.match_all_checks();
         rec_.trace.push_back("  " + st.text);
         std::size_t trace_at = rec_.trace.size() - 1;
         m_.begin_event(st.text);
@@ -171,6 +172,7 @@ private:
         }
         m_.end_event();
         if (m_.zeroing_checks() != zeroing_before) rec_.zeroing_lines.insert(st.line);
+        if (m_.match_all_checks() != match_all_before) rec_.match_all_lines.insert(st.line);
         std::uint64_t kasan = 0, faults = 0;
         std::string first_type;
         for (std::size_t i = before; i < m_.reports().size(); ++i) {
@@ -359,6 +361,7 @@ std::vector<ModeResult> run_scenario(const Scenario& sc, const RunOptions& opt) 
             }
             total = total.plus(w);
             res.zeroing_lines.insert(r.zeroing_lines.begin(), r.zeroing_lines.end());
+            res.match_all_lines.insert(r.match_all_lines.begin(), r.match_all_lines.end());
             bool holds = r.failures.empty();
             for (const auto& inv : r.violated)
                 if (!expected_violations.count(inv)) holds = false;
@@ -488,11 +491,14 @@ std::vector<ModeResult> run_scenario(const Scenario& sc, const RunOptions& opt) 
     return out;
 }
 
-std::set<int> zeroing_required_lines(const std::string& text, Mode mode) {
-    std::set<int> out;
+RequiredLines required_lines(const std::string& text, Mode mode) {
+    RequiredLines out;
     try {
         for (const auto& r : run_scenario(parse_scenario(text, "replay.litmus"), RunOptions{}))
-            if (r.mode == mode) out.insert(r.zeroing_lines.begin(), r.zeroing_lines.end());
+            if (r.mode == mode) {
+                out.zeroing.insert(r.zeroing_lines.begin(), r.zeroing_lines.end());
+                out.match_all.insert(r.match_all_lines.begin(), r.match_all_lines.end());
+            }
     } catch (const std::exception&) {
         // a scenario that does not run owes nothing
     }

@@ -40,6 +40,7 @@ struct ModeResult {
     std::vector<std::string> violations; // invariant: example
     std::vector<std::string> trace;      // the first failing run, event by event
     std::set<int> zeroing_lines;         // events after which some run held a caller's memory to zeroing
+    std::set<int> match_all_lines;       // events after which some run held a pointer to KASAN_TAG_KERNEL
     std::string line() const;            // the greppable verdict line
 };
 
@@ -49,11 +50,16 @@ std::vector<ModeResult> run_scenario(const Scenario& sc, const RunOptions& opt);
 // (InputError at the line that is wrong).
 spec::ModelConfig model_config(const Scenario& sc, Mode mode, const kernel::Variant& v);
 
-// The lines of the events after which a scenario's text owes its caller
-// zeroed memory in `mode` (the oracle's zeroing requirement checked there, met
-// or not); none if it does not parse or run. What a kernel confirmation asks
-// before it counts a statement's non-zero data as a zeroing violation.
-std::set<int> zeroing_required_lines(const std::string& text, Mode mode);
+// The lines of the events at which a scenario's text holds its caller's
+// allocation to a requirement in `mode`, met or not: `zeroing`, zeroed memory
+// owed; `match_all`, a pointer that must carry KASAN_TAG_KERNEL (executable
+// memory). None if it does not parse or run. What a kernel confirmation asks
+// before it counts a statement's non-zero data as a zeroing violation, or
+// the tag of the pointer it printed as a no-false-positive one.
+struct RequiredLines {
+    std::set<int> zeroing, match_all;
+};
+RequiredLines required_lines(const std::string& text, Mode mode);
 
 // The violations of `invariant` ("invariant: message") a scenario's text
 // shows, in `mode` only if given (every mode otherwise); none if it does not

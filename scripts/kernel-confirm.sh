@@ -156,10 +156,12 @@ while IFS= read -r boot; do
         LOG="$JOB/console-$side-$n.log"
         [ "$ROUND" -eq 1 ] || LOG="$JOB/console-$side-$n.r$ROUND.log"
         say "boot $n ($side${boot:+, $boot}): $LOG"
-        # an Oops ends the boot (oops=panic, panic=-1 with -no-reboot) rather than hang it
+        # an Oops ends the boot (oops=panic, panic=-1 with -no-reboot) rather than hang it;
+        # earlycon (the DT's stdout-path, virt's PL011) shows one that comes before the
+        # console does (a series whose first tagged area is ioremap()'s, in init_IRQ())
         timeout 300 qemu-system-aarch64 -machine virt,mte=on -cpu max -m 1G -nographic -no-reboot -net none \
             -kernel "$WORK/$side/arch/arm64/boot/Image" \
-            -append "console=ttyAMA0 kunit_shutdown=poweroff oops=panic panic=-1 $FILTER $boot" \
+            -append "console=ttyAMA0 earlycon kunit_shutdown=poweroff oops=panic panic=-1 $FILTER $boot" \
             < /dev/null 2>&1 | tr -d '\r' > "$LOG" || true
     done
     n=$((n + 1))

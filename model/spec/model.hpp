@@ -159,6 +159,10 @@ public:
     // how often the oracle held memory to its zeroing requirement (oracle_zeroed):
     // the events after which a caller is owed zeroes, whatever they held
     std::size_t zeroing_checks() const { return zeroing_checks_; }
+    // how often the oracle held an allocation to a match-all pointer
+    // (Requirement::match_all_required, oracle_coverage): the events whose
+    // pointer a kernel run is asked the tag of, whatever tag it carried
+    std::size_t match_all_checks() const { return match_all_checks_; }
     const RuntimeState& runtime() const { return rt_; }
     // Raw state, read by the differential check against the reference.
     std::size_t page_count() const { return pages_.size(); }
@@ -256,6 +260,7 @@ private:
     std::vector<std::string> notes_;
     std::size_t warnings_ = 0;
     std::size_t zeroing_checks_ = 0;
+    std::size_t match_all_checks_ = 0;
     void warn(const std::string& msg);  // a kernel WARN(): counted, and noted with the event
     std::vector<Tag> chosen_tags_;
     std::size_t event_ = 0;

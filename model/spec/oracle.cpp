@@ -106,6 +106,7 @@ void Model::oracle_coverage(const Object& o, Tag handed_out) {
     kernel::Claims untags;
     untags.untags = v_.untag_claims();
     const kernel::Requirement<kernel::Concrete> need = requirement_of(o);
+    if (need.match_all_required) ++match_all_checks_;
     if (kernel::tagged_code_pointer<kernel::Concrete>(need, handed_out))
         violation("no-false-positive", o.what + " is executable memory handed out through a tagged pointer (tag " +
                                            tag_hex(handed_out) + "): the kernel does not tolerate a tagged PC, the "

@@ -156,10 +156,10 @@ std::string eras_file(const std::string& name) {
 // reads before it counts non-zero data as a violation, oracle/confirm.cpp).
 // Lines as the files have them: vzalloc at 11 and 9, the grow at 14 and 12.
 TEST(Requirements, VreallocOwesZeroesOnlyWhenEveryCallAsked) {
-    const std::set<int> every = scenario::zeroing_required_lines(eras_file("vrealloc_shrink_grow_zeroed.litmus"), Mode::hw_tags);
+    const std::set<int> every = scenario::required_lines(eras_file("vrealloc_shrink_grow_zeroed.litmus"), Mode::hw_tags).zeroing;
     EXPECT_TRUE(every.count(14)) << "the grow after a __GFP_ZERO shrink owes zeroes";
     const std::set<int> unasked =
-        scenario::zeroing_required_lines(eras_file("vrealloc_shrink_without_zero_not_promised.litmus"), Mode::hw_tags);
+        scenario::required_lines(eras_file("vrealloc_shrink_without_zero_not_promised.litmus"), Mode::hw_tags).zeroing;
     EXPECT_FALSE(unasked.count(12)) << "the grow after a shrink without __GFP_ZERO owes nothing";
     EXPECT_TRUE(unasked.count(9)) << "vzalloc itself owes zeroes";
 }
