@@ -313,9 +313,16 @@ static void finalize(VariantReview& r) {
             s.in_baseline = false;
             if (s.status != SourceVerdict::counterexample || pv.recorded) continue;
             bool any = false, all = true;
+            const Finding* own = nullptr;  // the shortest of this source's the baseline does not show
             for (Finding* f : v)
-                if (f->source == s.source && all) any = true, all = in_baseline(*f);
+                if (f->source == s.source && all) {
+                    any = true, all = in_baseline(*f);
+                    if (!all) own = f;
+                }
             s.in_baseline = any && all;
+            // the corpus names a file: the first that broke the property may
+            // show the baseline's defect; name the series' own where one is
+            if (own && s.source == "corpus" && !own->origin.empty()) s.detail = own->origin;
         }
         pv.in_baseline = pick->in_baseline;
         r.findings.push_back(*pick);
