@@ -55,7 +55,8 @@ const std::map<std::string, std::vector<std::string>>& functions_of() {
         {"reset_tag", {"kasan_reset_tag()"}},
         {"kfence_kmalloc", {"kfence_alloc()", "kfence_guarded_alloc()"}},
         {"vmalloc_huge", {"__vmalloc_node_range() (VM_ALLOW_HUGE_VMAP)", "vm_area_alloc_pages()", "split_page()"}},
-        {"vmap", {"vmap()", "__kasan_unpoison_vmalloc()"}},
+        // vmap()'s area is unpoisoned by __get_vm_area_node(), before vmap() maps it
+        {"vmap", {"vmap()", "__get_vm_area_node()", "__kasan_unpoison_vmalloc()"}},
         {"vm_map_ram", {"vm_map_ram()", "__kasan_unpoison_vmalloc()"}},
         {"vunmap", {"vunmap()", "__kasan_poison_vmalloc()"}},
         {"virt_to_page_address", {"virt_to_page() / page_kasan_tag()"}},

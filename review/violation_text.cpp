@@ -21,6 +21,7 @@ enum class Kind {
     false_positive, // the owner's own access faults
     false_free,     // a valid free is reported
     tagged_code,    // executable memory handed out through a tagged pointer
+    unmapped_tags,  // tags stored over an area not mapped yet: the kernel stops
     match_all,      // a match-all access faults
     isolation,      // an outcome differs from the baseline outside the claims
     other,
@@ -38,6 +39,7 @@ Kind kind_of(const std::string& p, const std::string& h) {
     if (p == "page-tag-consistency") return has(h, "at free") ? Kind::free_poison : Kind::page_tag;
     if (p == "no-false-positive") {
         if (has(h, "executable memory")) return Kind::tagged_code;
+        if (has(h, "has not mapped yet")) return Kind::unmapped_tags;
         return has(h, "freeing live") ? Kind::false_free : Kind::false_positive;
     }
     if (p == "match-all-never-faults") return Kind::match_all;
@@ -54,7 +56,7 @@ bool untagged_mapping(const Finding& f) { return has(f.happened, "MT_NORMAL_TAGG
 std::string violation_kind(const std::string& property, const std::string& message) {
     static const char* names[] = {"coverage",     "out-of-bounds", "use-after-free", "zero-data",
                                   "zero-tags",    "free-poison",   "page-tag",       "false-positive",
-                                  "false-free",   "tagged-code",   "match-all",      "isolation",
+                                  "false-free",   "tagged-code",   "unmapped-tags",  "match-all",      "isolation",
                                   "other"};
     return names[static_cast<int>(kind_of(property, message))];
 }
@@ -78,6 +80,7 @@ std::string headline(const Finding& f) {
         case Kind::false_positive: return event + "the owner's own access faults";
         case Kind::false_free: return event + "a valid free is reported";
         case Kind::tagged_code: return event + "executable memory handed out through a tagged pointer";
+        case Kind::unmapped_tags: return event + "the kernel faults tagging an area not mapped yet";
         case Kind::match_all: return event + "an access through a match-all pointer faults";
         case Kind::isolation: return event + "the outcome differs from " + f.baseline;
         case Kind::other: break;
@@ -92,6 +95,7 @@ std::string severity(const Finding& f) {
         case Kind::page_tag: return "high (a correct kernel access faults: a spurious report or panic)";
         case Kind::false_free: return "high (a correct free is reported, and the object is not freed)";
         case Kind::tagged_code: return "high (code run from this memory faults: the kernel does not tolerate a tagged PC)";
+        case Kind::unmapped_tags: return "high (the kernel stops: a translation fault in __kasan_unpoison_vmalloc)";
         case Kind::zero_data: return "high (memory its caller needs zeroed is not: an information leak)";
         case Kind::zero_tags: return "high (user space sees stale MTE tags: its own accesses fault)";
         case Kind::coverage: return "medium (accesses through this pointer are never checked)";
@@ -131,6 +135,9 @@ std::string expected_for(const Finding& f) {
         case Kind::tagged_code:
             return "executable memory (a prot other than PAGE_KERNEL, no KASAN_VMALLOC_PROT_NORMAL) is handed "
                    "out through a match-all pointer: its addresses become the PC";
+        case Kind::unmapped_tags:
+            return "an area __get_vm_area_node() hands out before its caller maps it (vmap(), ioremap(): no "
+                   "VM_ALLOC) is left untagged: HW_TAGS can tag only the mapping vmalloc() itself makes";
         case Kind::isolation:
             return "the same outcome as under " + (f.baseline.empty() ? std::string("the baseline") : f.baseline) +
                    " wherever the patch claims no change";
@@ -184,6 +191,11 @@ std::string question(const Finding& f) {
                    "faults: __kasan_unpoison_vmalloc() returns early without KASAN_VMALLOC_PROT_NORMAL because "
                    "the kernel does not tolerate a tagged PC. Is tagging module text and JIT images intended, "
                    "and does every path that jumps into it strip the tag first?";
+        case Kind::unmapped_tags:
+            return "__get_vm_area_node() unpoisons a non-VM_ALLOC area before its caller maps it, so under "
+                   "HW_TAGS the tag stores of __kasan_unpoison_vmalloc() fault and the kernel stops (the first "
+                   "ioremap() at boot already does). Is tagging areas without VM_ALLOC intended, and which "
+                   "mapping would carry the tags?";
         case Kind::match_all:
             return "Accesses through a match-all (0xFF) pointer are meant never to fault (TCR_EL1.TCMA1). In "
                    "this trace one does: does the patch change which pointers are checked, or which tag the "

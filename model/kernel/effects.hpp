@@ -137,6 +137,10 @@ struct AreaEffect {
     // their allocation zeroed them)
     typename D::Bool data_zeroed{};
     typename D::Bool tagged_mapping{};    // arch_vmap_pgprot_tagged(): MT_NORMAL_TAGGED PTEs
+    // HW: the tag stores of kasan_unpoison() hit an address not mapped yet (a
+    // translation fault in __kasan_unpoison_vmalloc, the kernel stops): none
+    // of the writes above lands, and nothing is handed out
+    typename D::Bool unmapped_fault{};
 };
 
 // __vmalloc_node_range after vm_area_alloc_pages(), in order:
@@ -150,18 +154,29 @@ struct AreaEffect {
 // `backing` is the first backing page after its own post_alloc_hook (its
 // MTE tag is what HW_TAGS checks when nothing retags); `random_tag` is the tag
 // kasan_unpoison_vmalloc draws (read only if it retags with a random tag).
+// `mapped_first`: the area is mapped before kasan_unpoison_vmalloc runs
+// (__vmalloc_node_range, vm_map_ram); false for __get_vm_area_node's
+// non-VM_ALLOC areas (vmap(), ioremap()), which it unpoisons "now as a
+// best-effort approach, as they can be mapped outside of vmalloc code": the
+// shadow modes write the area's shadow, which exists, but HW_TAGS's tag
+// stores go to the area itself, unmapped (6.12.118 under QEMU MTE stops in
+// __kasan_unpoison_vmalloc <- __get_vm_area_node <- ... <- ioremap when a
+// patch tags such areas; docs/decisions.md).
 template <class D>
 AreaEffect<D> vmalloc_area_effect(const KasanEnv<D>& e, const VmallocPlan<D>& plan, const VmallocUnpoison<D>& un,
-                                  const BlockState<D>& backing, typename D::Word random_tag) {
+                                  const BlockState<D>& backing, typename D::Word random_tag,
+                                  typename D::Bool mapped_first = D::boolean(true)) {
     AreaEffect<D> x;
     x.tagged_mapping = plan.tagged_mapping;
+    x.unmapped_fault = un.retag && e.hw_tags && !mapped_first;
+    const auto retags = un.retag && !x.unmapped_fault;
     x.ptr_tag = D::ite(un.retag && un.random_tag, random_tag, D::lit(KASAN_TAG_KERNEL));
     // Generic's unpoison writes the accessible shadow 0 (the first granule is whole)
     auto retagged = D::ite(e.generic, D::lit(0), x.ptr_tag);
-    x.mem_tag = D::ite(un.retag, retagged, D::ite(e.hw_tags, backing.mem_tag, vm_area_shadow<D>(e)));
-    x.redzone_poisoned = un.retag && e.hw_tags;
-    x.page_tags_written = un.retag && e.hw_tags;
-    x.data_zeroed = backing.data_zero || un.clear_pages || un.retag_init;
+    x.mem_tag = D::ite(retags, retagged, D::ite(e.hw_tags, backing.mem_tag, vm_area_shadow<D>(e)));
+    x.redzone_poisoned = retags && e.hw_tags;
+    x.page_tags_written = retags && e.hw_tags;
+    x.data_zeroed = backing.data_zero || un.clear_pages || (un.retag_init && !x.unmapped_fault);
     return x;
 }
 

@@ -341,8 +341,9 @@ private:
     void remove_vm_area(int area);
     // The area registered with its object (`size` bytes at its start), after
     // kasan_unpoison_vmalloc()'s decision for `plan`: the object id.
+    // `mapped_first`: mapped before the unpoison (effects.hpp vmalloc_area_effect).
     int map_vm_area(VmArea va, ObjKind kind, const std::string& what, const kernel::VmallocPlan<kernel::Concrete>& plan,
-                    std::uint64_t size);
+                    std::uint64_t size, bool mapped_first = true);
 
     // kfence.cpp: __kfence_pool, (kKfenceObjects + 1) * 2 pages at the top of
     // RAM: two guard pages, then an object page and its guard page per object.

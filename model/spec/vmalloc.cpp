@@ -46,7 +46,7 @@ VmArea Model::new_vm_area(std::uint64_t npages, std::uint64_t size) {
 // cached thread stack is later unpoisoned with it (kernel/fork.c
 // kasan_unpoison_range(vm_area->addr)).
 int Model::map_vm_area(VmArea va, ObjKind kind, const std::string& what,
-                       const kernel::VmallocPlan<kernel::Concrete>& plan, std::uint64_t size) {
+                       const kernel::VmallocPlan<kernel::Concrete>& plan, std::uint64_t size, bool mapped_first) {
     va.tagged_mapping = plan.tagged_mapping;
     const int id = new_object(kind, what);
     va.obj = id;
@@ -59,7 +59,7 @@ int Model::map_vm_area(VmArea va, ObjKind kind, const std::string& what,
     // writes below must give its memory tag, page tags and data, which
     // check_area_effect() asks.
     const Tag drawn = un.retag && un.random_tag ? random_tag("vmalloc tag") : KASAN_TAG_KERNEL;
-    const auto fx = kernel::vmalloc_area_effect<kernel::Concrete>(env_, plan, un, backing_state(a), drawn);
+    const auto fx = kernel::vmalloc_area_effect<kernel::Concrete>(env_, plan, un, backing_state(a), drawn, mapped_first);
     const Tag t = Tag(fx.ptr_tag);
     // mm/kasan/hw_tags.c: init_vmalloc_pages() and the in-page redzone both
     // end with the page that holds the last requested byte; a huge area's
@@ -68,7 +68,21 @@ int Model::map_vm_area(VmArea va, ObjKind kind, const std::string& what,
     // previous owner's tags) -- what a vrealloc() grown in place hands out.
     const std::uint64_t in_pages = std::min(npages * PAGE_SIZE, round_up(size, PAGE_SIZE));
     if (un.clear_pages) set_data(a.start, in_pages, DATA_ZERO);
-    if (un.retag) {
+    if (fx.unmapped_fault) {
+        // the first STG of kasan_unpoison() faults: nothing is written, and a
+        // correct call of the caller's stops the kernel (oops=panic or not)
+        Report r;
+        r.kasan = false;
+        r.bug_type = "page-fault";
+        r.addr = Ptr{a.start, t, id}.value();
+        r.is_write = true;
+        r.has_tags = false;
+        report(r);  // "Unable to handle kernel paging request at virtual address ..."
+        violation("no-false-positive",
+                  what + " faults in __kasan_unpoison_vmalloc(): it tags a non-VM_ALLOC area (tag " + tag_hex(t) +
+                      ") that __get_vm_area_node() has not mapped yet, so the first tag store is a translation "
+                      "fault and the kernel stops; HW_TAGS leaves such areas untagged");
+    } else if (un.retag) {
         Ptr p{a.start, t, id};
         if (cfg_.build.mode == Mode::hw_tags) {
             std::uint64_t rz = round_up(a.start + size, G_), rz_end = a.start + in_pages;
@@ -195,9 +209,11 @@ Ptr Model::vmap(int page_obj, bool map_ram) {
     VmArea va = new_vm_area(npages, size);
     for (std::uint64_t i = 0; i < npages; ++i) va.pfns.push_back(po.pfn + i);
     // PAGE_KERNEL: MT_NORMAL, not MT_NORMAL_TAGGED (the plan says so)
+    // vmap(): get_vm_area_caller() -> __get_vm_area_node() unpoisons the area,
+    // then vmap_pages_range() maps it; vm_map_ram() maps, then unpoisons
     const int id = map_vm_area(std::move(va), ObjKind::vmap,
                                std::string(map_ram ? "vm_map_ram(" : "vmap(") + po.what + ")",
-                               v_.vmap_unpoison_plan(env_), size);
+                               v_.vmap_unpoison_plan(env_), size, map_ram);
     Object& o = objects_[id];
     o.caller = kernel::Caller::vmap;
     o.backing = page_obj;
