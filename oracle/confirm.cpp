@@ -267,6 +267,31 @@ std::string statements_of(const KtapCase& c) {
     return s;
 }
 
+// A crash at boot the model predicts: the function of its pc ("... (pc
+// __kasan_unpoison_vmalloc+0x224/0x31c; ...)") named as the one that faults
+// ("faults in __kasan_unpoison_vmalloc()") in a violation of the finding's
+// property that one of its traces (its own, the other engines') shows under
+// the patch's variant and not under the tree's: that violation, else "".
+std::string predicted_crash(const ConfirmFinding& f, const std::string& crash, const ConfirmJob& job) {
+    const auto at = crash.find(" (pc ");
+    if (at == std::string::npos) return "";
+    const std::string fn = crash.substr(at + 5, crash.find_first_of("+;) ", at + 5) - at - 5);
+    if (fn.empty()) return "";
+    const std::string says = "faults in " + fn + "()";
+    std::vector<std::pair<std::string, std::string>> traces{{"the finding's own trace", f.scenario_text}};
+    traces.insert(traces.end(), f.alternatives.begin(), f.alternatives.end());
+    for (const auto& [whose, t] : traces) {
+        for (const auto& v : scenario::violations_shown(with_variant(t, job.patched_variant), f.property, Mode::hw_tags)) {
+            if (v.find(says) == std::string::npos) continue;
+            bool base = false;
+            for (const auto& b : scenario::violations_shown(with_variant(t, job.base_variant), f.property, Mode::hw_tags))
+                base |= b.find(says) != std::string::npos;
+            if (!base) return v + " (" + whose + ")";
+        }
+    }
+    return "";
+}
+
 const char* result_of(const KtapCase& c) {
     return c.result == KtapCase::ok ? "ok" : c.result == KtapCase::not_ok ? "not ok" : "skip";
 }
@@ -527,11 +552,21 @@ std::vector<Confirmation> confirm_findings(const std::vector<ConfirmFinding>& fi
                 c.summary = std::string("not run in a kernel: the ") + (side ? "patched" : "unpatched") +
                             " kernel did not run case " + k.sc.name + " (" + file + ")" +
                             (log.crashes.empty() ? "" : ": " + log.crashes.front());
-                // a boot the series stops: the kernel's own verdict on it, but
-                // not the model's prediction (the crash is where the model has no code)
-                if (side && !log.crashes.empty())
+                // a boot the series stops, where the unpatched kernel ran the case
+                if (side && !log.crashes.empty()) {
+                    const std::string predicted = predicted_crash(findings[k.finding], log.crashes.front(), job);
+                    if (!predicted.empty()) {
+                        const std::string m = mode_of(log);
+                        c.status = Confirmation::confirmed;
+                        c.summary = "confirmed in " + job.version + " + patch under QEMU MTE (" + (m.empty() ? "?" : m) +
+                                    ") at boot, before case " + k.sc.name + " runs: " + log.crashes.front() +
+                                    "; the fault the model predicts in that function: " + predicted +
+                                    "; the unpatched kernel boots and runs the case";
+                        return c;
+                    }
                     c.summary += "; the unpatched kernel booted and ran the case: the series stops the boot, "
                                  "which the model did not predict (the finding stands on the model alone)";
+                }
                 ran = false;
                 break;
             }

@@ -79,6 +79,7 @@ std::string finding_text(const Finding& f) {
         for (const auto& x : f.functions) fn += (fn.empty() ? "" : ", ") + x;
         add(s, wrap(fn, W, "Kernel functions involved: ", "  "));
     }
+    for (const auto& a : f.also) add(s, wrap(a, W, "Also broken by the series: ", "  "));
     if (!f.scenario_file.empty()) {
         // a command is never split: the file's name on its own line, its directory above
         const std::size_t slash = f.scenario_file.rfind('/');

@@ -326,6 +326,29 @@ static void finalize(VariantReview& r) {
         }
         pv.in_baseline = pick->in_baseline;
         r.findings.push_back(*pick);
+        // another kind of violation of the same property the series brings
+        // (executable memory tagged, and vmap()'s area faulting, in one cell):
+        // named, the shortest of each kind, so that the reply does not hide it
+        // (the solver's candidates carry its own message, not the model's: the
+        // pick's kind is read from its replay, and the solver's are not named)
+        if (!pick->in_baseline) {
+            std::string pick_kind = violation_kind(pick->property, pick->happened);
+            if (pick->source == "solver")
+                for (const auto& vt : scenario::violations_shown(replay_text(with_variant(pick->scenario, r.variant), pick->mode),
+                                                                 pick->property, pick->mode, 256, 100)) {
+                    pick_kind = violation_kind(pick->property, vt);
+                    break;
+                }
+            std::set<std::string> kinds{pick_kind};
+            std::map<std::string, int> asked;  // replays per kind: at most 8 candidates of one kind are asked
+            for (Finding* f : v) {
+                if (f->source == "solver") continue;
+                const std::string k = violation_kind(f->property, f->happened);
+                if (kinds.count(k) || asked[k]++ >= 8 || in_baseline(*f)) continue;
+                kinds.insert(k);
+                r.findings.back().also.push_back(headline(*f) + " (" + f->source + ": " + f->origin + ")");
+            }
+        }
     }
 }
 

@@ -47,6 +47,10 @@ struct Finding {
     std::vector<std::string> trace; // events with their reports and state, from the model
     std::string expected, happened; // what should have happened, what did
     std::vector<std::string> functions;  // kernel functions involved
+    // the other ways the series breaks the same property in the same mode (a
+    // violation of another kind, violation_kind(), that the baseline does not
+    // show): its headline and who found it, the shortest of each kind
+    std::vector<std::string> also;
     // the variant file's rules its replay evaluated (kernel/file/rule_use.hpp):
     // a hunk whose rule the trace ran is the hunk the finding is about
     std::set<std::string> rules_run;
