@@ -43,7 +43,7 @@ std::string finding_json(const Finding& f) {
     s += ", \"in_baseline\": " + std::string(f.in_baseline ? "true" : "false") + ", \"headline\": " + q(headline(f));
     s += ", \"severity\": " + q(severity(f)) + ", \"source\": " + q(f.source) + ", \"origin\": " + q(f.origin);
     s += ", \"config\": " + q(f.config) + ", \"expected\": " + q(f.expected) + ", \"happened\": " + q(f.happened);
-    s += ", \"functions\": " + list(f.functions) + ", \"trace\": " + list(f.trace);
+    s += ", \"functions\": " + list(f.functions) + ", \"also\": " + list(f.also) + ", \"trace\": " + list(f.trace);
     s += ", \"scenario_file\": " + q(f.scenario_file) + ", \"scenario\": " + q(f.scenario);
     if (!f.kernel.empty())
         s += ", \"kernel\": " + q(f.kernel) + ", \"kernel_contradicts\": " + (f.kernel_contradicts ? "true" : "false") +
@@ -108,6 +108,7 @@ std::string finding_markdown(const Finding& f) {
         for (const auto& x : f.functions) s += " `" + x + "`";
         s += "\n\n";
     }
+    for (const auto& a : f.also) s += "**Also broken by the series:** " + a + "\n\n";
     s += "> " + question(f) + "\n";
     return s;
 }
