@@ -156,14 +156,7 @@ tree_reproduce(review_tree_unpoison_vmalloc_no_init 1 "2 of 2 hunks checked on t
 # module text and JIT images get a tagged pointer, a tagged PC (requirements.hpp match_all_required,
 # the corpus's vmalloc_exec_untagged): a no-false-positive finding at the allocation
 tree_reproduce(review_tree_unpoison_vmalloc_tag_exec 1 "1 of 1 hunk checked on tree:6\\.12\\.[0-9]+.*rule[ \n]+unpoison_vmalloc_tags\\(vm_alloc, prot_normal\\) = !\\(! vm_alloc\\).*no-false-positive \\[hw_tags\\] x = vmalloc_exec\\([0-9]+(, GFP_KERNEL)?\\): executable memory handed out through a tagged pointer.*Found by: (solver|corpus).*does not tolerate a tagged PC.*Verdict: 1 finding the series introduces, in the one hunk" unpoison_vmalloc_tag_exec_6_12.patch)
-# Its rule as a variant file: the corpus line of the no-false-positive cell names the file that
-# shows the series' own violation (vmalloc_exec_untagged), not the first file to break the
-# property (linux63_mempool_page_sampled_reissue, linux-7.0's own mempool defect, which it
-# named before: its counterexample the baseline shows too)
-cli_test(review_corpus_names_the_series_own_file 1
-         "no-false-positive \\[hw_tags\\] +COUNTEREXAMPLE +-- UNRECORDED FINDING\n +corpus +counterexample +tests/scenarios/eras/vmalloc_exec_untagged\\.litmus\n"
-         review --variant-file ${CMAKE_CURRENT_SOURCE_DIR}/variants/unpoison_vmalloc_merge_returns.variant --no-explorer
-         --no-rapidcheck --out ${PO}/merge-returns-file)
+# (its rule as a variant file: review.file.unpoison_vmalloc_merge_returns, tests/CMakeLists.txt)
 # ... and one that folds the two early returns into one test with && ("both do the same"): read as
 # !(! vm_alloc && ! prot_normal), executable VM_ALLOC areas are tagged (and vmap aliases too)
 tree_reproduce(review_tree_unpoison_vmalloc_merge_returns 1 "1 of 1 hunk checked on tree:6\\.12\\.[0-9]+.*unpoison_vmalloc_tags\\(vm_alloc, prot_normal\\) = !\\(! vm_alloc && ! prot_normal\\).*no-false-positive \\[hw_tags\\] x = vmalloc_exec\\([0-9]+(, GFP_KERNEL)?\\): executable memory handed out through a tagged pointer.*Verdict: 1 finding the series introduces, in the one hunk" unpoison_vmalloc_merge_returns_6_12.patch)
