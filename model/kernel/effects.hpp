@@ -173,8 +173,12 @@ AreaEffect<D> vmalloc_area_effect(const KasanEnv<D>& e, const VmallocPlan<D>& pl
     x.ptr_tag = D::ite(un.retag && un.random_tag, random_tag, D::lit(KASAN_TAG_KERNEL));
     // Generic's unpoison writes the accessible shadow 0 (the first granule is whole)
     auto retagged = D::ite(e.generic, D::lit(0), x.ptr_tag);
-    x.mem_tag = D::ite(retags, retagged, D::ite(e.hw_tags, backing.mem_tag, vm_area_shadow<D>(e)));
-    x.redzone_poisoned = retags && e.hw_tags;
+    // HW: a tag store lands only through MT_NORMAL_TAGGED PTEs (an STG through
+    // a PAGE_KERNEL mapping is ignored: AArch64.MemTag[], and 6.12.118 under
+    // QEMU MTE); the page tags are page->flags, written whatever the mapping
+    const auto lands = retags && (!e.hw_tags || plan.tagged_mapping);
+    x.mem_tag = D::ite(lands, retagged, D::ite(e.hw_tags, backing.mem_tag, vm_area_shadow<D>(e)));
+    x.redzone_poisoned = lands && e.hw_tags;
     x.page_tags_written = retags && e.hw_tags;
     x.data_zeroed = backing.data_zero || un.clear_pages || (un.retag_init && !x.unmapped_fault);
     return x;

@@ -106,6 +106,11 @@ void Model::set_tags(std::uint64_t addr, std::uint64_t len, std::uint8_t t, int 
     bool software = cfg_.build.mode == Mode::generic || cfg_.build.mode == Mode::sw_tags;
     std::uint8_t stored = cfg_.build.mode == Mode::hw_tags ? mte_tag_from_nibble(t) : t;
     each_page_span(addr, addr + len, [&](const Where& w, std::uint64_t a, std::uint64_t steps) {
+        // MTE: an allocation tag store through a mapping that is not Normal
+        // Tagged is ignored (the Arm ARM's AArch64.MemTag[] assignment; 6.12.118
+        // under QEMU MTE: STG over vm_map_ram()'s PAGE_KERNEL alias left the
+        // page's tag as it was, docs/decisions.md)
+        if (w.mapped && !software && !w.tagged_mapping) return true;
         if (w.mapped && !(software && w.area >= 0)) {
             // the granules' own tags, consecutive in tag_ (one page: one
             // chunk). The counts move by runs, read before anything is
