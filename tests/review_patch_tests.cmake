@@ -160,7 +160,7 @@ tree_reproduce(review_tree_unpoison_vmalloc_tag_exec 1 "1 of 1 hunk checked on t
 # ... and one that folds the two early returns into one test with && ("both do the same"): read as
 # !(! vm_alloc && ! prot_normal), executable VM_ALLOC areas are tagged (and vmap aliases too:
 # vmap()'s faults before it is mapped; vm_map_ram()'s page tags change, its memory tags do not)
-tree_reproduce(review_tree_unpoison_vmalloc_merge_returns 1 "1 of 1 hunk checked on tree:6\\.12\\.[0-9]+.*unpoison_vmalloc_tags\\(vm_alloc, prot_normal\\) = !\\(! vm_alloc && ! prot_normal\\).*no-false-positive \\[hw_tags\\] x = vmalloc_exec\\([0-9]+(, GFP_KERNEL)?\\): executable memory handed out through a tagged pointer.*Verdict: 2 findings the series introduces, in the one hunk" unpoison_vmalloc_merge_returns_6_12.patch)
+tree_reproduce(review_tree_unpoison_vmalloc_merge_returns 1 "1 of 1 hunk checked on tree:6\\.12\\.[0-9]+.*unpoison_vmalloc_tags\\(vm_alloc, prot_normal\\) = !\\(! vm_alloc && ! prot_normal\\).*no-false-positive \\[hw_tags\\] x = vmalloc_exec\\([0-9]+(, GFP_KERNEL)?\\): executable memory handed out through a tagged pointer.*Also broken by the series: a0 = vmap\\(g\\): the kernel faults tagging an[ \n]+area not mapped yet.*Verdict: 2 findings the series introduces, in the one hunk" unpoison_vmalloc_merge_returns_6_12.patch)
 # assign_tag() read from the tree (tree/lift_slab_parts.cpp): a reviewer's patch that reuses the
 # object's tag for plain caches leaves kmalloc objects KASAN_TAG_KERNEL (a detection finding); one
 # that draws a fresh tag for SLAB_TYPESAFE_BY_RCU caches too faults an RCU reader's stale pointer

@@ -167,7 +167,8 @@ Query no_false_positive_vmalloc_exec_query(Builder& b) {
 // unpoison itself may not fault (HW_TAGS tag stores over vmap()'s unmapped
 // area), nor the alias's first access, nor the owner's own, through
 // page_address() (the linear map, tagged): under HW_TAGS the MTE tags are
-// the pages', so a retag of the alias retags the owner's memory.
+// the pages', but a retag through the alias's PAGE_KERNEL PTEs does not land
+// (effects.hpp: tag stores land only through tagged PTEs).
 Query no_false_positive_vmap_query(Builder& b) {
     Query q(b.c);
     q.entry = "vmap(pages, count, VM_MAP, PAGE_KERNEL) / vm_map_ram() of a page allocation the caller owns";
